@@ -1,0 +1,52 @@
+// swift-tools-version:6.1
+// RegScope: a precise, visible model of mobile-push device and contact registration.
+import PackageDescription
+
+let strictSwift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
+
+let package = Package(
+  name: "RegScope",
+  platforms: [.macOS(.v14)],
+  products: [
+    .library(name: "RegistrationCore", targets: ["RegistrationCore"]),
+    .library(name: "RegistrationEngine", targets: ["RegistrationEngine"]),
+  ],
+  dependencies: [
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0")
+  ],
+  targets: [
+    // Sans-I/O: the record, the input rules, the throttle/backoff decisions, the payload.
+    .target(name: "RegistrationCore", swiftSettings: strictSwift6),
+    // The shell: clock, SQLite store, transport, listeners.
+    .target(
+      name: "RegistrationEngine",
+      dependencies: ["RegistrationCore", .product(name: "GRDB", package: "GRDB.swift")],
+      swiftSettings: strictSwift6
+    ),
+    .testTarget(
+      name: "RegistrationCoreTests",
+      dependencies: ["RegistrationCore"],
+      swiftSettings: strictSwift6
+    ),
+    .testTarget(
+      name: "RegistrationEngineTests",
+      dependencies: ["RegistrationEngine", "crash-probe"],
+      swiftSettings: strictSwift6
+    ),
+    // A child process for the kill -9 durability test (R1.4): it makes edits and reports
+    // each one only after the engine has acknowledged it as durable.
+    .executableTarget(
+      name: "crash-probe",
+      dependencies: ["RegistrationEngine"],
+      path: "Tests/CrashProbe",
+      swiftSettings: strictSwift6
+    ),
+    // Release-mode benchmark: `swift run -c release regscope-bench`.
+    .executableTarget(
+      name: "regscope-bench",
+      dependencies: ["RegistrationCore", "RegistrationEngine"],
+      path: "Benchmarks/RegScopeBenchmarks",
+      swiftSettings: strictSwift6
+    ),
+  ]
+)

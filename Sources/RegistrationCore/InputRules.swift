@@ -1,0 +1,116 @@
+import Foundation
+
+/// The input rules of R2 as pure functions: each returns the cleaned value or the reason it
+/// is refused. `RegistrationMachine` applies them; the inspector's editors call them directly
+/// to validate as the user types.
+public enum InputRules {
+  public static let contactKeyMaxLength = 100
+  public static let attributeKeyMaxLength = 128
+
+  /// R2.5: attribute keys reserved for the SDK, matched case-insensitively (obs.).
+  public static let reservedAttributeKeys: [String] = [
+    "addressId", "alias", "apId", "backgroundRefreshEnabled", "badge", "channel", "contactId",
+    "contactKey", "createdBy", "createdDate", "customObjectKey", "device", "deviceId",
+    "deviceType", "gcmSenderId", "hardwareId", "isHonorDst", "lastAppOpen", "lastMessageOpen",
+    "lastSend", "locationEnabled", "messageOpenCount", "modifiedBy", "modifiedDate", "optInDate",
+    "optInMethodId", "optInStatusId", "optOutDate", "optOutMethodId", "optOutStatusId",
+    "platform", "platformVersion", "providerToken", "proximityEnabled", "pushAddressExtensionId",
+    "pushApplicationId", "sdkVersion", "sendCount", "source", "sourceObjectId", "status",
+    "systemToken", "timezone", "utcOffset", "signedString", "quietPushEnabled",
+  ]
+
+  private static let reservedLowercased = Set(reservedAttributeKeys.map { $0.lowercased() })
+
+  /// R2.4: contact keys that identify nobody in particular.
+  public static let genericContactKeys: Set<String> = [
+    "test", "user", "null", "nil", "none", "unknown", "anonymous", "guest", "default",
+    "undefined", "0", "-1", "n/a", "na", "admin", "email", "customer", "contactkey",
+    "subscriberkey", "abc", "123",
+  ]
+
+  public static func isReservedAttributeKey(_ key: String) -> Bool {
+    reservedLowercased.contains(key.lowercased())
+  }
+
+  public static func trimmed(_ text: String) -> String {
+    text.trimmingCharacters(in: .whitespacesAndNewlines)
+  }
+
+  /// R2.1, R2.2: the trimmed contact key, or why it is refused.
+  public static func contactKey(_ raw: String) -> Result<String, Rejection> {
+    let key = trimmed(raw)
+    if key.isEmpty {
+      return .failure(
+        Rejection(
+          rule: "R2.1", field: "contact key", reason: "is empty after trimming white space"))
+    }
+    if key.count > contactKeyMaxLength {
+      return .failure(
+        Rejection(
+          rule: "R2.2", field: "contact key",
+          reason: "is \(key.count) characters; at most \(contactKeyMaxLength) are allowed"))
+    }
+    return .success(key)
+  }
+
+  /// R2.4: a generic key is accepted, but the engine warns.
+  public static func isGenericContactKey(_ key: String) -> Bool {
+    let lowered = key.lowercased()
+    if genericContactKeys.contains(lowered) { return true }
+    guard let first = lowered.first else { return false }
+    return lowered.allSatisfy { $0 == first }
+  }
+
+  /// R2.5: the trimmed attribute key, or why it is refused.
+  public static func attributeKey(_ raw: String) -> Result<String, Rejection> {
+    let key = trimmed(raw)
+    if key.isEmpty {
+      return .failure(
+        Rejection(
+          rule: "R2.5", field: "attribute key", reason: "is empty after trimming white space"))
+    }
+    if key.count > attributeKeyMaxLength {
+      return .failure(
+        Rejection(
+          rule: "R2.5", field: "attribute key",
+          reason: "is \(key.count) characters; at most \(attributeKeyMaxLength) are allowed"))
+    }
+    if isReservedAttributeKey(key) {
+      return .failure(
+        Rejection(
+          rule: "R2.5", field: "attribute \(key)",
+          reason: "is a reserved word; the SDK keeps it for its own use"))
+    }
+    return .success(key)
+  }
+
+  /// R2.6: the trimmed value (empty allowed), or a refusal for null.
+  public static func attributeValue(_ raw: String?, key: String) -> Result<String, Rejection> {
+    guard let raw else {
+      return .failure(
+        Rejection(
+          rule: "R2.6", field: "attribute \(key)",
+          reason: "value may not be null; use attr clear to remove it"))
+    }
+    return .success(trimmed(raw))
+  }
+
+  /// R2.7: the trimmed tag, or why it is refused.
+  public static func tag(_ raw: String) -> Result<String, Rejection> {
+    let tag = trimmed(raw)
+    if tag.isEmpty {
+      return .failure(
+        Rejection(rule: "R2.7", field: "tag", reason: "is empty after trimming white space"))
+    }
+    return .success(tag)
+  }
+
+  /// Parses a boolean as people type it: true/false, yes/no, on/off, 1/0.
+  public static func boolean(_ raw: String) -> Bool? {
+    switch trimmed(raw).lowercased() {
+    case "true", "yes", "on", "1": true
+    case "false", "no", "off", "0": false
+    default: nil
+    }
+  }
+}

@@ -1,0 +1,30 @@
+/// What the core needs from the configuration (R7) to decide; no secrets, no URLs.
+public struct MachineSettings: Hashable, Sendable {
+  public var platform: Platform
+  public var etAppId: String
+  public var delayRegistrationUntilContactKeyIsSet: Bool
+  /// Debug builds carry the SDK's `DEBUG` tag (R2.7, obs.).
+  public var debugBuild: Bool
+  public var hasAccessToken: Bool
+
+  public init(
+    platform: Platform, etAppId: String, delayRegistrationUntilContactKeyIsSet: Bool = false,
+    debugBuild: Bool = false, hasAccessToken: Bool = true
+  ) {
+    self.platform = platform
+    self.etAppId = etAppId
+    self.delayRegistrationUntilContactKeyIsSet = delayRegistrationUntilContactKeyIsSet
+    self.debugBuild = debugBuild
+    self.hasAccessToken = hasAccessToken
+  }
+}
+
+/// What one input to the machine produced: the events to announce, whether the state must be
+/// stored before anything is acknowledged, and a send to start.
+public struct Step: Sendable {
+  public var events: [RegistrationEvent] = []
+  public var persist = false
+  public var send: InFlightSend?
+
+  public init() {}
+}

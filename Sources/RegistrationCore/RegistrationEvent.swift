@@ -1,0 +1,41 @@
+/// Everything the engine decides, as a value (R5.3). The names are those of DESIGN.md's event
+/// stream.
+public enum RegistrationEvent: Hashable, Sendable {
+  case launched(firstLaunch: Bool, deviceID: String)
+  case edited(PendingChange)
+  case inputRejected(Rejection)
+  case warning(Warning)
+  case scheduled(at: Instant, reason: ScheduleReason, openedBy: ChangeTarget?)
+  case delayed(reason: String)
+  case sending(sendID: Int, attempt: Int, reason: ScheduleReason, payload: RegistrationPayload)
+  case sent(sendID: Int, attempt: Int, status: Int, payload: RegistrationPayload)
+  case failed(
+    sendID: Int, attempt: Int, status: Int?, error: String?, retryAt: Instant, needsFix: Bool)
+  case sendSkipped(reason: String)
+
+  public var type: String {
+    switch self {
+    case .launched: "launched"
+    case .edited: "edited"
+    case .inputRejected: "inputRejected"
+    case .warning: "warning"
+    case .scheduled: "scheduled"
+    case .delayed: "delayed"
+    case .sending: "sending"
+    case .sent: "sent"
+    case .failed: "failed"
+    case .sendSkipped: "sendSkipped"
+    }
+  }
+}
+
+/// An event with the time it was decided at.
+public struct TimedEvent: Hashable, Sendable {
+  public var at: Instant
+  public var event: RegistrationEvent
+
+  public init(at: Instant, event: RegistrationEvent) {
+    self.at = at
+    self.event = event
+  }
+}

@@ -1,0 +1,134 @@
+import Foundation
+
+/// The registration object, exactly as it goes on the wire (R6.2) and as listeners receive it
+/// (R5.1). Every field is optional so that the server side can decode whatever a device sends;
+/// a payload built from a record always has the required ones (R6.3).
+public struct RegistrationPayload: Hashable, Sendable, Codable {
+  public struct Attribute: Hashable, Sendable, Codable {
+    public var key: String
+    public var value: String
+
+    public init(key: String, value: String) {
+      self.key = key
+      self.value = value
+    }
+  }
+
+  public var deviceID: String?
+  public var deviceToken: String?
+  public var subscriberKey: String?
+  public var etAppId: String?
+  public var platform: String?
+  public var platformVersion: String?
+  public var appVersion: String?
+  public var sdkVersion: String?
+  public var hwid: String?
+  public var locale: String?
+  public var language: String?
+  public var timeZone: String?
+  public var dst: Bool?
+  public var pushEnabled: Bool?
+  public var quietPushEnabled: Bool?
+  public var locationEnabled: Bool?
+  public var proximityEnabled: Bool?
+  public var badge: Int?
+  public var registrationId: String?
+  public var attributes: [Attribute]?
+  public var tags: [String]?
+
+  enum CodingKeys: String, CodingKey {
+    case deviceID
+    case deviceToken = "device_Token"
+    case subscriberKey
+    case etAppId
+    case platform
+    case platformVersion = "platform_Version"
+    case appVersion = "app_Version"
+    case sdkVersion = "sdk_Version"
+    case hwid
+    case locale
+    case language
+    case timeZone
+    case dst = "dST"
+    case pushEnabled = "push_Enabled"
+    case quietPushEnabled
+    case locationEnabled = "location_Enabled"
+    case proximityEnabled = "proximity_Enabled"
+    case badge
+    case registrationId
+    case attributes
+    case tags
+  }
+
+  public init() {}
+
+  /// The whole current record as a registration (R3.3: never a diff). Attributes are sorted
+  /// by key, tags sorted; cleared attributes ride along once with an empty value (R2.6);
+  /// `subscriberKey`, `device_Token` and `badge` appear only when they apply (R6.2).
+  public init(record: ContactRecord, debugBuild: Bool) {
+    let device = record.device
+    let env = device.environment
+    deviceID = device.deviceID
+    deviceToken = env.deviceToken
+    subscriberKey = record.contactKey
+    etAppId = device.etAppId
+    platform = device.platform.rawValue
+    platformVersion = env.platformVersion
+    appVersion = env.appVersion
+    sdkVersion = env.sdkVersion
+    hwid = env.hwid
+    locale = env.locale
+    language = env.language
+    timeZone = String(env.timeZone)
+    dst = env.dst
+    pushEnabled = env.pushEnabled
+    quietPushEnabled = env.quietPushEnabled
+    locationEnabled = env.locationEnabled
+    proximityEnabled = env.proximityEnabled
+    badge = device.platform == .iOS ? env.badge : nil
+    registrationId = device.registrationId
+    var pairs = record.attributes.map { Attribute(key: $0.key, value: $0.value) }
+    for cleared in record.clearedAttributes where record.attributes[cleared] == nil {
+      pairs.append(Attribute(key: cleared, value: ""))
+    }
+    pairs.sort { $0.key < $1.key }
+    attributes = pairs
+    tags = record.allTags(debugBuild: debugBuild)
+  }
+
+  /// The attribute keys this payload clears (sent with an empty value because of a clear).
+  public func clearedKeys(in record: ContactRecord) -> Set<String> {
+    Set((attributes ?? []).lazy.filter { record.clearedAttributes.contains($0.key) }.map(\.key))
+  }
+
+  /// Canonical JSON: keys sorted, so equal payloads give equal bytes and equal hashes.
+  public func encodedBody() -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    // Encoding a struct of strings, numbers and arrays cannot fail; an empty body would be
+    // refused by any server, so the failure would still be visible rather than silent.
+    return (try? encoder.encode(self)) ?? Data()
+  }
+
+  /// Human-readable JSON for the inspector and the SDK-state dump.
+  public func prettyBody() -> String {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(self)) ?? Data()
+    return String(decoding: data, as: UTF8.self)
+  }
+}
+
+/// FNV-1a, 64 bits: a fast, stable fingerprint of a body, so "identical to the last one the
+/// server acknowledged" (R3.4) can be stored and shown without keeping two copies around.
+public enum BodyHash {
+  public static func fnv1a64(_ bytes: some Sequence<UInt8>) -> String {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in bytes {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    let hex = String(hash, radix: 16)
+    return "fnv1a64:" + String(repeating: "0", count: 16 - hex.count) + hex
+  }
+}

@@ -1,0 +1,80 @@
+import Foundation
+
+/// The send windows and the retry schedule (R3.2, R4.1, R4.2).
+public enum RetryPolicy {
+  /// At most one registration per this many seconds; a change goes out this long after the
+  /// first change of its window (R3.2).
+  public static let throttle: Double = 60
+  /// The first retry interval; each failure doubles it (R4.1, obs.).
+  public static let firstInterval: Double = 60
+  /// The longest wait: after reaching it, retries are daily until one succeeds (R4.1).
+  public static let cap: Double = 86_400
+
+  /// The wait after `failures` failed attempts in a row (1 = the first failure):
+  /// 60, 120, 240, ... doubling up to the cap, then the cap for ever.
+  public static func backoff(afterFailures failures: Int) -> Double {
+    let doublings = max(0, failures - 1)
+    // 2^11 * 60 already exceeds a day; stop doubling there so nothing overflows.
+    if doublings >= 11 { return cap }
+    return min(cap, firstInterval * Double(1 << doublings))
+  }
+
+  /// The wait before the next attempt. A server's Retry-After replaces the computed backoff,
+  /// but never goes below the throttle (R3.2) nor above a day (R4.2).
+  public static func delay(afterFailures failures: Int, retryAfter: Double?) -> Double {
+    if let retryAfter, retryAfter.isFinite {
+      return min(cap, max(throttle, retryAfter))
+    }
+    return backoff(afterFailures: failures)
+  }
+
+  /// The rungs of the ladder from one minute to one day, for the inspector.
+  public static let ladder: [Double] = {
+    var rungs: [Double] = []
+    var failures = 1
+    while true {
+      let wait = backoff(afterFailures: failures)
+      rungs.append(wait)
+      if wait >= cap { return rungs }
+      failures += 1
+    }
+  }()
+
+  /// 400, 401 and 403 will not heal by waiting: credentials or payload need a fix (R4.5).
+  public static func needsFix(status: Int?) -> Bool {
+    guard let status else { return false }
+    return status == 400 || status == 401 || status == 403
+  }
+
+  public static func isSuccess(status: Int) -> Bool { (200..<300).contains(status) }
+}
+
+/// Parses an HTTP `Retry-After` value: delay-seconds or an HTTP date (RFC 9110 §10.2.3).
+public enum RetryAfter {
+  /// Seconds to wait from `now`, or nil when the value is neither form. A date in the past
+  /// gives 0.
+  public static func seconds(from header: String, now: Date) -> Double? {
+    let text = header.trimmingCharacters(in: .whitespaces)
+    if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber),
+      let value = Double(text)
+    {
+      return value
+    }
+    guard let date = httpDate(text) else { return nil }
+    return max(0, date.timeIntervalSince(now))
+  }
+
+  /// IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must accept.
+  public static func httpDate(_ text: String) -> Date? {
+    for format in [
+      "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+    ] {
+      let formatter = DateFormatter()
+      formatter.locale = Locale(identifier: "en_US_POSIX")
+      formatter.timeZone = TimeZone(identifier: "GMT")
+      formatter.dateFormat = format
+      if let date = formatter.date(from: text) { return date }
+    }
+    return nil
+  }
+}

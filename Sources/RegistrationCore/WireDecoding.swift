@@ -1,0 +1,100 @@
+import Foundation
+
+/// Reading registration bodies as devices really send them. The registration example in the
+/// SDK documentation (seed 000) carries a raw TAB inside the `etAppId` string, which strict
+/// JSON forbids, and R6.4 says that example is a valid body. So raw control characters inside
+/// strings are escaped before decoding; everything else about the JSON stays strict.
+public enum WireDecoding {
+  public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
+    case notJSON(String)
+    case wrongShape(String)
+
+    public var description: String {
+      switch self {
+      case .notJSON(let detail): "the body is not JSON: \(detail)"
+      case .wrongShape(let detail): "the body is not a registration object: \(detail)"
+      }
+    }
+  }
+
+  /// Escapes control characters (U+0000-U+001F) that appear raw inside JSON strings.
+  public static func escapingRawControlCharacters(_ data: Data) -> Data {
+    var output = Data()
+    output.reserveCapacity(data.count)
+    var inString = false
+    var escaped = false
+    for byte in data {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        } else if byte < 0x20 {
+          output.append(contentsOf: Array(String(format: "\\u%04x", byte).utf8))
+          continue
+        }
+      } else if byte == UInt8(ascii: "\"") {
+        inString = true
+      }
+      output.append(byte)
+    }
+    return output
+  }
+
+  public static func payload(from data: Data) -> Result<RegistrationPayload, Failure> {
+    let cleaned = escapingRawControlCharacters(data)
+    do {
+      return .success(try JSONDecoder().decode(RegistrationPayload.self, from: cleaned))
+    } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+      return .failure(.notJSON(underlyingMessage(context)))
+    } catch let error as DecodingError {
+      return .failure(.wrongShape(describe(error)))
+    } catch {
+      return .failure(.notJSON(String(describing: error)))
+    }
+  }
+
+  private static func underlyingMessage(_ context: DecodingError.Context) -> String {
+    if let underlying = context.underlyingError as NSError?,
+      let detail = underlying.userInfo[NSDebugDescriptionErrorKey] as? String
+    {
+      return detail
+    }
+    return context.debugDescription
+  }
+
+  /// "`push_Enabled`: expected a boolean" rather than Foundation's nested enum dump.
+  public static func describe(_ error: DecodingError) -> String {
+    func path(_ context: DecodingError.Context) -> String {
+      let keys = context.codingPath.map { key in
+        key.intValue.map { "[\($0)]" } ?? key.stringValue
+      }
+      return keys.isEmpty ? "the body" : keys.joined(separator: ".")
+    }
+    switch error {
+    case .typeMismatch(let type, let context):
+      return "\(path(context)): expected \(typeName(type))"
+    case .valueNotFound(let type, let context):
+      return "\(path(context)): expected \(typeName(type)), found null"
+    case .keyNotFound(let key, let context):
+      return "\(path(context)): missing \(key.stringValue)"
+    case .dataCorrupted(let context):
+      return "\(path(context)): \(context.debugDescription)"
+    @unknown default:
+      return String(describing: error)
+    }
+  }
+
+  private static func typeName(_ type: Any.Type) -> String {
+    switch type {
+    case is Bool.Type: "a boolean"
+    case is String.Type: "a string"
+    case is Int.Type, is Double.Type: "a number"
+    case is [RegistrationPayload.Attribute].Type: "an array of {\"key\", \"value\"} objects"
+    case is [String].Type: "an array of strings"
+    default: "\(type)"
+    }
+  }
+}
