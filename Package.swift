@@ -6,7 +6,7 @@ let strictSwift6: [SwiftSetting] = [.swiftLanguageMode(.v6)]
 
 let package = Package(
   name: "RegScope",
-  platforms: [.macOS(.v14)],
+  platforms: [.macOS(.v15)],
   products: [
     .library(name: "RegistrationCore", targets: ["RegistrationCore"]),
     .library(name: "RegistrationEngine", targets: ["RegistrationEngine"]),

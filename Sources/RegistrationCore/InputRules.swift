@@ -32,8 +32,22 @@ public enum InputRules {
     reservedLowercased.contains(key.lowercased())
   }
 
+  /// Removes leading and trailing white space and newlines. Most input has none, so that
+  /// case returns the string itself without copying.
   public static func trimmed(_ text: String) -> String {
-    text.trimmingCharacters(in: .whitespacesAndNewlines)
+    let scalars = text.unicodeScalars
+    guard let first = scalars.first, let last = scalars.last else { return text }
+    let isSpace = { (scalar: Unicode.Scalar) in scalar.properties.isWhitespace }
+    if !isSpace(first) && !isSpace(last) { return text }
+    guard let start = scalars.firstIndex(where: { !isSpace($0) }),
+      let end = scalars.lastIndex(where: { !isSpace($0) })
+    else { return "" }
+    return String(scalars[start...end])
+  }
+
+  /// `text.count > limit`, without counting characters when the UTF-8 length already says no.
+  static func exceeds(_ text: String, _ limit: Int) -> Bool {
+    text.utf8.count > limit && text.count > limit
   }
 
   /// R2.1, R2.2: the trimmed contact key, or why it is refused.
@@ -44,7 +58,7 @@ public enum InputRules {
         Rejection(
           rule: "R2.1", field: "contact key", reason: "is empty after trimming white space"))
     }
-    if key.count > contactKeyMaxLength {
+    if exceeds(key, contactKeyMaxLength) {
       return .failure(
         Rejection(
           rule: "R2.2", field: "contact key",
@@ -69,7 +83,7 @@ public enum InputRules {
         Rejection(
           rule: "R2.5", field: "attribute key", reason: "is empty after trimming white space"))
     }
-    if key.count > attributeKeyMaxLength {
+    if exceeds(key, attributeKeyMaxLength) {
       return .failure(
         Rejection(
           rule: "R2.5", field: "attribute key",

@@ -9,6 +9,8 @@ public struct RegistrationMachine: Sendable {
   /// The plan last announced as an event, so each change of plan is announced once.
   private var announced: SendPlan?
   private var pendingIndex: [ChangeTarget: Int] = [:]
+  /// The pending entry whose window opened first: kept up to date so the plan is O(1).
+  private var earliestPending: PendingChange?
 
   private init(settings: MachineSettings, state: RegistrationState) {
     self.settings = settings
@@ -293,12 +295,14 @@ public struct RegistrationMachine: Sendable {
       seq: seq, target: target, firstAt: now, lastAt: now, summary: summary)
     pendingIndex[target] = state.pending.count
     state.pending.append(change)
+    if earliestPending.map({ change.firstAt < $0.firstAt }) ?? true { earliestPending = change }
     return change
   }
 
   private mutating func rebuildPendingIndex() {
     pendingIndex.removeAll(keepingCapacity: true)
     for (index, change) in state.pending.enumerated() { pendingIndex[change.target] = index }
+    earliestPending = state.pending.min { $0.firstAt < $1.firstAt }
   }
 
   // MARK: Sending
@@ -319,7 +323,7 @@ public struct RegistrationMachine: Sendable {
     if pendingIndex[.initial] != nil, let dueAt = scheduler.initialDueAt {
       return .due(at: dueAt, reason: .initial, openedBy: .initial)
     }
-    guard let first = state.pending.min(by: { $0.firstAt < $1.firstAt }) else { return .idle }
+    guard let first = earliestPending else { return .idle }
     // The window opens at the first change, but never before the last success (R3.2, R4.4).
     let windowStart = max(first.firstAt, scheduler.lastSuccessAt ?? first.firstAt)
     return .due(
@@ -360,7 +364,7 @@ public struct RegistrationMachine: Sendable {
     }
     let send = InFlightSend(
       id: state.scheduler.nextSendID, attempt: (state.scheduler.retry?.failures ?? 0) + 1,
-      reason: reason, payload: payload, body: Array(payload.encodedBody()), startedAt: now,
+      reason: reason, payload: payload, body: payload.encodedBytes(), startedAt: now,
       coveredSeq: state.scheduler.nextSeq - 1, clearedKeys: payload.clearedKeys(in: state.record))
     state.scheduler.nextSendID += 1
     state.scheduler.lastAttemptAt = now

@@ -102,13 +102,10 @@ public struct RegistrationPayload: Hashable, Sendable, Codable {
   }
 
   /// Canonical JSON: keys sorted, so equal payloads give equal bytes and equal hashes.
-  public func encodedBody() -> Data {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-    // Encoding a struct of strings, numbers and arrays cannot fail; an empty body would be
-    // refused by any server, so the failure would still be visible rather than silent.
-    return (try? encoder.encode(self)) ?? Data()
-  }
+  public func encodedBody() -> Data { Data(CanonicalBody.encode(self)) }
+
+  /// The canonical body as bytes, without the copy into `Data`.
+  public func encodedBytes() -> [UInt8] { CanonicalBody.encode(self) }
 
   /// Human-readable JSON for the inspector and the SDK-state dump.
   public func prettyBody() -> String {

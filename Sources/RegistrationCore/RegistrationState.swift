@@ -85,6 +85,20 @@ public struct InFlightSend: Hashable, Sendable {
   /// Every pending entry with `seq` up to this was carried by this send.
   public var coveredSeq: Int
   public var clearedKeys: Set<String>
+
+  public init(
+    id: Int, attempt: Int, reason: ScheduleReason, payload: RegistrationPayload, body: [UInt8],
+    startedAt: Instant, coveredSeq: Int, clearedKeys: Set<String>
+  ) {
+    self.id = id
+    self.attempt = attempt
+    self.reason = reason
+    self.payload = payload
+    self.body = body
+    self.startedAt = startedAt
+    self.coveredSeq = coveredSeq
+    self.clearedKeys = clearedKeys
+  }
 }
 
 public enum ScheduleReason: String, Hashable, Sendable, Codable {

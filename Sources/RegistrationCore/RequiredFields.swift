@@ -3,8 +3,12 @@ public enum RequiredFields {
   public static func missing(record: ContactRecord, hasAccessToken: Bool) -> [String] {
     var missing: [String] = []
     if !hasAccessToken { missing.append("access token") }
-    if InputRules.trimmed(record.device.deviceID).isEmpty { missing.append("deviceID") }
-    if InputRules.trimmed(record.device.etAppId).isEmpty { missing.append("etAppId") }
+    if isBlank(record.device.deviceID) { missing.append("deviceID") }
+    if isBlank(record.device.etAppId) { missing.append("etAppId") }
     return missing
+  }
+
+  private static func isBlank(_ text: String) -> Bool {
+    text.unicodeScalars.allSatisfy(\.properties.isWhitespace)
   }
 }

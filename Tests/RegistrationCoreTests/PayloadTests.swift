@@ -101,3 +101,30 @@ struct PayloadTests {
     #expect(BodyHash.fnv1a64(Array("a".utf8)) != BodyHash.fnv1a64(Array("b".utf8)))
   }
 }
+
+@Suite("canonical body")
+struct CanonicalBodyTests {
+  @Test("the canonical writer and JSONEncoder encode the same JSON value, hostile strings too")
+  func sameValueAsJSONEncoder() throws {
+    var h = CoreHarness.launchedAndRegistered()
+    h.edit(.setContactKey("quote\" back\\slash /slash"), at: 1)
+    h.edit(.setAttribute(key: "ctl", value: "bell\u{07}esc\u{1B}[31mnul\u{00}tab\tnl\n"))
+    h.edit(.setAttribute(key: "uni", value: "Zoë 東京 🚀 \u{2028}"))
+    h.edit(.addTag("tag \"quoted\""))
+    h.edit(.setSystem(.deviceToken, "tok"))
+    let payload = RegistrationPayload(record: h.machine.state.record, debugBuild: true)
+    let canonical = payload.encodedBody()
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let reference = try encoder.encode(payload)
+    let lhs = try JSONSerialization.jsonObject(with: canonical) as? NSDictionary
+    let rhs = try JSONSerialization.jsonObject(with: reference) as? NSDictionary
+    #expect(lhs != nil && lhs == rhs)
+    let decoded = try JSONDecoder().decode(RegistrationPayload.self, from: canonical)
+    #expect(decoded == payload)
+    // Keys come out sorted, so the bytes are the same for equal payloads.
+    let text = String(decoding: canonical, as: UTF8.self)
+    #expect(text.hasPrefix("{\"app_Version\":"))
+    #expect(!canonical.contains(0x1B) && !canonical.contains(0x00))
+  }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import RegistrationCore
+
+/// One named configuration (R7): which app, which credentials, which server, which mode.
+public struct RegistrationConfiguration: Hashable, Sendable {
+  public var name: String
+  public var appID: String
+  public var accessToken: AccessToken
+  public var serverURL: URL
+  public var delayRegistrationUntilContactKeyIsSet: Bool
+  public var platform: Platform
+  /// Debug builds carry the SDK's `DEBUG` tag (R2.7).
+  public var debugBuild: Bool
+  /// Seconds before a send with no answer counts as failed (R4.1: time-out).
+  public var requestTimeout: Double
+
+  /// `POST {server}/device/v1/registration` (R6.1).
+  public var registrationURL: URL {
+    serverURL.appendingPathComponent("device").appendingPathComponent("v1")
+      .appendingPathComponent("registration")
+  }
+
+  public var machineSettings: MachineSettings {
+    MachineSettings(
+      platform: platform, etAppId: appID,
+      delayRegistrationUntilContactKeyIsSet: delayRegistrationUntilContactKeyIsSet,
+      debugBuild: debugBuild, hasAccessToken: !accessToken.isEmpty)
+  }
+}
+
+/// What is wrong with a configuration, and where: the file, the configuration, the setting.
+public struct ConfigurationError: Error, Hashable, Sendable, CustomStringConvertible {
+  public var source: String
+  public var configuration: String?
+  public var setting: String?
+  public var reason: String
+
+  public var description: String {
+    var location = source
+    if let configuration { location += ", configuration \"\(configuration)\"" }
+    if let setting { location += ", setting \"\(setting)\"" }
+    return "\(location): \(reason)"
+  }
+}
+
+/// Builds a configuration in code (R7.2), the way the SDK's config builder does. `build()`
+/// checks every setting before anything runs.
+public struct RegistrationConfigurationBuilder: Sendable {
+  public var name = "default"
+  public var appID: String?
+  public var accessToken: String?
+  public var serverURL: String?
+  public var delayRegistrationUntilContactKeyIsSet = false
+  public var platform: Platform = .iOS
+  public var debugBuild = false
+  public var requestTimeout: Double = 30
+
+  public init() {}
+
+  public func setApplicationId(_ value: String) -> Self { with { $0.appID = value } }
+  public func setAccessToken(_ value: String) -> Self { with { $0.accessToken = value } }
+  public func setMarketingCloudServerUrl(_ value: String) -> Self { with { $0.serverURL = value } }
+  public func setDelayRegistrationUntilContactKeyIsSet(_ value: Bool) -> Self {
+    with { $0.delayRegistrationUntilContactKeyIsSet = value }
+  }
+  public func setPlatform(_ value: Platform) -> Self { with { $0.platform = value } }
+  public func setDebugBuild(_ value: Bool) -> Self { with { $0.debugBuild = value } }
+  public func setRequestTimeout(_ seconds: Double) -> Self { with { $0.requestTimeout = seconds } }
+  public func setName(_ value: String) -> Self { with { $0.name = value } }
+
+  private func with(_ change: (inout Self) -> Void) -> Self {
+    var copy = self
+    change(&copy)
+    return copy
+  }
+
+  public func build(source: String = "configuration builder") throws(ConfigurationError)
+    -> RegistrationConfiguration
+  {
+    func fail(_ setting: String, _ reason: String) -> ConfigurationError {
+      ConfigurationError(source: source, configuration: name, setting: setting, reason: reason)
+    }
+    func required(_ value: String?, _ setting: String) throws(ConfigurationError) -> String {
+      guard let value else { throw fail(setting, "is missing") }
+      let trimmed = InputRules.trimmed(value)
+      guard !trimmed.isEmpty else { throw fail(setting, "is empty") }
+      return trimmed
+    }
+    let appID = try required(appID, "appid")
+    let token = try required(accessToken, "accesstoken")
+    let serverText = try required(serverURL, "marketingcloudserverurl")
+    guard let url = URL(string: serverText), let scheme = url.scheme?.lowercased(),
+      scheme == "http" || scheme == "https", url.host?.isEmpty == false
+    else {
+      throw fail("marketingcloudserverurl", "\"\(serverText)\" is not an http(s) URL with a host")
+    }
+    guard requestTimeout.isFinite, requestTimeout > 0, requestTimeout <= 600 else {
+      throw fail("requesttimeout", "must be between 0 and 600 seconds; got \(requestTimeout)")
+    }
+    return RegistrationConfiguration(
+      name: name, appID: appID, accessToken: AccessToken(token), serverURL: url,
+      delayRegistrationUntilContactKeyIsSet: delayRegistrationUntilContactKeyIsSet,
+      platform: platform, debugBuild: debugBuild, requestTimeout: requestTimeout)
+  }
+}
+
+/// The JSON file of named configurations (R7.1), as the SDK reads it:
+/// `[{"name": "production", "appid": "...", "accesstoken": "...",
+///    "marketingcloudserverurl": "https://...", "delayregistrationuntilcontactkeyisset": true}]`.
+/// Keys are matched case-insensitively; keys RegScope does not use (analytics, inbox, ...) are
+/// ignored, as the SDK does.
+public enum ConfigurationFile {
+  public static func load(path: String, name: String) throws(ConfigurationError)
+    -> RegistrationConfiguration
+  {
+    let data: Data
+    do {
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
+    } catch {
+      throw ConfigurationError(
+        source: path, configuration: nil, setting: nil,
+        reason: "cannot be read (\(error.localizedDescription))")
+    }
+    return try parse(data, source: path, name: name)
+  }
+
+  /// The names of the configurations in a file, for listing.
+  public static func names(in data: Data, source: String) throws(ConfigurationError) -> [String] {
+    try entries(in: data, source: source).map(\.name)
+  }
+
+  public static func parse(_ data: Data, source: String, name: String) throws(ConfigurationError)
+    -> RegistrationConfiguration
+  {
+    let all = try entries(in: data, source: source)
+    guard let entry = all.first(where: { $0.name == name }) else {
+      let known = all.map { "\"\($0.name)\"" }.joined(separator: ", ")
+      throw ConfigurationError(
+        source: source, configuration: name, setting: nil,
+        reason: "no configuration has this name; the file has \(known)")
+    }
+    return try build(entry, source: source)
+  }
+
+  private struct Entry {
+    var index: Int
+    var name: String
+    var settings: [String: Any]
+  }
+
+  private static func entries(in data: Data, source: String) throws(ConfigurationError) -> [Entry] {
+    func fail(_ reason: String) -> ConfigurationError {
+      ConfigurationError(source: source, configuration: nil, setting: nil, reason: reason)
+    }
+    let object: Any
+    do {
+      object = try JSONSerialization.jsonObject(with: data)
+    } catch {
+      throw fail("is not valid JSON: \(JSONErrorLocation.describe(error, in: data))")
+    }
+    guard let array = object as? [Any] else {
+      throw fail("must hold a JSON array of named configurations, [{\"name\": ...}, ...]")
+    }
+    var seen: Set<String> = []
+    var result: [Entry] = []
+    for (index, element) in array.enumerated() {
+      guard let raw = element as? [String: Any] else {
+        throw fail("entry \(index + 1) is not a JSON object")
+      }
+      let settings = Dictionary(raw.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
+      guard let name = settings["name"] as? String, !InputRules.trimmed(name).isEmpty else {
+        throw ConfigurationError(
+          source: source, configuration: "entry \(index + 1)", setting: "name",
+          reason: "is missing or not a non-empty string")
+      }
+      guard seen.insert(name).inserted else {
+        throw ConfigurationError(
+          source: source, configuration: name, setting: "name",
+          reason: "appears more than once")
+      }
+      result.append(Entry(index: index, name: name, settings: settings))
+    }
+    return result
+  }
+
+  private static func build(_ entry: Entry, source: String) throws(ConfigurationError)
+    -> RegistrationConfiguration
+  {
+    func fail(_ setting: String, _ reason: String) -> ConfigurationError {
+      ConfigurationError(
+        source: source, configuration: entry.name, setting: setting, reason: reason)
+    }
+    func string(_ key: String) throws(ConfigurationError) -> String? {
+      guard let value = entry.settings[key] else { return nil }
+      guard let text = value as? String else { throw fail(key, "must be a string") }
+      return text
+    }
+    func flag(_ key: String) throws(ConfigurationError) -> Bool? {
+      guard let value = entry.settings[key] else { return nil }
+      // JSONSerialization gives NSNumber for both booleans and numbers; accept only true/false.
+      guard let number = value as? NSNumber, String(cString: number.objCType) == "c" else {
+        throw fail(key, "must be true or false")
+      }
+      return number.boolValue
+    }
+    var builder = RegistrationConfigurationBuilder().setName(entry.name)
+    builder.appID = try string("appid")
+    builder.accessToken = try string("accesstoken")
+    builder.serverURL = try string("marketingcloudserverurl")
+    if builder.serverURL == nil { builder.serverURL = try string("serverurl") }
+    builder.delayRegistrationUntilContactKeyIsSet =
+      try flag("delayregistrationuntilcontactkeyisset") ?? false
+    builder.debugBuild = try flag("debug") ?? false
+    if let platformText = try string("platform") {
+      guard let platform = Platform(loose: platformText) else {
+        throw fail("platform", "must be \"iOS\" or \"Android\"; got \"\(platformText)\"")
+      }
+      builder.platform = platform
+    }
+    if let timeout = entry.settings["requesttimeout"] {
+      guard let seconds = timeout as? Double else {
+        throw fail("requesttimeout", "must be a number")
+      }
+      builder.requestTimeout = seconds
+    }
+    return try builder.build(source: source)
+  }
+}

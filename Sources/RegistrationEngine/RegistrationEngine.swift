@@ -1,0 +1,264 @@
+import Foundation
+import RegistrationCore
+
+/// The shell around `RegistrationMachine`: it owns the clock, the store, the transport and
+/// the listeners, feeds the machine its inputs and carries out its decisions. Every state
+/// change is stored before it is acknowledged to the caller (R1.4).
+public actor RegistrationEngine {
+  public typealias Listener = @Sendable (RegistrationPayload, ListenerID) async -> Void
+
+  public nonisolated let clock: any EngineClock
+  public nonisolated let configuration: RegistrationConfiguration
+  private let store: RegistrationStore
+  private let transport: any RegistrationTransport
+  private let environment: DeviceEnvironment
+  private let makeDeviceID: @Sendable () -> String
+  private let eventSink: (@Sendable (TimedEvent) -> Void)?
+
+  private var machine: RegistrationMachine?
+  private var sendTask: Task<Void, Never>?
+  private var isShutDown = false
+  private var storeProblem: String?
+  private var listeners: [(ListenerID, Listener)] = []
+  private var nextListenerID = 0
+  private var subscribers: [Int: AsyncStream<TimedEvent>.Continuation] = [:]
+  private var nextSubscriberID = 0
+  /// Fired whenever the schedule may have moved, so `run` re-reads the next deadline.
+  private let scheduleChanged = ChangeSignal()
+
+  /// - Parameters:
+  ///   - environment: the device fields of this run (R3.2: what changed since the last
+  ///     launch is a change).
+  ///   - eventSink: called in order, on the engine, for every event (R5.3).
+  public init(
+    configuration: RegistrationConfiguration, store: RegistrationStore,
+    transport: any RegistrationTransport, clock: any EngineClock,
+    environment: DeviceEnvironment,
+    makeDeviceID: @escaping @Sendable () -> String = { UUID().uuidString },
+    eventSink: (@Sendable (TimedEvent) -> Void)? = nil
+  ) {
+    self.configuration = configuration
+    self.store = store
+    self.transport = transport
+    self.clock = clock
+    self.environment = environment
+    self.makeDeviceID = makeDeviceID
+    self.eventSink = eventSink
+  }
+
+  // MARK: Lifecycle
+
+  /// Loads the stored state (or makes a first launch) and schedules what is due.
+  public func launch() throws {
+    guard !isShutDown else { throw EngineError.shutDown }
+    let now = clock.now()
+    let settings = configuration.machineSettings
+    let (launched, step): (RegistrationMachine, Step)
+    if let stored = try store.load() {
+      (launched, step) = RegistrationMachine.relaunch(
+        settings: settings, state: stored, environment: environment, now: now)
+    } else {
+      (launched, step) = RegistrationMachine.firstLaunch(
+        settings: settings, deviceID: makeDeviceID(), environment: environment, now: now)
+    }
+    if step.persist { try store.save(launched.state) }
+    machine = launched
+    publish(step.events, at: now)
+  }
+
+  /// Stops this engine as a process death would: an answer still in flight is dropped, and
+  /// nothing more is written. A new engine on the same store carries on (R1.4).
+  public func shutDown() {
+    isShutDown = true
+    sendTask?.cancel()
+    sendTask = nil
+    for subscriber in subscribers.values { subscriber.finish() }
+    subscribers.removeAll()
+    scheduleChanged.fire()
+  }
+
+  // MARK: Edits
+
+  /// Applies one edit. Returns only after an accepted edit is durable (R1.4); throws only
+  /// when the store cannot be written, and then nothing changed.
+  @discardableResult
+  public func apply(_ edit: Edit) throws -> EditOutcome {
+    var updated = try current()
+    let now = clock.now()
+    let (outcome, step) = updated.apply(edit, now: now)
+    if step.persist { try save(updated.state) }
+    machine = updated
+    publish(step.events, at: now)
+    return outcome
+  }
+
+  /// What `apply` would answer, changing nothing (for editors that warn before committing).
+  public func preview(_ edit: Edit) throws -> EditOutcome {
+    try current().preview(edit, now: clock.now())
+  }
+
+  public func setAppState(_ appState: AppState) throws {
+    var updated = try current()
+    updated.setAppState(appState)
+    machine = updated
+  }
+
+  // MARK: Time
+
+  /// When `tick` must run next, or nil when nothing is scheduled.
+  public var nextDeadline: Instant? { machine?.nextDeadline }
+
+  /// Time has come: starts the send that is due, if any. The answer arrives on its own; call
+  /// `settle` to wait for it.
+  public func tick() throws {
+    var updated = try current()
+    let now = clock.now()
+    let step = updated.tick(now: now)
+    if step.persist { try save(updated.state) }
+    machine = updated
+    publish(step.events, at: now)
+    if let send = step.send { start(send) }
+  }
+
+  /// Waits until the send in flight, if any, has its answer and the answer is stored.
+  public func settle() async {
+    while let task = sendTask {
+      await task.value
+      if sendTask == task { sendTask = nil }
+    }
+  }
+
+  /// Runs the engine on its clock until cancelled: sleeps until the next deadline (or until
+  /// an edit moves it), ticks, repeats. No fixed ticker: an idle engine sleeps.
+  public func run() async {
+    while !Task.isCancelled && !isShutDown {
+      let generation = scheduleChanged.generation
+      if let deadline = nextDeadline, deadline <= clock.now() {
+        do {
+          try tick()
+        } catch {
+          storeProblem = "\(error)"
+          return
+        }
+        continue
+      }
+      let deadline = nextDeadline
+      let clock = self.clock
+      let signal = scheduleChanged
+      // Wake at the deadline, or earlier when an edit or an answer moves the schedule.
+      await withTaskGroup(of: Void.self) { group in
+        if let deadline {
+          group.addTask { try? await clock.sleep(until: deadline) }
+        }
+        group.addTask { await signal.wait(after: generation) }
+        await group.next()
+        group.cancelAll()
+      }
+    }
+  }
+
+  // MARK: Observing
+
+  public func snapshot() throws -> EngineSnapshot {
+    let machine = try current()
+    return EngineSnapshot(
+      now: clock.now(), state: machine.state, plan: machine.plan, inFlight: machine.inFlight,
+      appState: machine.appState, missingRequired: machine.missingRequired,
+      settings: machine.settings, storeLocation: store.location, storeProblem: storeProblem)
+  }
+
+  public func history(limit: Int = 100) throws -> [SendRecord] { try store.history(limit: limit) }
+
+  /// Every event from now on, in order (R5.3).
+  public func events() -> AsyncStream<TimedEvent> {
+    let (stream, continuation) = AsyncStream.makeStream(of: TimedEvent.self)
+    let id = nextSubscriberID
+    nextSubscriberID += 1
+    subscribers[id] = continuation
+    continuation.onTermination = { [weak self] _ in
+      Task { await self?.unsubscribe(id) }
+    }
+    return stream
+  }
+
+  private func unsubscribe(_ id: Int) { subscribers[id] = nil }
+
+  /// After each successful registration the listener gets the registration as sent (R5.1).
+  @discardableResult
+  public func addRegistrationListener(_ listener: @escaping Listener) -> ListenerID {
+    let id = ListenerID(value: nextListenerID)
+    nextListenerID += 1
+    listeners.append((id, listener))
+    return id
+  }
+
+  /// May be called from inside the listener's own callback (R5.2).
+  public func removeRegistrationListener(_ id: ListenerID) {
+    listeners.removeAll { $0.0 == id }
+  }
+
+  // MARK: Sending
+
+  private func start(_ send: InFlightSend) {
+    let request = RegistrationRequest(send: send, configuration: configuration)
+    let transport = self.transport
+    sendTask = Task {
+      let result = await transport.send(request)
+      await self.finish(send, result: result)
+    }
+  }
+
+  private func finish(_ send: InFlightSend, result: SendResult) async {
+    guard !isShutDown, var updated = machine else { return }
+    let now = clock.now()
+    let step = updated.sendFinished(sendID: send.id, result: result, now: now)
+    var status: Int?
+    var error: String?
+    switch result {
+    case .answered(let code, _): status = code
+    case .transportFailed(let message): error = message
+    }
+    let record = SendRecord(
+      sendID: send.id, attempt: send.attempt, reason: send.reason, startedAt: send.startedAt,
+      finishedAt: now, status: status, error: error, hash: BodyHash.fnv1a64(send.body),
+      body: String(decoding: send.body, as: UTF8.self))
+    do {
+      try save(updated.state, appending: record)
+    } catch {
+      // The answer cannot be recorded, so it is dropped: the changes stay pending and go
+      // out again, which is safe because every registration carries the whole record.
+      updated = machine ?? updated
+      storeProblem = "\(error)"
+      return
+    }
+    machine = updated
+    publish(step.events, at: now)
+    for event in step.events {
+      guard case .sent(_, _, _, let payload) = event else { continue }
+      // A snapshot, so a listener may remove itself (or others) while being called (R5.2).
+      for (id, listener) in listeners { await listener(payload, id) }
+    }
+  }
+
+  // MARK: Plumbing
+
+  private func current() throws -> RegistrationMachine {
+    if isShutDown { throw EngineError.shutDown }
+    guard let machine else { throw EngineError.notLaunched }
+    return machine
+  }
+
+  private func save(_ state: RegistrationState, appending send: SendRecord? = nil) throws {
+    try store.save(state, appending: send)
+    storeProblem = nil
+  }
+
+  private func publish(_ events: [RegistrationEvent], at now: Instant) {
+    for event in events {
+      let timed = TimedEvent(at: now, event: event)
+      eventSink?(timed)
+      for subscriber in subscribers.values { subscriber.yield(timed) }
+    }
+    scheduleChanged.fire()
+  }
+}
