@@ -10,6 +10,7 @@ let package = Package(
   products: [
     .library(name: "RegistrationCore", targets: ["RegistrationCore"]),
     .library(name: "RegistrationEngine", targets: ["RegistrationEngine"]),
+    .library(name: "Clocks", targets: ["Clocks"]),
   ],
   dependencies: [
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0")
@@ -17,10 +18,14 @@ let package = Package(
   targets: [
     // Sans-I/O: the record, the input rules, the throttle/backoff decisions, the payload.
     .target(name: "RegistrationCore", swiftSettings: strictSwift6),
+    // The time seam shared by the engine and the local server: real, scaled, virtual.
+    .target(name: "Clocks", dependencies: ["RegistrationCore"], swiftSettings: strictSwift6),
     // The shell: clock, SQLite store, transport, listeners.
     .target(
       name: "RegistrationEngine",
-      dependencies: ["RegistrationCore", .product(name: "GRDB", package: "GRDB.swift")],
+      dependencies: [
+        "RegistrationCore", "Clocks", .product(name: "GRDB", package: "GRDB.swift"),
+      ],
       swiftSettings: strictSwift6
     ),
     .testTarget(
@@ -30,21 +35,21 @@ let package = Package(
     ),
     .testTarget(
       name: "RegistrationEngineTests",
-      dependencies: ["RegistrationEngine", "crash-probe"],
+      dependencies: ["RegistrationEngine", "Clocks", "crash-probe"],
       swiftSettings: strictSwift6
     ),
     // A child process for the kill -9 durability test (R1.4): it makes edits and reports
     // each one only after the engine has acknowledged it as durable.
     .executableTarget(
       name: "crash-probe",
-      dependencies: ["RegistrationEngine"],
+      dependencies: ["RegistrationEngine", "Clocks"],
       path: "Tests/CrashProbe",
       swiftSettings: strictSwift6
     ),
     // Release-mode benchmark: `swift run -c release regscope-bench`.
     .executableTarget(
       name: "regscope-bench",
-      dependencies: ["RegistrationCore", "RegistrationEngine"],
+      dependencies: ["RegistrationCore", "RegistrationEngine", "Clocks"],
       path: "Benchmarks/RegScopeBenchmarks",
       swiftSettings: strictSwift6
     ),

@@ -1,6 +1,7 @@
 // Release-mode benchmarks for the registration core and engine (issue: engine, item 5).
 //   swift run -c release regscope-bench
 // Each figure is the best of several runs, to keep the machine's noise out of the number.
+import Clocks
 import Foundation
 import RegistrationCore
 import RegistrationEngine

@@ -1,3 +1,4 @@
+import Clocks
 import RegistrationCore
 
 extension RegistrationEngine {

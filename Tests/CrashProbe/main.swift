@@ -2,6 +2,7 @@
 // disk and prints "ack N" only after the engine has acknowledged edit N, which happens only
 // once the edit is durable. The parent kills it with SIGKILL at a random moment and checks
 // that every acknowledged edit survived.
+import Clocks
 import Foundation
 import RegistrationCore
 import RegistrationEngine

@@ -46,3 +46,40 @@ struct OrphanWarningTests {
     #expect(h.machine.state.record.contactKey == nil)
   }
 }
+
+@Suite("R8.4 contact-key strategies, as the device sees them")
+struct ContactKeyStrategyTests {
+  /// Launch, register, log a user in at 10 min, another user at 20 min; count orphan warnings.
+  func orphanWarnings(setKeys: Bool, delay: Bool) -> (sent: Int, orphanRisks: Int, anonymous: Int) {
+    var h = CoreHarness(settings: CoreHarness.settings(delay: delay))
+    h.advance(to: 0)
+    if setKeys {
+      h.edit(.setContactKey("user.a@example.com"), at: 600)
+      h.advance(to: 700)
+      h.edit(.setContactKey("user.b@example.com"), at: 1200)
+    }
+    h.advance(to: 3600)
+    let anonymous = h.sends.filter { $0.payload.subscriberKey == nil }.count
+    return (h.sentCount, h.warningCodes.filter { $0 == .orphanRisk }.count, anonymous)
+  }
+
+  @Test("anonymous users only (no key, no delay): registered at once, never warned")
+  func anonymousOnly() {
+    let result = orphanWarnings(setKeys: false, delay: false)
+    #expect(result.sent == 1 && result.anonymous == 1 && result.orphanRisks == 0)
+  }
+
+  @Test("known users only (key set, delay on): nothing anonymous goes out; only a key switch warns")
+  func knownOnly() {
+    let result = orphanWarnings(setKeys: true, delay: true)
+    #expect(result.anonymous == 0)
+    #expect(result.orphanRisks == 1)  // R8.3 only: user A to user B on one device
+  }
+
+  @Test("both (key set after login, no delay): the made-up contact and the switch both warn")
+  func both() {
+    let result = orphanWarnings(setKeys: true, delay: false)
+    #expect(result.anonymous == 1)
+    #expect(result.orphanRisks == 2)  // R8.2 at login, R8.3 at the switch
+  }
+}

@@ -3,7 +3,7 @@ import Synchronization
 /// A generation counter that tasks can wait on: `fire()` wakes every waiter. The clocks use it
 /// so that a sleeper notices when virtual time jumps or the speed of a scaled clock changes,
 /// without polling.
-final class ChangeSignal: Sendable {
+public final class ChangeSignal: Sendable {
   private struct State {
     var generation = 0
     var nextID = 0
@@ -12,9 +12,11 @@ final class ChangeSignal: Sendable {
 
   private let state = Mutex(State())
 
-  var generation: Int { state.withLock { $0.generation } }
+  public init() {}
 
-  func fire() {
+  public var generation: Int { state.withLock { $0.generation } }
+
+  public func fire() {
     let waiters = state.withLock { state in
       state.generation += 1
       defer { state.waiters.removeAll() }
@@ -24,7 +26,7 @@ final class ChangeSignal: Sendable {
   }
 
   /// Returns once the generation differs from `seen`, or the task is cancelled.
-  func wait(after seen: Int) async {
+  public func wait(after seen: Int) async {
     let id = state.withLock { state in
       defer { state.nextID += 1 }
       return state.nextID
