@@ -13,7 +13,12 @@ let package = Package(
     .library(name: "Clocks", targets: ["Clocks"]),
   ],
   dependencies: [
-    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0")
+    .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+    .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
     // Sans-I/O: the record, the input rules, the throttle/backoff decisions, the payload.
@@ -26,6 +31,44 @@ let package = Package(
       dependencies: [
         "RegistrationCore", "Clocks", .product(name: "GRDB", package: "GRDB.swift"),
       ],
+      swiftSettings: strictSwift6
+    ),
+    // The receiving side (SPEC S1-S7): processing rules as pure code, SQLite, an HTTP front.
+    .target(
+      name: "EngagementServer",
+      dependencies: [
+        "RegistrationCore", "Clocks",
+        .product(name: "GRDB", package: "GRDB.swift"),
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "OrderedCollections", package: "swift-collections"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+      ],
+      swiftSettings: strictSwift6
+    ),
+    // The command language, scenarios and what both faces share (durations, safe text).
+    .target(
+      name: "Scenarios",
+      dependencies: ["RegistrationCore", "RegistrationEngine", "EngagementServer", "Clocks"],
+      swiftSettings: strictSwift6
+    ),
+    .testTarget(
+      name: "ScenariosTests",
+      dependencies: ["Scenarios"],
+      swiftSettings: strictSwift6
+    ),
+    // The headless tool: scenarios, shell, the local server. Links no curses.
+    .executableTarget(
+      name: "regctl",
+      dependencies: [
+        "RegistrationCore", "RegistrationEngine", "EngagementServer", "Clocks", "Scenarios",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: strictSwift6
+    ),
+    .testTarget(
+      name: "EngagementServerTests",
+      dependencies: ["EngagementServer", "RegistrationEngine", "Clocks"],
       swiftSettings: strictSwift6
     ),
     .testTarget(

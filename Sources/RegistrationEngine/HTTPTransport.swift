@@ -20,7 +20,37 @@ public struct HTTPTransport: RegistrationTransport {
     self.wallClock = wallClock
   }
 
+  /// URLSession on Linux does not reliably honour a request's time-out while the server holds
+  /// the connection open, so the time-out is enforced here: whichever comes first, the answer
+  /// or the deadline, decides; the loser is cancelled.
   public func send(_ request: RegistrationRequest) async -> SendResult {
+    let timeout = request.timeout
+    return await withTaskGroup(of: SendResult?.self) { group in
+      group.addTask { await self.exchange(request) }
+      group.addTask {
+        do {
+          try await Task.sleep(for: .seconds(timeout))
+        } catch {
+          return nil
+        }
+        return .transportFailed("timed out after \(Self.seconds(timeout)) s")
+      }
+      var result: SendResult = .transportFailed("cancelled")
+      for await answer in group {
+        guard let answer else { continue }
+        result = answer
+        break
+      }
+      group.cancelAll()
+      return result
+    }
+  }
+
+  static func seconds(_ value: Double) -> String {
+    value == value.rounded() ? String(Int(value)) : String(value)
+  }
+
+  private func exchange(_ request: RegistrationRequest) async -> SendResult {
     var urlRequest = URLRequest(url: request.url, timeoutInterval: request.timeout)
     urlRequest.httpMethod = "POST"
     urlRequest.httpBody = Data(request.body)
@@ -47,7 +77,7 @@ public struct HTTPTransport: RegistrationTransport {
   static func describe(_ error: any Error, timeout: Double) -> String {
     guard let error = error as? URLError else { return "\(error.localizedDescription)" }
     switch error.code {
-    case .timedOut: return "timed out after \(timeout) s"
+    case .timedOut: return "timed out after \(seconds(timeout)) s"
     case .cannotConnectToHost: return "connection refused"
     case .networkConnectionLost: return "the connection was dropped"
     case .cannotFindHost: return "unknown host"

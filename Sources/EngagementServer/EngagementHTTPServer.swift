@@ -1,0 +1,322 @@
+import Clocks
+import Foundation
+import Hummingbird
+import Logging
+import NIOCore
+import RegistrationCore
+import ServiceLifecycle
+import Synchronization
+
+/// The HTTP front of the local Engagement server (SPEC S1-S7), on 127.0.0.1 by default.
+/// While the server is "down" (S7) it really stops listening, so clients see connection
+/// refused; when the fault ends it listens again on the same port.
+public final class EngagementHTTPServer: Sendable {
+  public struct Options: Sendable {
+    public var host = "127.0.0.1"
+    /// 0 picks a free port.
+    public var port = 0
+    /// Larger bodies get 413.
+    public var maxBodyBytes = 1 << 20
+    /// How long a "hang" fault holds a request before answering 504.
+    public var hangSeconds: Double = 120
+
+    public init() {}
+  }
+
+  private struct Listener {
+    var group: ServiceGroup
+    var task: Task<Void, Never>
+  }
+
+  private struct State {
+    var port: Int?
+    var listener: Listener?
+    var supervisor: Task<Void, Never>?
+  }
+
+  public let server: LocalEngagementServer
+  public let options: Options
+  private let state = Mutex(State())
+  private let listenerChanged = ChangeSignal()
+  private let logger: Logger = {
+    var logger = Logger(label: "regscope.engagement-server") { _ in SwiftLogNoOpLogHandler() }
+    logger.logLevel = .critical
+    return logger
+  }()
+
+  public init(server: LocalEngagementServer, options: Options = Options()) {
+    self.server = server
+    self.options = options
+  }
+
+  /// The port it listens on (after `start`).
+  public var port: Int? { state.withLock { $0.port } }
+
+  public var baseURL: URL? {
+    port.flatMap { URL(string: "http://\(options.host):\($0)") }
+  }
+
+  /// Whether connections are accepted right now (false while a "down" fault holds).
+  public var isListening: Bool { state.withLock { $0.listener != nil } }
+
+  /// Waits until the front is (or is not) listening: after `server down`, before expecting
+  /// a refused connection.
+  public func waitUntil(listening: Bool) async {
+    while !Task.isCancelled {
+      let generation = listenerChanged.generation
+      if isListening == listening { return }
+      await listenerChanged.wait(after: generation)
+    }
+  }
+
+  /// Starts listening and returns the port. Throws when the address cannot be bound.
+  @discardableResult
+  public func start() async throws -> Int {
+    let port = try await listen()
+    let supervisor = Task { await self.superviseDownFaults() }
+    state.withLock { $0.supervisor = supervisor }
+    return port
+  }
+
+  /// Stops listening for good.
+  public func stop() async {
+    let supervisor = state.withLock { state in
+      defer { state.supervisor = nil }
+      return state.supervisor
+    }
+    supervisor?.cancel()
+    await supervisor?.value
+    await stopListening(graceful: false)
+  }
+
+  // MARK: Listening
+
+  private func listen() async throws -> Int {
+    let requested = state.withLock { $0.port } ?? options.port
+    let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+    let failure = Mutex<(any Error)?>(nil)
+    let app = Application(
+      router: makeRouter(),
+      configuration: .init(address: .hostname(options.host, port: requested)),
+      onServerRunning: { channel in
+        portContinuation.yield(channel.localAddress?.port ?? requested)
+      },
+      logger: logger)
+    let group = ServiceGroup(
+      configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+    let task = Task {
+      do {
+        try await group.run()
+      } catch {
+        failure.withLock { $0 = error }
+      }
+      portContinuation.finish()
+    }
+    for await port in ports {
+      state.withLock {
+        $0.port = port
+        $0.listener = Listener(group: group, task: task)
+      }
+      listenerChanged.fire()
+      return port
+    }
+    let error = failure.withLock { $0 }
+    throw ServerStartError(
+      address: "\(options.host):\(requested)",
+      reason: error.map { "\($0)" } ?? "the server stopped before it listened")
+  }
+
+  private func stopListening(graceful: Bool) async {
+    let listener = state.withLock { state in
+      defer { state.listener = nil }
+      return state.listener
+    }
+    guard let listener else { return }
+    if graceful {
+      await listener.group.triggerGracefulShutdown()
+    } else {
+      listener.task.cancel()
+    }
+    await listener.task.value
+    listenerChanged.fire()
+  }
+
+  /// Follows the server's fault: stops listening while it is down, listens again after.
+  private func superviseDownFaults() async {
+    while !Task.isCancelled {
+      let generation = server.changes.generation
+      let down = await server.isDown()
+      let listening = state.withLock { $0.listener != nil }
+      if down && listening {
+        await stopListening(graceful: true)
+      } else if !down && !listening {
+        _ = try? await listen()
+      }
+      let until = down ? await server.fault?.until : nil
+      let clock = server.clock
+      let signal = server.changes
+      await withTaskGroup(of: Void.self) { group in
+        if let until { group.addTask { try? await clock.sleep(until: until) } }
+        group.addTask { await signal.wait(after: generation) }
+        await group.next()
+        group.cancelAll()
+      }
+    }
+  }
+
+  // MARK: Routes
+
+  private func makeRouter() -> Router<BasicRequestContext> {
+    let router = Router()
+    router.add(middleware: JSONErrorMiddleware())
+    let server = self.server
+    let options = self.options
+
+    router.post("device/v1/registration") { request, _ -> Response in
+      var request = request
+      let buffer: ByteBuffer
+      do {
+        buffer = try await request.collectBody(upTo: options.maxBodyBytes)
+      } catch {
+        return Self.json(
+          413,
+          EngagementServerCore.errorBody(
+            "bodyTooLarge", "the body is larger than \(options.maxBodyBytes) bytes", field: nil))
+      }
+      let answer = await server.receive(
+        authorization: request.headers[.authorization], body: Array(buffer.readableBytesView))
+      switch answer {
+      case .respond(let status, let body, let retryAfter):
+        return Self.json(status, body, retryAfter: retryAfter)
+      case .hang:
+        try? await Task.sleep(for: .seconds(options.hangSeconds))
+        return Self.json(
+          504, EngagementServerCore.errorBody("hung", "injected fault: hang", field: nil))
+      case .drop, .refuse:
+        // Headers may go out, but the body never completes: the client sees a dropped
+        // connection, not an answer.
+        return Response(status: .ok, body: ResponseBody { _ in throw DroppedConnection() })
+      }
+    }
+
+    router.get("api/contacts") { _, _ in
+      Self.json(200, ServerAPIViews.encode(ServerAPIViews.contacts(await server.snapshot())))
+    }
+    router.get("api/devices") { _, _ in
+      Self.json(200, ServerAPIViews.encode(ServerAPIViews.devices(await server.snapshot())))
+    }
+    router.get("api/registrations") { request, _ -> Response in
+      let text = request.uri.queryParameters.get("limit") ?? "100"
+      guard let limit = Int(text), limit > 0 else {
+        return Self.json(
+          400,
+          EngagementServerCore.errorBody(
+            "invalidQuery", "limit must be a whole number above 0; got \"\(text)\"",
+            field: "limit"))
+      }
+      let snapshot = await server.snapshot()
+      return Self.json(
+        200, ServerAPIViews.encode(ServerAPIViews.registrations(snapshot, limit: limit)))
+    }
+    router.get("api/stats") { _, _ in
+      Self.json(200, ServerAPIViews.encode(ServerAPIViews.stats(await server.snapshot())))
+    }
+    router.put("api/demographics") { request, _ -> Response in
+      var request = request
+      let body = try await request.collectBody(upTo: options.maxBodyBytes)
+      guard
+        let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))
+          as? [String: Any], object.keys.contains("attributes")
+      else {
+        return Self.json(
+          400,
+          EngagementServerCore.errorBody(
+            "invalidBody", "expected {\"attributes\": [\"NAME\", ...]} (or null to accept all)",
+            field: "attributes"))
+      }
+      let names: Set<String>?
+      if object["attributes"] is NSNull {
+        names = nil
+      } else if let list = object["attributes"] as? [String] {
+        names = Set(list.map(InputRules.trimmed).filter { !$0.isEmpty })
+      } else {
+        return Self.json(
+          400,
+          EngagementServerCore.errorBody(
+            "invalidBody", "attributes must be an array of strings, or null",
+            field: "attributes"))
+      }
+      try await server.defineAttributes(names)
+      return Self.json(200, ServerAPIViews.encode(["attributes": names?.sorted()]))
+    }
+    router.post("api/faults") { request, _ -> Response in
+      var request = request
+      let body = try await request.collectBody(upTo: options.maxBodyBytes)
+      do throws(FaultRequest.Invalid) {
+        let fault = try FaultRequest.parse(
+          Array(body.readableBytesView), now: server.clock.now())
+        await server.setFault(fault)
+        return Self.json(200, ServerAPIViews.encode(["fault": fault.summary]))
+      } catch {
+        return Self.json(
+          400, EngagementServerCore.errorBody("invalidFault", error.message, field: error.field))
+      }
+    }
+    router.delete("api/faults") { _, _ in
+      await server.setFault(nil)
+      return Self.json(200, Array(#"{"fault":null}"#.utf8))
+    }
+    router.get("openapi.json") { _, _ in
+      Self.json(200, Array(OpenAPIDocument.json.utf8))
+    }
+    return router
+  }
+
+  static func json(_ status: Int, _ body: [UInt8], retryAfter: Double? = nil) -> Response {
+    var headers: HTTPFields = [.contentType: "application/json"]
+    if let retryAfter { headers[.retryAfter] = String(Int(retryAfter.rounded(.up))) }
+    return Response(
+      status: HTTPResponse.Status(code: status), headers: headers,
+      body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+  }
+}
+
+public struct ServerStartError: Error, CustomStringConvertible {
+  public var address: String
+  public var reason: String
+  public var description: String { "cannot listen on \(address): \(reason)" }
+}
+
+struct DroppedConnection: Error {}
+
+/// Every error answer is JSON naming the problem, unknown routes included.
+struct JSONErrorMiddleware: RouterMiddleware {
+  typealias Context = BasicRequestContext
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    do {
+      return try await next(request, context)
+    } catch let error as HTTPError {
+      let message: String
+      let code: String
+      switch error.status {
+      case .notFound:
+        code = "notFound"
+        message = "no route \(request.method) \(request.uri.path); see GET /openapi.json"
+      case .methodNotAllowed:
+        code = "methodNotAllowed"
+        message = "\(request.method) is not allowed on \(request.uri.path)"
+      case .contentTooLarge:
+        code = "bodyTooLarge"
+        message = error.body ?? "the body is too large"
+      default:
+        code = "httpError"
+        message = error.body ?? error.status.reasonPhrase
+      }
+      return EngagementHTTPServer.json(
+        error.status.code, EngagementServerCore.errorBody(code, message, field: nil))
+    }
+  }
+}

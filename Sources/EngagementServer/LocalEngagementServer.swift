@@ -1,0 +1,137 @@
+import Clocks
+import RegistrationCore
+
+/// The local Engagement server: the pure core, its store and a clock. The HTTP front and the
+/// in-process transport of scenarios both talk to this actor.
+public actor LocalEngagementServer {
+  public nonisolated let clock: any EngineClock
+  private var core: EngagementServerCore
+  private let store: ServerStore
+  private let eventSink: (@Sendable (ServerEvent, Instant) -> Void)?
+  private var storeProblem: String?
+  /// Fired when the processing schedule or the fault changes.
+  public nonisolated let changes = ChangeSignal()
+
+  /// Loads what `store` holds; settings given here override the stored demographics only when
+  /// `settings.definedAttributes` is set.
+  public init(
+    settings: ServerSettings, store: ServerStore, clock: any EngineClock, seed: UInt64 = 0x5EED,
+    eventSink: (@Sendable (ServerEvent, Instant) -> Void)? = nil
+  ) throws {
+    let stored = try store.load()
+    var settings = settings
+    if settings.definedAttributes == nil, case .some(let defined) = stored.definedAttributes {
+      settings.definedAttributes = defined
+    }
+    core = EngagementServerCore(
+      settings: settings, seed: seed, contacts: stored.contacts, devices: stored.devices,
+      registrations: stored.registrations)
+    self.store = store
+    self.clock = clock
+    self.eventSink = eventSink
+  }
+
+  // MARK: Requests
+
+  /// One `POST /device/v1/registration` (S1, S7).
+  public func receive(authorization: String?, body: [UInt8]) -> ServerAnswer {
+    let now = clock.now()
+    let (answer, changes) = core.receive(authorization: authorization, body: body, now: now)
+    commit(changes, at: now)
+    return answer
+  }
+
+  /// Processes what is due now (S2).
+  public func processDue() {
+    let now = clock.now()
+    commit(core.processDue(now: now), at: now)
+  }
+
+  public var nextDeadline: Instant? { core.nextDeadline }
+
+  /// Runs processing on the clock until cancelled: sleeps until the next registration is due
+  /// or something changes. No ticker.
+  public func run() async {
+    while !Task.isCancelled {
+      let generation = changes.generation
+      if let deadline = core.nextDeadline, deadline <= clock.now() {
+        processDue()
+        continue
+      }
+      let deadline = core.nextDeadline
+      let clock = self.clock
+      let signal = changes
+      await withTaskGroup(of: Void.self) { group in
+        if let deadline { group.addTask { try? await clock.sleep(until: deadline) } }
+        group.addTask { await signal.wait(after: generation) }
+        await group.next()
+        group.cancelAll()
+      }
+    }
+  }
+
+  // MARK: Control (S5, S7)
+
+  public func setFault(_ fault: ServerFault?) {
+    core.setFault(fault)
+    changes.fire()
+  }
+
+  public var fault: ServerFault? { core.fault }
+
+  /// True while connections must be refused.
+  public func isDown() -> Bool { core.isDown(now: clock.now()) }
+
+  public func defineAttributes(_ names: Set<String>?) throws {
+    core.defineAttributes(names)
+    try store.saveDefinedAttributes(names)
+  }
+
+  public func defineAttribute(_ name: String) throws {
+    var names = core.settings.definedAttributes ?? []
+    names.insert(name)
+    try defineAttributes(names)
+  }
+
+  public var settings: ServerSettings { core.settings }
+
+  // MARK: Views
+
+  public func snapshot() -> ServerSnapshot {
+    ServerSnapshot(
+      now: clock.now(), contacts: Array(core.contacts.values),
+      devices: Array(core.devices.values), registrations: Array(core.registrations.values),
+      stats: core.stats(), fault: core.fault, settings: core.settings,
+      storeProblem: storeProblem,
+      devicesByContact: Dictionary(grouping: core.devices.values.filter { $0.contactKey != nil }) {
+        $0.contactKey ?? ""
+      }.mapValues { $0.map(\.deviceID) })
+  }
+
+  public func stats() -> ServerStats { core.stats() }
+
+  private func commit(_ changes: EngagementServerCore.Changes, at now: Instant) {
+    do {
+      try store.apply(changes)
+      storeProblem = nil
+    } catch {
+      // The core keeps serving from memory; the problem is shown, not hidden.
+      storeProblem = "\(error)"
+    }
+    for event in changes.events { eventSink?(event, now) }
+    if !changes.registrations.isEmpty { self.changes.fire() }
+  }
+}
+
+/// Everything the server holds at one instant, for the inspector and the HTTP API.
+public struct ServerSnapshot: Sendable {
+  public var now: Instant
+  public var contacts: [ServerContact]
+  public var devices: [ServerDevice]
+  public var registrations: [ServerRegistration]
+  public var stats: ServerStats
+  public var fault: ServerFault?
+  public var settings: ServerSettings
+  public var storeProblem: String?
+  public var devicesByContact: [String: [String]]
+}

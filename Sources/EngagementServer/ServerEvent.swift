@@ -1,0 +1,22 @@
+import RegistrationCore
+
+/// What the server did, for the event stream (DESIGN: serverReceived, serverProcessed,
+/// orphaned) and the inspector's server pane.
+public enum ServerEvent: Hashable, Sendable {
+  case received(registrationID: Int, deviceID: String, status: Int, processAt: Instant)
+  case refused(status: Int, reason: String)
+  case faulted(String)
+  case processed(
+    registrationID: Int, deviceID: String, contactKey: String, madeUp: Bool)
+  case rejected(registrationID: Int, deviceID: String, reason: String)
+  case orphaned(contactKey: String, madeUp: Bool, reason: String)
+
+  /// The event-stream type name.
+  public var type: String {
+    switch self {
+    case .received, .refused, .faulted: "serverReceived"
+    case .processed, .rejected: "serverProcessed"
+    case .orphaned: "orphaned"
+    }
+  }
+}

@@ -1,0 +1,120 @@
+import RegistrationCore
+
+/// The local server's settings: one app, as `regctl serve --app-id --access-token` makes it.
+public struct ServerSettings: Hashable, Sendable {
+  public var appID: String
+  public var accessToken: String
+  /// How long after the 201 a registration is processed (S2): 5 minutes by default.
+  public var processingDelay: Double
+  /// The demographics table (S5): nil accepts every attribute, as a fresh local server does.
+  public var definedAttributes: Set<String>?
+
+  public init(
+    appID: String, accessToken: String, processingDelay: Double = 300,
+    definedAttributes: Set<String>? = nil
+  ) {
+    self.appID = appID
+    self.accessToken = accessToken
+    self.processingDelay = processingDelay
+    self.definedAttributes = definedAttributes
+  }
+}
+
+/// A contact (S3, S4): its key, whether the server made it up, and when.
+public struct ServerContact: Hashable, Sendable, Codable {
+  public var key: String
+  /// True for a random GUID the server invented for a registration without a key (S3).
+  public var madeUp: Bool
+  public var createdAt: Instant
+  /// When it lost its last device, if it has (S4, R8.1).
+  public var orphanedAt: Instant?
+
+  public init(key: String, madeUp: Bool, createdAt: Instant, orphanedAt: Instant? = nil) {
+    self.key = key
+    self.madeUp = madeUp
+    self.createdAt = createdAt
+    self.orphanedAt = orphanedAt
+  }
+}
+
+/// A device as the server knows it after processing (S3-S6).
+public struct ServerDevice: Hashable, Sendable, Codable {
+  public var deviceID: String
+  public var token: String?
+  public var contactKey: String?
+  public var platform: String
+  public var active: Bool
+  /// Why the device is inactive (S6), if it is.
+  public var inactiveReason: String?
+  public var pushEnabled: Bool
+  public var attributes: [String: String]
+  public var tags: [String]
+  public var lastRegistrationID: Int
+  public var lastRegistrationAt: Instant
+
+  public init(
+    deviceID: String, token: String?, contactKey: String?, platform: String, active: Bool,
+    inactiveReason: String?, pushEnabled: Bool, attributes: [String: String], tags: [String],
+    lastRegistrationID: Int, lastRegistrationAt: Instant
+  ) {
+    self.deviceID = deviceID
+    self.token = token
+    self.contactKey = contactKey
+    self.platform = platform
+    self.active = active
+    self.inactiveReason = inactiveReason
+    self.pushEnabled = pushEnabled
+    self.attributes = attributes
+    self.tags = tags
+    self.lastRegistrationID = lastRegistrationID
+    self.lastRegistrationAt = lastRegistrationAt
+  }
+}
+
+/// One registration the server answered 201 to, and what became of it (S2).
+public struct ServerRegistration: Hashable, Sendable, Codable {
+  public enum Status: String, Hashable, Sendable, Codable {
+    /// Received, not processed yet.
+    case received
+    case processed
+    case rejected
+  }
+
+  public var id: Int
+  public var receivedAt: Instant
+  public var processAt: Instant
+  public var status: Status
+  public var processedAt: Instant?
+  /// Why processing rejected it (S5, S6).
+  public var reason: String?
+  /// The contact the device was associated with by processing.
+  public var contactKey: String?
+  public var payload: RegistrationPayload
+
+  public init(
+    id: Int, receivedAt: Instant, processAt: Instant, status: Status, processedAt: Instant? = nil,
+    reason: String? = nil, contactKey: String? = nil, payload: RegistrationPayload
+  ) {
+    self.id = id
+    self.receivedAt = receivedAt
+    self.processAt = processAt
+    self.status = status
+    self.processedAt = processedAt
+    self.reason = reason
+    self.contactKey = contactKey
+    self.payload = payload
+  }
+}
+
+/// The billing view (S4): distinct contacts, orphans, devices, work waiting.
+public struct ServerStats: Hashable, Sendable, Codable {
+  public var distinctContacts: Int
+  public var orphanedContacts: Int
+  public var madeUpContacts: Int
+  public var devices: Int
+  public var activeDevices: Int
+  public var pending: Int
+  public var processed: Int
+  public var rejected: Int
+  public var received: Int
+}

@@ -1,0 +1,302 @@
+import Clocks
+import Foundation
+import RegistrationCore
+import RegistrationEngine
+import Synchronization
+import Testing
+
+@testable import EngagementServer
+
+#if canImport(FoundationNetworking)
+  import FoundationNetworking
+#endif
+
+/// A local server on loopback and an engine that talks to it over real HTTP, sharing one
+/// virtual clock so processing happens at the right virtual moment.
+struct LoopbackRig {
+  let clock: VirtualClock
+  let server: LocalEngagementServer
+  let front: EngagementHTTPServer
+  let engine: RegistrationEngine
+  let baseURL: URL
+
+  static func start(
+    engineToken: String = token, timeout: Double = 5, hangSeconds: Double = 30,
+    delay: Double = 300
+  ) async throws -> LoopbackRig {
+    let clock = VirtualClock()
+    let server = try LocalEngagementServer(
+      settings: ServerSettings(appID: appID, accessToken: token, processingDelay: delay),
+      store: ServerStore.inMemory(), clock: clock)
+    var options = EngagementHTTPServer.Options()
+    options.hangSeconds = hangSeconds
+    let front = EngagementHTTPServer(server: server, options: options)
+    let port = try await front.start()
+    let baseURL = try #require(URL(string: "http://127.0.0.1:\(port)"))
+    let configuration = try RegistrationConfigurationBuilder()
+      .setApplicationId(appID).setAccessToken(engineToken)
+      .setMarketingCloudServerUrl(baseURL.absoluteString).setRequestTimeout(timeout).build()
+    let engine = RegistrationEngine(
+      configuration: configuration, store: try RegistrationStore.inMemory(),
+      transport: HTTPTransport(), clock: clock, environment: .demo(.iOS),
+      makeDeviceID: { "LOOPBACK-DEVICE" })
+    try await engine.launch()
+    return LoopbackRig(clock: clock, server: server, front: front, engine: engine, baseURL: baseURL)
+  }
+
+  func advance(to seconds: Double) async throws {
+    try await engine.advance(clock, to: Instant(seconds))
+    await server.processDue()
+  }
+
+  func retry() async throws -> RetryState? { try await engine.snapshot().state.scheduler.retry }
+
+  func get(_ path: String) async throws -> (Int, [String: Any]) {
+    try await request("GET", path)
+  }
+
+  func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:])
+    async throws -> (Int, [String: Any])
+  {
+    let url = try #require(URL(string: path, relativeTo: baseURL))
+    var request = URLRequest(url: url)
+    request.httpMethod = method
+    request.httpBody = body
+    for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }
+    let (data, response) = try await URLSession.shared.data(for: request)
+    let status = (response as? HTTPURLResponse)?.statusCode ?? -1
+    let json = (try? JSONSerialization.jsonObject(with: data) as? [String: Any]) ?? [:]
+    return (status, json)
+  }
+
+  func stop() async {
+    await engine.shutDown()
+    await front.stop()
+  }
+}
+
+@Suite("S1-S7 over loopback HTTP", .serialized)
+struct HTTPEndToEndTests {
+  @Test("201 at once, processed after the delay, visible in /api/devices and /api/stats")
+  func receivedThenProcessed() async throws {
+    let rig = try await LoopbackRig.start()
+    try await rig.advance(to: 0)
+    #expect(try await rig.engine.history().first?.status == 201)
+    var (_, devices) = try await rig.get("api/devices")
+    #expect((devices["devices"] as? [Any])?.isEmpty == true)
+    #expect(try await rig.get("api/stats").1["pending"] as? Int == 1)
+    try await rig.advance(to: 300)
+    (_, devices) = try await rig.get("api/devices")
+    let device = (devices["devices"] as? [[String: Any]])?.first
+    #expect(device?["deviceID"] as? String == "LOOPBACK-DEVICE")
+    #expect(device?["active"] as? Bool == true)
+    let stats = try await rig.get("api/stats").1
+    #expect(stats["distinctContacts"] as? Int == 1)
+    #expect(stats["madeUpContacts"] as? Int == 1)
+    let contacts = try await rig.get("api/contacts").1["contacts"] as? [[String: Any]]
+    #expect(contacts?.first?["madeUp"] as? Bool == true)
+    #expect(contacts?.first?["devices"] as? [String] == ["LOOPBACK-DEVICE"])
+    await rig.stop()
+  }
+
+  @Test("R4.5 a wrong token: 401, retried, and marked as needing a fix")
+  func wrongToken() async throws {
+    let rig = try await LoopbackRig.start(engineToken: "not-the-token-0123")
+    try await rig.advance(to: 60)
+    let retry = try await rig.retry()
+    #expect(retry?.lastStatus == 401)
+    #expect(retry?.needsFix == true)
+    #expect(retry?.failures == 2)
+    await rig.stop()
+  }
+
+  @Test("S7 503 three times: the backoff ladder, then recovery resets it (R4.4)")
+  func serviceUnavailable() async throws {
+    let rig = try await LoopbackRig.start()
+    await rig.server.setFault(ServerFault(kind: .status(503, retryAfter: nil), remaining: 3))
+    try await rig.advance(to: 180)  // 0, 60, 180 fail
+    #expect(try await rig.retry()?.failures == 3)
+    #expect(try await rig.retry()?.lastStatus == 503)
+    try await rig.advance(to: 420)
+    #expect(try await rig.retry() == nil)
+    #expect(try await rig.engine.history().first?.status == 201)
+    await rig.stop()
+  }
+
+  @Test("S7, R4.2 429 with Retry-After is honoured")
+  func tooManyRequests() async throws {
+    let rig = try await LoopbackRig.start()
+    await rig.server.setFault(ServerFault(kind: .status(429, retryAfter: 900), remaining: 1))
+    try await rig.advance(to: 0)
+    #expect(try await rig.retry()?.nextAttemptAt == Instant(900))
+    await rig.stop()
+  }
+
+  @Test("S7 a hang past the client's time-out is a failure, retried")
+  func hang() async throws {
+    let rig = try await LoopbackRig.start(timeout: 0.5, hangSeconds: 30)
+    await rig.server.setFault(ServerFault(kind: .hang, remaining: 1))
+    try await rig.advance(to: 0)
+    let retry = try await rig.retry()
+    #expect(retry?.lastStatus == nil)
+    #expect(retry?.lastError?.contains("timed out") == true)
+    await rig.stop()
+  }
+
+  @Test("S7 down: connection refused; up again on the same port: the retry succeeds")
+  func downAndUp() async throws {
+    let rig = try await LoopbackRig.start()
+    let port = rig.front.port
+    await rig.server.setFault(ServerFault(kind: .down))
+    await rig.front.waitUntil(listening: false)
+    try await rig.advance(to: 0)
+    let retry = try await rig.retry()
+    #expect(retry?.lastStatus == nil)
+    #expect(retry?.lastError == "connection refused")
+    await rig.server.setFault(nil)
+    await rig.front.waitUntil(listening: true)
+    #expect(rig.front.port == port)
+    try await rig.advance(to: 60)
+    #expect(try await rig.retry() == nil)
+    await rig.stop()
+  }
+
+  @Test("S7 a dropped connection is a failure without a status")
+  func drop() async throws {
+    let rig = try await LoopbackRig.start()
+    await rig.server.setFault(ServerFault(kind: .drop, remaining: 1))
+    try await rig.advance(to: 0)
+    let retry = try await rig.retry()
+    #expect(retry?.lastStatus == nil)
+    #expect(retry?.lastError?.isEmpty == false, "\(String(describing: retry))")
+    await rig.stop()
+  }
+
+  @Test("the faults API: inject, see it in stats, recover with DELETE")
+  func faultsAPI() async throws {
+    let rig = try await LoopbackRig.start()
+    let (status, answer) = try await rig.request(
+      "POST", "api/faults", body: Data(#"{"status": 503, "times": 2}"#.utf8))
+    #expect(status == 200)
+    #expect((answer["fault"] as? String)?.contains("503") == true)
+    #expect((try await rig.get("api/stats").1["fault"] as? String)?.contains("503") == true)
+    let (badStatus, bad) = try await rig.request(
+      "POST", "api/faults", body: Data(#"{"mode": "down"}"#.utf8))
+    #expect(badStatus == 400 && bad["field"] as? String == "seconds")
+    #expect(try await rig.request("DELETE", "api/faults").0 == 200)
+    #expect(try await rig.get("api/stats").1["fault"] == nil)
+    await rig.stop()
+  }
+
+  @Test("S5 demographics over the API: one undefined attribute rejects the registration")
+  func demographicsAPI() async throws {
+    let rig = try await LoopbackRig.start(delay: 0)
+    let (status, _) = try await rig.request(
+      "PUT", "api/demographics", body: Data(#"{"attributes": ["CODE"]}"#.utf8))
+    #expect(status == 200)
+    try await rig.engine.apply(.setAttribute(key: "Favorite", value: "blue"))
+    try await rig.advance(to: 0)
+    let registrations =
+      try await rig.get("api/registrations").1["registrations"] as? [[String: Any]]
+    #expect(registrations?.first?["status"] as? String == "rejected")
+    #expect((registrations?.first?["reason"] as? String)?.contains("Favorite") == true)
+    #expect(try await rig.engine.history().first?.status == 201)
+    await rig.stop()
+  }
+
+  @Test("bad input gets a JSON 4xx naming the problem, and nothing stored is lost")
+  func badInput() async throws {
+    let rig = try await LoopbackRig.start(delay: 0)
+    try await rig.advance(to: 0)
+    let before = try await rig.get("api/stats").1["received"] as? Int
+    let auth = ["Authorization": "Bearer \(token)", "Content-Type": "application/json"]
+    let (notJSON, notJSONBody) = try await rig.request(
+      "POST", "device/v1/registration", body: Data("<xml/>".utf8), headers: auth)
+    #expect(notJSON == 400 && notJSONBody["error"] as? String == "invalidBody")
+    let (wrongType, wrongTypeBody) = try await rig.request(
+      "POST", "device/v1/registration",
+      body: Data(#"{"deviceID": "D", "etAppId": "x", "platform": "iOS", "tags": "sports"}"#.utf8),
+      headers: auth)
+    #expect(wrongType == 400)
+    #expect((wrongTypeBody["message"] as? String)?.contains("tags") == true)
+    let huge = Data(repeating: UInt8(ascii: "a"), count: 10 * 1024 * 1024)
+    let (tooLarge, tooLargeBody) = try await rig.request(
+      "POST", "device/v1/registration", body: huge, headers: auth)
+    #expect(tooLarge == 413 && tooLargeBody["error"] as? String == "bodyTooLarge")
+    let (unknown, unknownBody) = try await rig.get("api/nothing-here")
+    #expect(unknown == 404)
+    #expect((unknownBody["message"] as? String)?.contains("/api/nothing-here") == true)
+    let (badLimit, _) = try await rig.get("api/registrations?limit=abc")
+    #expect(badLimit == 400)
+    let (badDemographics, _) = try await rig.request(
+      "PUT", "api/demographics", body: Data(#"{"attributes": 5}"#.utf8))
+    #expect(badDemographics == 400)
+    let stats = try await rig.get("api/stats").1
+    #expect(stats["received"] as? Int == before)
+    #expect(stats["devices"] as? Int == 1)
+    await rig.stop()
+  }
+
+  @Test("the seed 000 example posted with curl is accepted, then processed")
+  func curlSeedExample() async throws {
+    let rig = try await LoopbackRig.start(delay: 300)
+    let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Fixtures/seed000-registration.json")
+    let curl = Process()
+    curl.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    curl.arguments = [
+      "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
+      "-H", "Authorization: Bearer \(token)", "-H", "Content-Type: application/json",
+      "--data-binary", "@\(fixture.path)",
+      rig.baseURL.appendingPathComponent("device/v1/registration").absoluteString,
+    ]
+    let output = Pipe()
+    curl.standardOutput = output
+    try curl.run()
+    curl.waitUntilExit()
+    let code = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+    #expect(code == "201")
+    rig.clock.advance(to: Instant(300))
+    await rig.server.processDue()
+    let devices = try await rig.get("api/devices").1["devices"] as? [[String: Any]]
+    let device = devices?.first {
+      $0["deviceID"] as? String == "1EB8C21D-CA72-41AC-930D-CEC9A311D699"
+    }
+    #expect(device?["contactKey"] as? String == "contactkey@example.com")
+    #expect(device?["active"] as? Bool == true)
+    await rig.stop()
+  }
+
+  @Test("GET /openapi.json describes every route and is a valid OpenAPI 3 document")
+  func openAPI() async throws {
+    let rig = try await LoopbackRig.start()
+    let (status, document) = try await rig.get("openapi.json")
+    #expect(status == 200)
+    let paths = (document["paths"] as? [String: Any])?.keys.sorted()
+    #expect(
+      paths == [
+        "/api/contacts", "/api/demographics", "/api/devices", "/api/faults",
+        "/api/registrations", "/api/stats", "/device/v1/registration", "/openapi.json",
+      ])
+    // The reference validator, from PyPI (.ci/run installs it).
+    let validator = Process()
+    validator.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    validator.arguments = [
+      "python3", "-c",
+      "import json,sys,urllib.request; from openapi_spec_validator import validate; validate(json.load(urllib.request.urlopen(sys.argv[1])))",
+      rig.baseURL.appendingPathComponent("openapi.json").absoluteString,
+    ]
+    try validator.run()
+    validator.waitUntilExit()
+    #expect(validator.terminationStatus == 0)
+    await rig.stop()
+  }
+
+  @Test("the server binds to 127.0.0.1 by default")
+  func loopbackOnly() async throws {
+    #expect(EngagementHTTPServer.Options().host == "127.0.0.1")
+    let rig = try await LoopbackRig.start()
+    #expect(rig.baseURL.host == "127.0.0.1")
+    await rig.stop()
+  }
+}

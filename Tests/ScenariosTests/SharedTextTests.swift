@@ -1,0 +1,36 @@
+import Testing
+
+@testable import Scenarios
+
+@Suite("durations and terminal text")
+struct SharedTextTests {
+  @Test("durations as people write them")
+  func durations() {
+    #expect(DurationText.seconds("90s") == 90)
+    #expect(DurationText.seconds("5m") == 300)
+    #expect(DurationText.seconds("2h") == 7200)
+    #expect(DurationText.seconds("3d") == 259_200)
+    #expect(DurationText.seconds("1.5m") == 90)
+    #expect(DurationText.seconds("70") == 70)
+    #expect(DurationText.seconds(" 0.5 ") == 0.5)
+    for bad in ["", "m", "-5s", "5 minutes", "5x", "1e3", "nan"] {
+      #expect(DurationText.seconds(bad) == nil, "\(bad)")
+    }
+    #expect(DurationText.describe(70) == "1 min 10 s")
+    #expect(DurationText.describe(59.5) == "59.5 s")
+    #expect(DurationText.describe(86_400) == "1 d")
+    #expect(DurationText.describe(9000) == "2 h 30 min")
+  }
+
+  @Test("control and escape characters are shown escaped, never raw")
+  func escaping() {
+    #expect(TerminalText.escaped("plain Zoë 東京") == "plain Zoë 東京")
+    #expect(TerminalText.escaped("red\u{1B}[31m") == "red\\e[31m")
+    #expect(TerminalText.escaped("a\nb\tc\u{07}") == "a\\nb\\tc\\x07")
+    #expect(TerminalText.escaped("c1\u{9B}31m") == "c1\\x9B31m")
+    #expect(TerminalText.escaped("bidi\u{202E}evil") == "bidi\\u{202E}evil")
+    let hostile = "\u{1B}]0;pwned\u{07}\u{1B}[2J\u{0}\u{7F}"
+    let shown = TerminalText.escaped(hostile)
+    #expect(!shown.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
+  }
+}
