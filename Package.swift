@@ -41,6 +41,7 @@ let package = Package(
         .product(name: "GRDB", package: "GRDB.swift"),
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "OrderedCollections", package: "swift-collections"),
+        .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
@@ -89,10 +90,20 @@ let package = Package(
       path: "Tests/CrashProbe",
       swiftSettings: strictSwift6
     ),
+    // The bare Hummingbird route the load figure compares against (Benchmarks/load.sh).
+    .executableTarget(
+      name: "bare-route",
+      dependencies: [
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "Logging", package: "swift-log"),
+      ],
+      path: "Benchmarks/BareRoute",
+      swiftSettings: strictSwift6
+    ),
     // Release-mode benchmark: `swift run -c release regscope-bench`.
     .executableTarget(
       name: "regscope-bench",
-      dependencies: ["RegistrationCore", "RegistrationEngine", "Clocks"],
+      dependencies: ["RegistrationCore", "RegistrationEngine", "Clocks", "EngagementServer"],
       path: "Benchmarks/RegScopeBenchmarks",
       swiftSettings: strictSwift6
     ),

@@ -2,6 +2,7 @@
 //   swift run -c release regscope-bench
 // Each figure is the best of several runs, to keep the machine's noise out of the number.
 import Clocks
+import EngagementServer
 import Foundation
 import RegistrationCore
 import RegistrationEngine
@@ -111,5 +112,31 @@ let outageEngineSeconds = try await measureAsync {
 }
 print(
   "30-day outage, engine + SQLite store: \(engineAttempts) attempts in \(String(format: "%.3f", outageEngineSeconds * 1e3)) ms"
+)
+// 4. The local server's request path, piece by piece (S1): the pure core, then its store.
+let seedBody = Array(
+  try Data(contentsOf: URL(fileURLWithPath: "Tests/Fixtures/seed000-registration.json")))
+let serverSettings = ServerSettings(
+  appID: "995k5k1j-162l-4n5m-j4lo-jl5mmnk14n47", accessToken: "load-token-0123456789")
+let requestCount = 20_000
+var serverChanges: [EngagementServerCore.Changes] = []
+let receiveSeconds = measure(runs: 3) {
+  var core = EngagementServerCore(settings: serverSettings)
+  serverChanges.removeAll(keepingCapacity: true)
+  for index in 0..<requestCount {
+    let (_, changes) = core.receive(
+      authorization: "Bearer load-token-0123456789", body: seedBody, now: Instant(Double(index)))
+    serverChanges.append(changes)
+  }
+}
+print(
+  "server receive, core only: \(String(format: "%.1f", receiveSeconds / Double(requestCount) * 1e6)) µs each"
+)
+let storeSeconds = try measure(runs: 1) {
+  let store = try ServerStore.inMemory()
+  for changes in serverChanges { try store.apply(changes) }
+}
+print(
+  "server store write, in memory: \(String(format: "%.1f", storeSeconds / Double(requestCount) * 1e6)) µs each"
 )
 if sink == 42 { print("") }  // keeps the optimizer from discarding the work

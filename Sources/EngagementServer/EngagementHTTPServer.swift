@@ -183,8 +183,12 @@ public final class EngagementHTTPServer: Sendable {
           EngagementServerCore.errorBody(
             "bodyTooLarge", "the body is larger than \(options.maxBodyBytes) bytes", field: nil))
       }
-      let answer = await server.receive(
-        authorization: request.headers[.authorization], body: Array(buffer.readableBytesView))
+      // Decoding and checking run here, in parallel across connections; only accepting the
+      // registration goes through the server's actor.
+      let validation = EngagementServerCore.validate(
+        authorization: request.headers[.authorization], body: Array(buffer.readableBytesView),
+        settings: server.validationSettings)
+      let answer = await server.receive(validation)
       switch answer {
       case .respond(let status, let body, let retryAfter):
         return Self.json(status, body, retryAfter: retryAfter)

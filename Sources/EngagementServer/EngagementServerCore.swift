@@ -1,3 +1,4 @@
+import DequeModule
 import Foundation
 import OrderedCollections
 import RegistrationCore
@@ -11,7 +12,8 @@ public struct EngagementServerCore: Sendable {
   public private(set) var devices: OrderedDictionary<String, ServerDevice> = [:]
   public private(set) var registrations: OrderedDictionary<Int, ServerRegistration> = [:]
   public private(set) var fault: ServerFault?
-  private var waiting: [Int] = []
+  /// Registrations received and not yet processed, ordered by when they are due.
+  private var waiting: Deque<(processAt: Instant, id: Int)> = []
   /// Indexes that keep processing O(1) per registration: the device holding each token, and
   /// how many devices each contact has.
   private var deviceByToken: [String: String] = [:]
@@ -21,7 +23,9 @@ public struct EngagementServerCore: Sendable {
 
   /// What one call changed, for the store to write.
   public struct Changes: Sendable {
+    /// Registrations new or changed; a new one has its body in `receivedBodies`.
     public var registrations: [ServerRegistration] = []
+    public var receivedBodies: [Int: [UInt8]] = [:]
     public var devices: [ServerDevice] = []
     public var contacts: [ServerContact] = []
     public var events: [ServerEvent] = []
@@ -41,63 +45,92 @@ public struct EngagementServerCore: Sendable {
     for contact in contacts { self.contacts[contact.key] = contact }
     for device in devices { store(device) }
     for registration in registrations { self.registrations[registration.id] = registration }
-    waiting = registrations.filter { $0.status == .received }.map(\.id)
+    for registration in registrations where registration.status == .received {
+      enqueue(registration)
+    }
     nextRegistrationID = (registrations.map(\.id).max() ?? 0) + 1
   }
 
   // MARK: Receiving (S1, S7)
 
-  /// One `POST /device/v1/registration`. A fault, when one is set, answers first (S7).
-  public mutating func receive(authorization: String?, body: [UInt8], now: Instant) -> (
-    ServerAnswer, Changes
-  ) {
-    var changes = Changes()
-    if let answer = applyFault(now: now, changes: &changes) { return (answer, changes) }
-    let expected = "Bearer \(settings.accessToken)"
-    guard let authorization, authorization == expected else {
+  /// The stateless half of receiving (S1): the bearer token, the body, the required fields,
+  /// the app. It needs no server state, so the HTTP front runs it outside the server's actor,
+  /// in parallel; `receive(_:now:)` then applies faults and accepts.
+  public enum Validation: Sendable {
+    /// The decoded payload and the body as it arrived, which is what the store keeps.
+    case valid(RegistrationPayload, body: [UInt8])
+    case invalid(ServerAnswer, reason: String)
+  }
+
+  public static func validate(authorization: String?, body: [UInt8], settings: ServerSettings)
+    -> Validation
+  {
+    guard let authorization, authorization == "Bearer \(settings.accessToken)" else {
       let reason =
         authorization == nil
         ? "the Authorization header is missing; send \"Bearer <access token>\""
         : "the bearer token does not match the app's access token"
-      changes.events.append(.refused(status: 401, reason: reason))
-      return (Self.error(401, "unauthorized", reason), changes)
+      return .invalid(error(401, "unauthorized", reason), reason: reason)
     }
     let payload: RegistrationPayload
     switch WireDecoding.payload(from: Data(body)) {
     case .failure(let failure):
-      changes.events.append(.refused(status: 400, reason: failure.description))
-      return (Self.error(400, "invalidBody", failure.description), changes)
+      return .invalid(error(400, "invalidBody", failure.description), reason: failure.description)
     case .success(let decoded): payload = decoded
     }
     for (name, value) in [
       ("deviceID", payload.deviceID), ("etAppId", payload.etAppId), ("platform", payload.platform),
     ] where value.map(InputRules.trimmed)?.isEmpty ?? true {
       let reason = "the required field \(name) is missing or empty"
-      changes.events.append(.refused(status: 400, reason: reason))
-      return (Self.error(400, "missingField", reason, field: name), changes)
+      return .invalid(error(400, "missingField", reason, field: name), reason: reason)
     }
     let appID = InputRules.trimmed(payload.etAppId ?? "")
     guard appID == InputRules.trimmed(settings.appID) else {
       let reason = "etAppId \"\(appID)\" is not an app this server knows"
-      changes.events.append(.refused(status: 400, reason: reason))
-      return (Self.error(400, "unknownApp", reason, field: "etAppId"), changes)
+      return .invalid(error(400, "unknownApp", reason, field: "etAppId"), reason: reason)
+    }
+    return .valid(payload, body: body)
+  }
+
+  /// One `POST /device/v1/registration`, validated and received in one go.
+  public mutating func receive(authorization: String?, body: [UInt8], now: Instant) -> (
+    ServerAnswer, Changes
+  ) {
+    receive(Self.validate(authorization: authorization, body: body, settings: settings), now: now)
+  }
+
+  /// The stateful half of receiving: a fault, when one is set, answers first (S7); then a
+  /// refusal from validation; then the 201 (S1, S2).
+  public mutating func receive(_ validation: Validation, now: Instant) -> (ServerAnswer, Changes) {
+    var changes = Changes()
+    if let answer = applyFault(now: now, changes: &changes) { return (answer, changes) }
+    let payload: RegistrationPayload
+    let body: [UInt8]
+    switch validation {
+    case .invalid(let answer, let reason):
+      if case .respond(let status, _, _) = answer {
+        changes.events.append(.refused(status: status, reason: reason))
+      }
+      return (answer, changes)
+    case .valid(let valid, let received):
+      payload = valid
+      body = received
     }
     let registration = ServerRegistration(
       id: nextRegistrationID, receivedAt: now, processAt: now + settings.processingDelay,
       status: .received, payload: payload)
     nextRegistrationID += 1
     registrations[registration.id] = registration
-    waiting.append(registration.id)
+    enqueue(registration)
     changes.registrations.append(registration)
+    changes.receivedBodies[registration.id] = body
     changes.events.append(
       .received(
         registrationID: registration.id, deviceID: payload.deviceID ?? "", status: 201,
         processAt: registration.processAt))
-    let body = Self.json([
-      "received": true, "registrationId": registration.id,
-      "processAt": registration.processAt.seconds,
-    ])
-    return (.respond(status: 201, body: body, retryAfter: nil), changes)
+    let answer =
+      #"{"processAt":\#(registration.processAt.seconds),"received":true,"registrationId":\#(registration.id)}"#
+    return (.respond(status: 201, body: Array(answer.utf8), retryAfter: nil), changes)
   }
 
   private mutating func applyFault(now: Instant, changes: inout Changes) -> ServerAnswer? {
@@ -140,24 +173,28 @@ public struct EngagementServerCore: Sendable {
   // MARK: Processing (S2-S6)
 
   /// When the next received registration is due for processing.
-  public var nextDeadline: Instant? {
-    waiting.lazy.compactMap { self.registrations[$0]?.processAt }.min()
+  public var nextDeadline: Instant? { waiting.first?.processAt }
+
+  /// Keeps `waiting` ordered by due time. Time only moves forward, so this is an append unless
+  /// the processing delay was shortened meanwhile.
+  private mutating func enqueue(_ registration: ServerRegistration) {
+    let entry = (processAt: registration.processAt, id: registration.id)
+    if let last = waiting.last, last.processAt > entry.processAt {
+      let index = waiting.firstIndex { $0.processAt > entry.processAt } ?? waiting.endIndex
+      waiting.insert(entry, at: index)
+    } else {
+      waiting.append(entry)
+    }
   }
 
   /// Processes every registration whose time has come, oldest first.
   public mutating func processDue(now: Instant) -> Changes {
     var changes = Changes()
-    let due = waiting.filter { (registrations[$0]?.processAt ?? now) <= now }
-      .sorted {
-        (registrations[$0]?.processAt ?? now, $0) < (registrations[$1]?.processAt ?? now, $1)
-      }
-    guard !due.isEmpty else { return changes }
-    let dueSet = Set(due)
-    waiting.removeAll { dueSet.contains($0) }
-    for id in due {
-      guard var registration = registrations[id] else { continue }
+    while let first = waiting.first, first.processAt <= now {
+      waiting.removeFirst()
+      guard var registration = registrations[first.id] else { continue }
       process(&registration, now: now, changes: &changes)
-      registrations[id] = registration
+      registrations[first.id] = registration
       changes.registrations.append(registration)
     }
     return changes

@@ -9,6 +9,10 @@ public actor LocalEngagementServer {
   private let store: ServerStore
   private let eventSink: (@Sendable (ServerEvent, Instant) -> Void)?
   private var storeProblem: String?
+  /// Changes not yet written: flushed in one transaction by a follow-up task (group commit),
+  /// so under load one write carries many registrations.
+  private var unwritten: [EngagementServerCore.Changes] = []
+  private var flushScheduled = false
   /// Fired when the processing schedule or the fault changes.
   public nonisolated let changes = ChangeSignal()
 
@@ -29,15 +33,26 @@ public actor LocalEngagementServer {
     self.store = store
     self.clock = clock
     self.eventSink = eventSink
+    validationSettings = settings
   }
 
   // MARK: Requests
 
   /// One `POST /device/v1/registration` (S1, S7).
   public func receive(authorization: String?, body: [UInt8]) -> ServerAnswer {
+    receive(
+      EngagementServerCore.validate(
+        authorization: authorization, body: body, settings: core.settings))
+  }
+
+  /// Receives a request already validated outside the actor (see `validationSettings`).
+  public func receive(_ validation: EngagementServerCore.Validation) -> ServerAnswer {
     let now = clock.now()
-    let (answer, changes) = core.receive(authorization: authorization, body: body, now: now)
+    let deadline = core.nextDeadline
+    let (answer, changes) = core.receive(validation, now: now)
     commit(changes, at: now)
+    // Wake the processing loop only when the earliest deadline moved, not on every request.
+    if core.nextDeadline != deadline { self.changes.fire() }
     return answer
   }
 
@@ -48,6 +63,9 @@ public actor LocalEngagementServer {
   }
 
   public var nextDeadline: Instant? { core.nextDeadline }
+
+  /// What stateless validation needs; the token and app id never change while running.
+  public nonisolated let validationSettings: ServerSettings
 
   /// Runs processing on the clock until cancelled: sleeps until the next registration is due
   /// or something changes. No ticker.
@@ -111,15 +129,35 @@ public actor LocalEngagementServer {
   public func stats() -> ServerStats { core.stats() }
 
   private func commit(_ changes: EngagementServerCore.Changes, at now: Instant) {
+    for event in changes.events { eventSink?(event, now) }
+    guard !changes.registrations.isEmpty || !changes.devices.isEmpty || !changes.contacts.isEmpty
+    else { return }
+    unwritten.append(changes)
+    if !flushScheduled {
+      flushScheduled = true
+      Task { await self.flush() }
+    }
+  }
+
+  /// Writes every buffered change in one transaction.
+  public func flush() {
+    flushScheduled = false
+    guard !unwritten.isEmpty else { return }
+    var merged = EngagementServerCore.Changes()
+    for changes in unwritten {
+      merged.registrations += changes.registrations
+      merged.receivedBodies.merge(changes.receivedBodies) { new, _ in new }
+      merged.devices += changes.devices
+      merged.contacts += changes.contacts
+    }
+    unwritten.removeAll(keepingCapacity: true)
     do {
-      try store.apply(changes)
+      try store.apply(merged)
       storeProblem = nil
     } catch {
       // The core keeps serving from memory; the problem is shown, not hidden.
       storeProblem = "\(error)"
     }
-    for event in changes.events { eventSink?(event, now) }
-    if !changes.registrations.isEmpty { self.changes.fire() }
   }
 }
 

@@ -57,29 +57,43 @@ public final class ServerStore: Sendable {
       !changes.registrations.isEmpty || !changes.devices.isEmpty || !changes.contacts.isEmpty
     else { return }
     try database.write { db in
+      // Cached statements: under load one transaction carries many rows, and compiling
+      // the SQL once per row showed in the profile.
+      let insert = try db.cachedStatement(
+        sql: """
+          INSERT OR REPLACE INTO registration (id, received_at, process_at, status,
+            processed_at, reason, contact_key, payload)
+          VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+          """)
+      let update = try db.cachedStatement(
+        sql: """
+          UPDATE registration SET status = ?, processed_at = ?, reason = ?, contact_key = ?
+          WHERE id = ?
+          """)
       for registration in changes.registrations {
-        try db.execute(
-          sql: """
-            INSERT OR REPLACE INTO registration (id, received_at, process_at, status,
-              processed_at, reason, contact_key, payload)
-            VALUES (?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-          arguments: [
+        if let body = changes.receivedBodies[registration.id] {
+          // The body as the device sent it, not re-encoded.
+          try insert.execute(arguments: [
             registration.id, registration.receivedAt.seconds, registration.processAt.seconds,
             registration.status.rawValue, registration.processedAt?.seconds, registration.reason,
-            registration.contactKey,
-            String(decoding: registration.payload.encodedBody(), as: UTF8.self),
+            registration.contactKey, Data(body),
           ])
+        } else {
+          try update.execute(arguments: [
+            registration.status.rawValue, registration.processedAt?.seconds, registration.reason,
+            registration.contactKey, registration.id,
+          ])
+        }
       }
+      let upsertDevice = try db.cachedStatement(
+        sql: "INSERT OR REPLACE INTO device (device_id, json) VALUES (?, ?)")
       for device in changes.devices {
-        try db.execute(
-          sql: "INSERT OR REPLACE INTO device (device_id, json) VALUES (?, ?)",
-          arguments: [device.deviceID, try jsonText(device)])
+        try upsertDevice.execute(arguments: [device.deviceID, try jsonText(device)])
       }
+      let upsertContact = try db.cachedStatement(
+        sql: "INSERT OR REPLACE INTO contact (key, json) VALUES (?, ?)")
       for contact in changes.contacts {
-        try db.execute(
-          sql: "INSERT OR REPLACE INTO contact (key, json) VALUES (?, ?)",
-          arguments: [contact.key, try jsonText(contact)])
+        try upsertContact.execute(arguments: [contact.key, try jsonText(contact)])
       }
     }
   }
@@ -113,8 +127,7 @@ public final class ServerStore: Sendable {
           status: ServerRegistration.Status(rawValue: row["status"]) ?? .received,
           processedAt: (row["processed_at"] as Double?).map(Instant.init), reason: row["reason"],
           contactKey: row["contact_key"],
-          payload: try decoder.decode(
-            RegistrationPayload.self, from: Data((row["payload"] as String).utf8)))
+          payload: try WireDecoding.payload(from: row["payload"] as Data).get())
       }
       var defined: Set<String>?? = .none
       if let row = try Row.fetchOne(

@@ -97,6 +97,7 @@ struct Serve: AsyncParsableCommand {
     _ = await TerminationSignal.wait()
     processing.cancel()
     await front.stop()
+    await server.flush()
     if !quiet { print("stopped") }
   }
 
