@@ -18,6 +18,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+    .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
@@ -50,7 +51,10 @@ let package = Package(
     // The command language, scenarios and what both faces share (durations, safe text).
     .target(
       name: "Scenarios",
-      dependencies: ["RegistrationCore", "RegistrationEngine", "EngagementServer", "Clocks"],
+      dependencies: [
+        "RegistrationCore", "RegistrationEngine", "EngagementServer", "Clocks",
+        .product(name: "Yams", package: "Yams"),
+      ],
       swiftSettings: strictSwift6
     ),
     .testTarget(

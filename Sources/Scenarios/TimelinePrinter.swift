@@ -1,0 +1,76 @@
+import RegistrationCore
+
+/// Renders a run for a person (the timeline) or for a machine (one JSON object a line).
+public enum TimelinePrinter {
+  public static func line(_ item: TimelineItem, json: Bool) -> String? {
+    switch item {
+    case .event(let event):
+      if json { return event.jsonLine }
+      return "\(pad(Timestamp.format(event.t), 12))  \(pad(event.type, 16))\(event.detail)"
+    case .command(_, let at, let text):
+      if json {
+        var line = JSONLine()
+        line.add("t", at.seconds)
+        line.add("type", "command")
+        line.add("command", text)
+        return line.text
+      }
+      return "\(pad(Timestamp.format(at), 12))  > \(TerminalText.escaped(text))"
+    case .outcome(_, let at, let text, let outcome):
+      if json {
+        var line = JSONLine()
+        line.add("t", at.seconds)
+        line.add("type", "outcome")
+        line.add("command", text)
+        line.add("outcome", outcome)
+        return line.text
+      }
+      return "\(pad(Timestamp.format(at), 12))    \(TerminalText.escaped(outcome))"
+    case .check(let result):
+      if json {
+        var line = JSONLine()
+        line.add("t", result.at.seconds)
+        line.add("type", "expect")
+        line.add("expect", result.text)
+        line.add("passed", result.passed)
+        line.add("actual", result.actual)
+        line.add("where", result.position.description)
+        return line.text
+      }
+      let mark = result.passed ? "ok  " : "FAIL"
+      var text = "\(pad(Timestamp.format(result.at), 12))  \(mark) expect \(TerminalText.escaped(result.text))"
+      if !result.passed {
+        text += "\n\(pad("", 12))       actual: \(result.actual)   (step \(result.step), \(result.position))"
+      }
+      return text
+    case .stepError(let error):
+      if json {
+        var line = JSONLine()
+        line.add("type", "error")
+        line.add("message", error.message)
+        line.add("where", error.position.description)
+        return line.text
+      }
+      return "\(pad("", 12))  ERROR \(TerminalText.escaped(error.description))"
+    }
+  }
+
+  public static func summary(_ report: ScenarioReport) -> String {
+    let passedChecks = report.checks.filter(\.passed).count
+    let verdict = report.passed ? "PASS" : "FAIL"
+    var text =
+      "\(verdict) \(report.scenario.name): \(passedChecks)/\(report.checks.count) expectations held, "
+      + "\(report.events.count) events, server: \(report.serverStats.distinctContacts) distinct contact"
+      + "\(report.serverStats.distinctContacts == 1 ? "" : "s"), \(report.serverStats.orphanedContacts) orphaned"
+      + " (\(String(format: "%.1f", report.wallSeconds * 1000)) ms)"
+    for failure in report.failures {
+      text += "\n  expected \(failure.text) at step \(failure.step) (\(failure.position)); \(failure.actual)"
+    }
+    for error in report.errors { text += "\n  \(error)" }
+    return text
+  }
+
+  static func pad(_ text: String, _ width: Int) -> String {
+    text.count >= width ? text : text + String(repeating: " ", count: width - text.count)
+  }
+}

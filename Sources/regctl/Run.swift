@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Scenarios
+
+struct Run: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Run scenarios in virtual time and check their expectations.",
+    discussion: """
+      SCENARIO is a YAML file or the name of a built-in (see `regctl scenarios`). Time is
+      virtual: a 30-day outage runs in milliseconds. The local server runs in process; with
+      --http it runs on loopback and the engine talks to it over real HTTP.
+      Exits 1 when an expectation fails, 2 when a scenario cannot be read.
+      """)
+
+  @Argument(help: "Scenario files or built-in names.")
+  var scenarios: [String]
+
+  @Flag(help: "Print the event stream, one JSON object a line.")
+  var json = false
+
+  @Flag(help: "Talk to the local server over loopback HTTP instead of in process.")
+  var http = false
+
+  @Flag(name: .shortAndLong, help: "Print only each scenario's result.")
+  var quiet = false
+
+  func run() async throws {
+    var loaded: [Scenario] = []
+    for name in scenarios {
+      do {
+        loaded.append(try ScenarioSource.load(name))
+      } catch {
+        FileHandle.standardError.write(Data("regctl: \(error)\n".utf8))
+        throw ExitCode(2)
+      }
+    }
+    var failed = 0
+    for scenario in loaded {
+      let (json, quiet) = (self.json, self.quiet)
+      if !json && !quiet {
+        print("== \(scenario.name): \(TerminalTextLine.escape(scenario.description))  [\(scenario.source)]")
+      }
+      let report = try await ScenarioRunner.run(scenario, overHTTP: http) { item in
+        if quiet { return }
+        if let line = TimelinePrinter.line(item, json: json) { print(line) }
+      }
+      if !report.passed { failed += 1 }
+      if !json { print(TimelinePrinter.summary(report) + (quiet ? "" : "\n")) }
+    }
+    if loaded.count > 1 && !json {
+      print("\(loaded.count - failed) passed, \(failed) failed")
+    }
+    if failed > 0 { throw ExitCode(1) }
+  }
+}
+
+/// A scenario named on the command line: a file when one exists at that path, else a built-in.
+enum ScenarioSource {
+  struct Unknown: Error, CustomStringConvertible {
+    var name: String
+    var description: String {
+      var text = "no scenario file or built-in named \"\(name)\""
+      if let nearest = Suggestion.nearest(to: name, in: BuiltInScenarios.all.map(\.name)) {
+        text += "; did you mean \"\(nearest)\"?"
+      }
+      return text + " (regctl scenarios lists the built-ins)"
+    }
+  }
+
+  static func load(_ name: String) throws -> Scenario {
+    if FileManager.default.fileExists(atPath: name) || name.hasSuffix(".yaml")
+      || name.hasSuffix(".yml")
+    {
+      return try ScenarioParser.parse(file: name)
+    }
+    guard let entry = BuiltInScenarios.named(name) else { throw Unknown(name: name) }
+    return try BuiltInScenarios.scenario(entry)
+  }
+}
+
+enum TerminalTextLine {
+  static func escape(_ text: String) -> String { TerminalText.escaped(text) }
+}
