@@ -62,6 +62,12 @@ let package = Package(
       dependencies: ["Scenarios"],
       swiftSettings: strictSwift6
     ),
+    // Runs the regctl binary as a user would.
+    .testTarget(
+      name: "RegctlTests",
+      dependencies: ["regctl"],
+      swiftSettings: strictSwift6
+    ),
     // The headless tool: scenarios, shell, the local server. Links no curses.
     .executableTarget(
       name: "regctl",

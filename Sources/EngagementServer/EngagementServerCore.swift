@@ -139,11 +139,11 @@ public struct EngagementServerCore: Sendable {
       fault = nil
       return nil
     }
+    changes.events.append(.faulted(active.summary))
     if let remaining = active.remaining {
       active.remaining = remaining - 1
       fault = remaining - 1 > 0 ? active : nil
     }
-    changes.events.append(.faulted(active.summary))
     switch active.kind {
     case .status(let status, let retryAfter):
       let message = "injected fault: \(status)"

@@ -15,6 +15,21 @@ public struct EngineSnapshot: Sendable {
   public var storeProblem: String?
 }
 
+extension EngineSnapshot {
+  /// A snapshot of stored state with no engine running (the SDK-state dump).
+  public static func stored(_ state: RegistrationState, location: String) -> EngineSnapshot {
+    let device = state.record.device
+    let settings = MachineSettings(platform: device.platform, etAppId: device.etAppId)
+    let (machine, _) = RegistrationMachine.relaunch(
+      settings: settings, state: state, environment: device.environment,
+      now: state.scheduler.lastAttemptAt ?? .zero)
+    return EngineSnapshot(
+      now: .zero, state: state, plan: machine.plan, inFlight: nil, appState: .foreground,
+      missingRequired: machine.missingRequired, settings: settings, storeLocation: location,
+      storeProblem: nil)
+  }
+}
+
 public enum EngineError: Error, Hashable, Sendable, CustomStringConvertible {
   case notLaunched
   case shutDown

@@ -34,7 +34,8 @@ public enum CommandParser {
     if let extra = cursor.peek {
       throw CommandError(
         column: extra.column,
-        message: "unexpected \"\(extra.text)\" after a complete command; expected the end of the line")
+        message:
+          "unexpected \"\(extra.text)\" after a complete command; expected the end of the line")
     }
     return command
   }
@@ -120,7 +121,8 @@ public enum CommandParser {
           let word = try cursor.next(expecting: "how many requests")
           guard let count = Int(word.text), count >= 1 else {
             throw CommandError(
-              column: word.column, message: "expected a whole number, 1 or more; got \"\(word.text)\"")
+              column: word.column,
+              message: "expected a whole number, 1 or more; got \"\(word.text)\"")
           }
           times = count
         case "retry-after":

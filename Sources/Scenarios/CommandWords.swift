@@ -55,9 +55,12 @@ public enum CommandWords {
       current.append(character)
     }
     if let quote {
-      throw SplitError(column: quoteColumn, message: "the \(quote) quote opened here is never closed")
+      throw SplitError(
+        column: quoteColumn, message: "the \(quote) quote opened here is never closed")
     }
-    if escaping { throw SplitError(column: column, message: "a backslash at the end escapes nothing") }
+    if escaping {
+      throw SplitError(column: column, message: "a backslash at the end escapes nothing")
+    }
     if let begin = start { words.append(Word(text: current, column: begin)) }
     return words
   }

@@ -54,7 +54,8 @@ public struct Expectation: Hashable, Sendable, CustomStringConvertible {
     }
     let subject = words[0].text
     if !isKnown(subject) {
-      var message = "unknown name \"\(subject)\"; expected an event count (sent, failed, ...), a record field, lastSent.FIELD or server.COUNT"
+      var message =
+        "unknown name \"\(subject)\"; expected an event count (sent, failed, ...), a record field, lastSent.FIELD or server.COUNT"
       let candidates = subjects.map { $0.replacingOccurrences(of: ".KEY", with: "") }
       if let nearest = Suggestion.nearest(to: subject, in: candidates) {
         message += ". Did you mean \"\(nearest)\"?"
@@ -127,7 +128,9 @@ public struct Expectation: Hashable, Sendable, CustomStringConvertible {
       return .number(
         Double(
           context.events.filter {
-            if case .engine(.warning(let warning)) = $0.body { return warning.code.rawValue == code }
+            if case .engine(.warning(let warning)) = $0.body {
+              return warning.code.rawValue == code
+            }
             return false
           }.count))
     }

@@ -155,13 +155,19 @@ extension RunEvent {
   }
 
   /// One readable sentence for the timeline: what happened and why, escaped for a terminal.
-  public var detail: String {
+  public var detail: String { detail(time: Timestamp.format) }
+
+  /// The same, with times written by `time` (wall-clock times in a live session).
+  public func detail(time: (Instant) -> String) -> String {
     let text: String
     switch body {
     case .engine(let event):
       switch event {
       case .launched(let firstLaunch, let deviceID):
-        text = firstLaunch ? "first launch: new device \(deviceID)" : "relaunched from the store (device \(deviceID))"
+        text =
+          firstLaunch
+          ? "first launch: new device \(deviceID)"
+          : "relaunched from the store (device \(deviceID))"
       case .edited(let change):
         text = "\(change.target): \(change.summary)"
       case .inputRejected(let rejection):
@@ -175,16 +181,18 @@ extension RunEvent {
         case .retry: why = "retry after a failure"
         case .change: why = "the 60 s window opened by \(openedBy?.description ?? "a change")"
         }
-        text = "next send at \(Timestamp.format(at)): \(why)"
+        text = "next send at \(time(at)): \(why)"
       case .delayed(let reason):
         text = "held: \(reason)"
       case .sending(_, let attempt, let reason, let payload):
-        text = "POST /device/v1/registration, attempt \(attempt) (\(reason.rawValue)): \(PayloadSummary.short(payload))"
+        text =
+          "POST /device/v1/registration, attempt \(attempt) (\(reason.rawValue)): \(PayloadSummary.short(payload))"
       case .sent(_, let attempt, let status, _):
         text = "\(status) received (attempt \(attempt)); the server processes it later"
       case .failed(_, let attempt, let status, let error, let retryAt, let needsFix):
         let what = status.map { "HTTP \($0)" } ?? (error ?? "no answer")
-        text = "attempt \(attempt) failed: \(what); retry at \(Timestamp.format(retryAt))"
+        text =
+          "attempt \(attempt) failed: \(what); retry at \(time(retryAt))"
           + (needsFix ? " (needs a fix: waiting will not heal a \(status ?? 0))" : "")
       case .sendSkipped(let reason):
         text = "not sent: \(reason)"
@@ -192,13 +200,14 @@ extension RunEvent {
     case .server(let event):
       switch event {
       case .received(let id, _, let status, let processAt):
-        text = "server: #\(id) answered \(status), processing at \(Timestamp.format(processAt))"
+        text = "server: #\(id) answered \(status), processing at \(time(processAt))"
       case .refused(let status, let reason):
         text = "server: answered \(status): \(reason)"
       case .faulted(let summary):
         text = "server: injected fault, \(summary)"
       case .processed(let id, _, let contactKey, let madeUp):
-        text = "server: #\(id) processed, device is contact \(contactKey)\(madeUp ? " (made up by the server)" : "")"
+        text =
+          "server: #\(id) processed, device is contact \(contactKey)\(madeUp ? " (made up by the server)" : "")"
       case .rejected(let id, _, let reason):
         text = "server: #\(id) rejected in processing: \(reason)"
       case .orphaned(let contactKey, let madeUp, let reason):
@@ -222,7 +231,9 @@ public enum Timestamp {
     var text = days > 0 ? "\(days)d " : ""
     text += days > 0 ? pad(hours) : String(hours)
     text += ":" + pad(minutes) + ":" + pad(secs)
-    if millis > 0 { text += "." + String(repeating: "0", count: 3 - String(millis).count) + String(millis) }
+    if millis > 0 {
+      text += "." + String(repeating: "0", count: 3 - String(millis).count) + String(millis)
+    }
     return text
   }
 

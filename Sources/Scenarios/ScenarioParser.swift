@@ -22,7 +22,8 @@ public enum ScenarioParser {
     let root: Node
     do {
       guard let node = try Yams.compose(yaml: yaml) else {
-        throw ScenarioError(reader.position(nil), "the file is empty; a scenario needs name and steps")
+        throw ScenarioError(
+          reader.position(nil), "the file is empty; a scenario needs name and steps")
       }
       root = node
     } catch let error as ScenarioError {
@@ -70,7 +71,8 @@ public enum ScenarioParser {
           throw ScenarioError(position(keyNode), "keys in \(what) must be plain names")
         }
         guard allowed.contains(key) else {
-          var message = "unknown key \"\(key)\" in \(what); expected \(allowed.joined(separator: ", "))"
+          var message =
+            "unknown key \"\(key)\" in \(what); expected \(allowed.joined(separator: ", "))"
           if let nearest = Suggestion.nearest(to: key, in: allowed) {
             message += ". Did you mean \"\(nearest)\"?"
           }
@@ -102,7 +104,8 @@ public enum ScenarioParser {
       let text = try string(node, what)
       guard let seconds = DurationText.seconds(text) else {
         throw ScenarioError(
-          position(node), "\(what) must be a duration such as 90s, 5m, 2h, 3d or seconds; got \"\(text)\"")
+          position(node),
+          "\(what) must be a duration such as 90s, 5m, 2h, 3d or seconds; got \"\(text)\"")
       }
       return seconds
     }
@@ -182,7 +185,9 @@ public enum ScenarioParser {
         case "debug": setup.debugBuild = try bool(value, key)
         case "requestTimeout":
           let seconds = try duration(value, key)
-          guard seconds > 0 else { throw ScenarioError(position(value), "requestTimeout must be above 0") }
+          guard seconds > 0 else {
+            throw ScenarioError(position(value), "requestTimeout must be above 0")
+          }
           setup.requestTimeout = seconds
         case "networkLatency": setup.networkLatency = try duration(value, key)
         default: break
@@ -222,7 +227,7 @@ public enum ScenarioParser {
               actions.append(
                 ScenarioStep.Action(
                   command: try command(text, textNode, step: number), text: text,
-                  position: position(textNode)))
+                  position: offset(textNode, by: 1)))
             }
           case "expect":
             for (text, textNode) in try strings(value, "expect") {
@@ -230,7 +235,7 @@ public enum ScenarioParser {
                 checks.append(
                   ScenarioStep.Check(
                     expectation: try Expectation.parse(text), text: text,
-                    position: position(textNode)))
+                    position: offset(textNode, by: 1)))
               } catch {
                 throw ScenarioError(
                   offset(textNode, by: error.column), "step \(number): \(error.message)")
@@ -240,7 +245,8 @@ public enum ScenarioParser {
           }
         }
         guard let at else {
-          throw ScenarioError(position(item), "step \(number) needs at: (when it happens, e.g. 10s)")
+          throw ScenarioError(
+            position(item), "step \(number) needs at: (when it happens, e.g. 10s)")
         }
         if actions.isEmpty && checks.isEmpty {
           throw ScenarioError(position(item), "step \(number) needs do: or expect:")
@@ -248,7 +254,8 @@ public enum ScenarioParser {
         if let (before, _) = previous, at < before {
           throw ScenarioError(
             position(item),
-            "step \(number) is at \(DurationText.describe(at)), before step \(number - 1) at \(DurationText.describe(before)); steps go forward in time")
+            "step \(number) is at \(DurationText.describe(at)), before step \(number - 1) at \(DurationText.describe(before)); steps go forward in time"
+          )
         }
         previous = (at, item)
         steps.append(
@@ -270,7 +277,8 @@ public enum ScenarioParser {
     /// The position of a column inside a scalar, past an opening quote when there is one.
     func offset(_ node: Node, by column: Int) -> SourcePosition {
       var base = position(node)
-      let quoted = node.scalar.map { $0.style == .singleQuoted || $0.style == .doubleQuoted } ?? false
+      let quoted =
+        node.scalar.map { $0.style == .singleQuoted || $0.style == .doubleQuoted } ?? false
       base.column += column - 1 + (quoted ? 1 : 0)
       return base
     }

@@ -67,7 +67,8 @@ public enum ScenarioRunner {
         do {
           let outcome = try await simulation.execute(action.command)
           if let text = notable(outcome) {
-            onItem?(.outcome(step: step.number, at: simulation.now, text: action.text, outcome: text))
+            onItem?(
+              .outcome(step: step.number, at: simulation.now, text: action.text, outcome: text))
           }
         } catch {
           let failure = StepError(

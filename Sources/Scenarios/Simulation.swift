@@ -14,7 +14,8 @@ public struct SimulationSetup: Sendable {
   public var debugBuild = false
   public var requestTimeout: Double = 30
   public var environment: DeviceEnvironment? = nil
-  public var deviceID = "5A1D0C3E-0000-4000-8000-00000000D001"
+  /// Fixed in scenarios so runs are repeatable; nil makes a random UUID on first launch (R1.2).
+  public var deviceID: String? = "5A1D0C3E-0000-4000-8000-00000000D001"
   public var processingDelay: Double = 300
   public var definedAttributes: Set<String>? = nil
   /// Seconds a send spends on the wire (virtual).
@@ -39,7 +40,9 @@ public final class RunLog: Sendable {
     listener?(event)
   }
 
-  public func count(_ type: String) -> Int { events.withLock { $0.filter { $0.type == type }.count } }
+  public func count(_ type: String) -> Int {
+    events.withLock { $0.filter { $0.type == type }.count }
+  }
 
   public func last(_ type: String) -> RunEvent? {
     events.withLock { $0.last { $0.type == type } }
@@ -54,11 +57,46 @@ public enum CommandOutcome: Sendable {
 
 public enum SimulationError: Error, CustomStringConvertible {
   case notLaunched(String)
+  case noLocalServer(String)
+  case notVirtual
 
   public var description: String {
     switch self {
     case .notLaunched(let command): "\(command): the app has not launched yet; add `launch` first"
+    case .noLocalServer(let command):
+      "\(command): server commands drive the local server, and this session talks to a remote one"
+    case .notVirtual: "time can only be advanced by hand on a virtual clock"
     }
+  }
+}
+
+/// Where the device's and the local server's state live, and which clock they run on.
+public struct SimulationPlace: Sendable {
+  public var clock: any EngineClock
+  public var deviceStore: RegistrationStore
+  public var serverStore: ServerStore
+  /// A real endpoint (a tenant, or another regctl serve) instead of the local server.
+  public var remote: RegistrationConfiguration?
+  /// Run the engine's and the server's own loops on the clock (shell, inspector), rather
+  /// than advancing by hand (scenarios).
+  public var live: Bool
+
+  public init(
+    clock: any EngineClock, deviceStore: RegistrationStore, serverStore: ServerStore,
+    remote: RegistrationConfiguration? = nil, live: Bool
+  ) {
+    self.clock = clock
+    self.deviceStore = deviceStore
+    self.serverStore = serverStore
+    self.remote = remote
+    self.live = live
+  }
+
+  /// Virtual time, in-memory stores: a scenario.
+  public static func virtual() throws -> SimulationPlace {
+    SimulationPlace(
+      clock: VirtualClock(), deviceStore: try RegistrationStore.inMemory(),
+      serverStore: try ServerStore.inMemory(), live: false)
   }
 }
 
@@ -66,21 +104,30 @@ public enum SimulationError: Error, CustomStringConvertible {
 /// inspector's demo mode. Commands are the command language; time moves only through `advance`.
 public final class Simulation: Sendable {
   public let setup: SimulationSetup
-  public let clock: VirtualClock
+  public let clock: any EngineClock
   public let server: LocalEngagementServer
   public let log: RunLog
   private let deviceStore: RegistrationStore
   private let simulated: SimulatedTransport?
   private let front: EngagementHTTPServer?
   private let configuration: RegistrationConfiguration
-  private let current = Mutex<(engine: RegistrationEngine?, environment: DeviceEnvironment)>(
-    (nil, .demo(.iOS)))
+  private let remote: Bool
+  private let live: Bool
+  private struct Running {
+    var engine: RegistrationEngine?
+    var environment: DeviceEnvironment
+    var engineLoop: Task<Void, Never>?
+    var serverLoop: Task<Void, Never>?
+  }
+  private let current = Mutex(Running(environment: .demo(.iOS)))
 
   private init(
-    setup: SimulationSetup, clock: VirtualClock, server: LocalEngagementServer, log: RunLog,
+    setup: SimulationSetup, clock: any EngineClock, server: LocalEngagementServer, log: RunLog,
     deviceStore: RegistrationStore, simulated: SimulatedTransport?, front: EngagementHTTPServer?,
-    configuration: RegistrationConfiguration
+    configuration: RegistrationConfiguration, remote: Bool, live: Bool
   ) {
+    self.remote = remote
+    self.live = live
     self.setup = setup
     self.clock = clock
     self.server = server
@@ -92,20 +139,23 @@ public final class Simulation: Sendable {
     current.withLock { $0.environment = setup.environment ?? .demo(setup.platform) }
   }
 
-  public static func start(_ setup: SimulationSetup, log: RunLog = RunLog()) async throws
-    -> Simulation
-  {
-    let clock = VirtualClock()
+  public static func start(
+    _ setup: SimulationSetup, place: SimulationPlace? = nil, log: RunLog = RunLog()
+  ) async throws -> Simulation {
+    let place = try place ?? SimulationPlace.virtual()
+    let clock = place.clock
     let server = try LocalEngagementServer(
       settings: ServerSettings(
         appID: setup.appID, accessToken: setup.accessToken,
         processingDelay: setup.processingDelay, definedAttributes: setup.definedAttributes),
-      store: ServerStore.inMemory(), clock: clock,
+      store: place.serverStore, clock: clock,
       eventSink: { event, now in log.append(RunEvent(t: now, body: .server(event))) })
     var serverURL = "http://127.0.0.1:9"
     var front: EngagementHTTPServer?
     var simulated: SimulatedTransport?
-    if setup.overHTTP {
+    if place.remote != nil {
+      // The remote endpoint answers; the local server stays idle.
+    } else if setup.overHTTP {
       let http = EngagementHTTPServer(server: server)
       let port = try await http.start()
       serverURL = "http://127.0.0.1:\(port)"
@@ -113,16 +163,37 @@ public final class Simulation: Sendable {
     } else {
       simulated = SimulatedTransport(server: server, clock: clock, latency: setup.networkLatency)
     }
-    let configuration = try RegistrationConfigurationBuilder()
+    let configuration =
+      try place.remote
+      ?? RegistrationConfigurationBuilder()
       .setApplicationId(setup.appID).setAccessToken(setup.accessToken)
       .setMarketingCloudServerUrl(serverURL)
       .setDelayRegistrationUntilContactKeyIsSet(setup.delayRegistrationUntilContactKeyIsSet)
       .setPlatform(setup.platform).setDebugBuild(setup.debugBuild)
       .setRequestTimeout(setup.requestTimeout).build()
-    return Simulation(
-      setup: setup, clock: clock, server: server, log: log,
-      deviceStore: try RegistrationStore.inMemory(), simulated: simulated, front: front,
-      configuration: configuration)
+    let simulation = Simulation(
+      setup: setup, clock: clock, server: server, log: log, deviceStore: place.deviceStore,
+      simulated: simulated, front: front, configuration: configuration,
+      remote: place.remote != nil, live: place.live)
+    if place.live && place.remote == nil {
+      let loop = Task { await server.run() }
+      simulation.current.withLock { $0.serverLoop = loop }
+    }
+    return simulation
+  }
+
+  /// The configuration the engine runs with (token masked when printed).
+  public var engineConfiguration: RegistrationConfiguration { configuration }
+
+  public var storeLocation: String { deviceStore.location }
+
+  /// Where registrations go, in words.
+  public var destination: String {
+    remote
+      ? configuration.serverURL.absoluteString
+      : setup.overHTTP
+        ? "the local server on \(configuration.serverURL.absoluteString)"
+        : "the local server (in process)"
   }
 
   public var engine: RegistrationEngine? { current.withLock { $0.engine } }
@@ -139,7 +210,10 @@ public final class Simulation: Sendable {
       return .done("launched")
     case .restart:
       guard let old = engine else { throw SimulationError.notLaunched("restart") }
+      let loop = current.withLock { $0.engineLoop }
+      loop?.cancel()
       await old.shutDown()
+      await loop?.value
       try await launchEngine()
       return .done("killed and relaunched: state came back from the store")
     case .foreground, .background:
@@ -157,7 +231,11 @@ public final class Simulation: Sendable {
       }
       return .edit(outcome)
     case .server(let serverCommand):
+      if remote { throw SimulationError.noLocalServer(command.description) }
       try await serverCommand.apply(to: server)
+      // Over HTTP, down and up stop and start a real listener; virtual time must not run
+      // ahead of it.
+      if let front { await front.waitUntil(listening: !(await server.isDown())) }
       let fault = await server.fault
       return .done(fault.map { "server: \($0.summary)" } ?? "server: \(serverCommand.doneText)")
     }
@@ -168,10 +246,15 @@ public final class Simulation: Sendable {
     let transport: any RegistrationTransport = simulated ?? HTTPTransport()
     let engine = RegistrationEngine(
       configuration: configuration, store: deviceStore, transport: transport, clock: clock,
-      environment: environment, makeDeviceID: { [setup] in setup.deviceID },
+      environment: environment,
+      makeDeviceID: { [setup] in setup.deviceID ?? UUID().uuidString },
       eventSink: { event in log.append(RunEvent(t: event.at, body: .engine(event.event))) })
     current.withLock { $0.engine = engine }
     try await engine.launch()
+    if live {
+      let loop = Task { await engine.run() }
+      current.withLock { $0.engineLoop = loop }
+    }
   }
 
   // MARK: Time
@@ -179,6 +262,7 @@ public final class Simulation: Sendable {
   /// Moves virtual time to `target`, doing everything due on the way in order: sends, answers
   /// coming back over the simulated network, and the server's processing.
   public func advance(to target: Instant) async throws {
+    guard let clock = clock as? VirtualClock, !live else { throw SimulationError.notVirtual }
     while true {
       try await settleInstantSends()
       let engineDue = await engine?.nextDeadline
@@ -212,8 +296,14 @@ public final class Simulation: Sendable {
   }
 
   public func stop() async {
+    let (engineLoop, serverLoop) = current.withLock { ($0.engineLoop, $0.serverLoop) }
+    engineLoop?.cancel()
+    serverLoop?.cancel()
     await engine?.shutDown()
+    await engineLoop?.value
+    await serverLoop?.value
     await front?.stop()
+    await server.flush()
   }
 }
 

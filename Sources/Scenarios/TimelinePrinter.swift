@@ -38,9 +38,11 @@ public enum TimelinePrinter {
         return line.text
       }
       let mark = result.passed ? "ok  " : "FAIL"
-      var text = "\(pad(Timestamp.format(result.at), 12))  \(mark) expect \(TerminalText.escaped(result.text))"
+      var text =
+        "\(pad(Timestamp.format(result.at), 12))  \(mark) expect \(TerminalText.escaped(result.text))"
       if !result.passed {
-        text += "\n\(pad("", 12))       actual: \(result.actual)   (step \(result.step), \(result.position))"
+        text +=
+          "\n\(pad("", 12))       actual: \(result.actual)   (step \(result.step), \(result.position))"
       }
       return text
     case .stepError(let error):
@@ -64,7 +66,8 @@ public enum TimelinePrinter {
       + "\(report.serverStats.distinctContacts == 1 ? "" : "s"), \(report.serverStats.orphanedContacts) orphaned"
       + " (\(String(format: "%.1f", report.wallSeconds * 1000)) ms)"
     for failure in report.failures {
-      text += "\n  expected \(failure.text) at step \(failure.step) (\(failure.position)); \(failure.actual)"
+      text +=
+        "\n  expected \(failure.text) at step \(failure.step) (\(failure.position)); \(failure.actual)"
     }
     for error in report.errors { text += "\n  \(error)" }
     return text

@@ -38,7 +38,9 @@ struct Run: AsyncParsableCommand {
     for scenario in loaded {
       let (json, quiet) = (self.json, self.quiet)
       if !json && !quiet {
-        print("== \(scenario.name): \(TerminalTextLine.escape(scenario.description))  [\(scenario.source)]")
+        print(
+          "== \(scenario.name): \(TerminalTextLine.escape(scenario.description))  [\(scenario.source)]"
+        )
       }
       let report = try await ScenarioRunner.run(scenario, overHTTP: http) { item in
         if quiet { return }

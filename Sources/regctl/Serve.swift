@@ -71,7 +71,7 @@ struct Serve: AsyncParsableCommand {
       settings: settings, store: store, clock: SystemClock(),
       seed: UInt64.random(in: 1...UInt64.max),
       eventSink: { event, now in
-        if !quiet { print(ServerEventLine.format(event, at: now)) }
+        if !quiet { Output.line(ServerEventLine.format(event, at: now)) }
       })
     var options = EngagementHTTPServer.Options()
     options.host = host
@@ -83,14 +83,14 @@ struct Serve: AsyncParsableCommand {
     } catch {
       throw ValidationError("\(error)")
     }
-    print("listening on http://\(host):\(boundPort)")
+    Output.line("listening on http://\(host):\(boundPort)")
     if !quiet {
-      print(
+      Output.line(
         "app \(settings.appID), token \(maskedToken), processing delay \(DurationText.describe(settings.processingDelay)), "
           + "demographics \(defined.map { $0.sorted().joined(separator: ",") } ?? "(none: every attribute accepted)"), "
           + "data \(store.location)")
       if host != "127.0.0.1" && host != "localhost" && host != "::1" {
-        print("warning: bound to \(host), not loopback: anyone who can reach it can register")
+        Output.line("warning: bound to \(host), not loopback: anyone who can reach it can register")
       }
     }
     let processing = Task { await server.run() }
@@ -98,7 +98,7 @@ struct Serve: AsyncParsableCommand {
     processing.cancel()
     await front.stop()
     await server.flush()
-    if !quiet { print("stopped") }
+    if !quiet { Output.line("stopped") }
   }
 
   private var maskedToken: String {

@@ -1,0 +1,199 @@
+import ArgumentParser
+import Clocks
+import EngagementServer
+import Foundation
+import RegistrationCore
+import RegistrationEngine
+import Scenarios
+
+struct Shell: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    abstract: "Type commands against a persistent engine in real or scaled time.",
+    discussion: """
+      Reads one command a line, from a terminal or a pipe, and prints events as they happen.
+      The app is launched when the shell starts. With no --server and no --config the local
+      server runs in process; with them the engine talks to that endpoint, a real Marketing
+      Cloud tenant included. Besides the command language: help, state, wait DURATION,
+      jump (to the next deadline), quit.
+      """)
+
+  @Option(help: "State folder (default: $XDG_STATE_HOME/regscope).")
+  var state: String?
+
+  @Option(help: "A JSON file of named SDK configurations (R7.1).")
+  var config: String?
+
+  @Option(help: "Which configuration of --config to use.")
+  var configName: String?
+
+  @Option(help: "Send registrations to this server instead of the local one.")
+  var server: String?
+
+  @Option(help: "Clock speed: 1 is real time, 60 a minute per second.")
+  var speed: Double = 1
+
+  @Flag(help: "Print events as JSON lines.")
+  var json = false
+
+  @Flag(help: "Move the stored state aside and start afresh.")
+  var resetState = false
+
+  func validate() throws {
+    guard speed.isFinite, speed > 0, speed <= 1_000_000 else {
+      throw ValidationError("--speed must be above 0 and at most 1000000")
+    }
+    if (config == nil) != (configName == nil) {
+      throw ValidationError("--config and --config-name go together")
+    }
+  }
+
+  func run() async throws {
+    let json = self.json
+    let folder = StateDirectory.resolve(state)
+    let session: Simulation
+    do {
+      session = try await SessionFactory.open(
+        folder: folder, config: config, configName: configName, server: server, speed: speed,
+        resetState: resetState
+      ) { event in Output.line(LiveLine.event(event, json: json)) }
+    } catch {
+      FileHandle.standardError.write(Data("regctl: \(error)\n".utf8))
+      throw ExitCode(2)
+    }
+    if !json {
+      let target = session.engineConfiguration
+      Output.line(
+        "regctl shell: app \(target.appID) -> \(session.destination), token \(target.accessToken.masked), state \(session.storeLocation), speed \(speed)x"
+      )
+      Output.line("Type a command (help lists them), quit to leave.")
+    }
+    _ = try await session.execute(.launch)
+    for await line in StandardInput.lines() {
+      let text = InputRules.trimmed(line)
+      if text.isEmpty || text.hasPrefix("#") { continue }
+      if try await !ShellCommands.handle(text, session: session, json: json) { break }
+    }
+    await session.stop()
+  }
+}
+
+/// Opens the persistent session the shell (and `state`) work on.
+enum SessionFactory {
+  static func open(
+    folder: String, config: String?, configName: String?, server: String?, speed: Double,
+    resetState: Bool, onEvent: @escaping @Sendable (RunEvent) -> Void
+  ) async throws -> Simulation {
+    let devicePath = StateDirectory.deviceStore(in: folder)
+    let serverPath = StateDirectory.serverStore(in: folder)
+    if resetState {
+      for path in [devicePath, serverPath] where FileManager.default.fileExists(atPath: path) {
+        let aside = try RegistrationStore.moveAside(path: path)
+        FileHandle.standardError.write(Data("moved \(path) aside to \(aside)\n".utf8))
+      }
+    }
+    var remote: RegistrationConfiguration?
+    var setup = SimulationSetup()
+    setup.deviceID = nil
+    if let config, let configName {
+      remote = try ConfigurationFile.load(path: config, name: configName)
+    }
+    if let server {
+      var builder = RegistrationConfigurationBuilder()
+      if let remote {
+        builder = builder.setName(remote.name).setApplicationId(remote.appID)
+          .setAccessToken(remote.accessToken.revealed).setPlatform(remote.platform)
+          .setDelayRegistrationUntilContactKeyIsSet(remote.delayRegistrationUntilContactKeyIsSet)
+          .setDebugBuild(remote.debugBuild)
+      } else {
+        builder = builder.setApplicationId(setup.appID).setAccessToken(setup.accessToken)
+      }
+      remote = try builder.setMarketingCloudServerUrl(server).build(source: "--server")
+    }
+    if let remote {
+      setup.platform = remote.platform
+      setup.appID = remote.appID
+    }
+    let place = SimulationPlace(
+      clock: ScaledClock(rate: speed), deviceStore: try RegistrationStore.open(at: devicePath),
+      serverStore: try ServerStore.open(at: serverPath), remote: remote, live: true)
+    return try await Simulation.start(setup, place: place, log: RunLog(listener: onEvent))
+  }
+}
+
+/// The shell's own words around the command language.
+enum ShellCommands {
+  /// Returns false to quit.
+  static func handle(_ text: String, session: Simulation, json: Bool) async throws -> Bool {
+    switch text.split(separator: " ").first.map(String.init) ?? "" {
+    case "quit", "exit":
+      return false
+    case "help":
+      Output.line("Commands:\n  " + CommandParser.forms.joined(separator: "\n  "))
+      Output.line("Shell: help, state, wait DURATION, jump, quit")
+      return true
+    case "state":
+      if let snapshot = try await session.deviceSnapshot() {
+        let history = try await session.engine?.history(limit: 10) ?? []
+        Output.line(StateReport.json(snapshot, history: history))
+      }
+      return true
+    case "wait":
+      let argument = text.dropFirst(4).trimmingCharacters(in: .whitespaces)
+      guard let seconds = DurationText.seconds(argument) else {
+        report("wait needs a duration such as 70s or 5m", json: json)
+        return true
+      }
+      try? await session.clock.sleep(until: session.clock.now() + seconds)
+      return true
+    case "jump":
+      guard let scaled = session.clock as? ScaledClock,
+        let deadline = await session.engine?.nextDeadline
+      else {
+        report("nothing is scheduled", json: json)
+        return true
+      }
+      scaled.jump(to: deadline)
+      return true
+    default:
+      break
+    }
+    let command: Command
+    do {
+      command = try CommandParser.parse(text)
+    } catch {
+      report("error: \(error)", json: json)
+      return true
+    }
+    do {
+      switch try await session.execute(command) {
+      case .done(let message): report(message, json: json)
+      case .edit(.unchanged(let reason)): report("no change: \(reason)", json: json)
+      case .edit: break
+      }
+    } catch {
+      report("error: \(error)", json: json)
+    }
+    return true
+  }
+
+  static func report(_ message: String, json: Bool) {
+    if json {
+      Output.line(#"{"type":"message","message":\#(JSONText.quoted(message))}"#)
+    } else {
+      Output.line(TerminalText.escaped(message))
+    }
+  }
+}
+
+/// Lines from standard input, read on a thread of their own so no task blocks on them.
+enum StandardInput {
+  static func lines() -> AsyncStream<String> {
+    let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+    let thread = Thread {
+      while let line = readLine(strippingNewline: true) { continuation.yield(line) }
+      continuation.finish()
+    }
+    thread.start()
+    return stream
+  }
+}
