@@ -11,6 +11,8 @@ let package = Package(
     .library(name: "RegistrationCore", targets: ["RegistrationCore"]),
     .library(name: "RegistrationEngine", targets: ["RegistrationEngine"]),
     .library(name: "Clocks", targets: ["Clocks"]),
+    .executable(name: "regscope", targets: ["regscope"]),
+    .executable(name: "regctl", targets: ["regctl"]),
   ],
   dependencies: [
     .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
@@ -66,6 +68,35 @@ let package = Package(
     .testTarget(
       name: "RegctlTests",
       dependencies: ["regctl"],
+      swiftSettings: strictSwift6
+    ),
+    // ncurses, for the inspector only (DESIGN: "CNcursesw").
+    .systemLibrary(
+      name: "CNcursesw",
+      pkgConfig: "ncursesw",
+      providers: [.apt(["libncurses-dev"])]
+    ),
+    // The inspector as Model / Message / update / view into a cell buffer. No curses here.
+    .target(
+      name: "InspectorUI",
+      dependencies: [
+        "RegistrationCore", "RegistrationEngine", "EngagementServer", "Scenarios", "Clocks",
+        .product(name: "Yams", package: "Yams"),
+      ],
+      swiftSettings: strictSwift6
+    ),
+    .testTarget(
+      name: "InspectorUITests",
+      dependencies: ["InspectorUI"],
+      swiftSettings: strictSwift6
+    ),
+    // The terminal inspector: the ncurses backend and the main loop.
+    .executableTarget(
+      name: "regscope",
+      dependencies: [
+        "InspectorUI", "CNcursesw", "Scenarios", "RegistrationEngine", "EngagementServer",
+        "Clocks", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
       swiftSettings: strictSwift6
     ),
     // The headless tool: scenarios, shell, the local server. Links no curses.

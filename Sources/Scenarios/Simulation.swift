@@ -187,6 +187,9 @@ public final class Simulation: Sendable {
 
   public var storeLocation: String { deviceStore.location }
 
+  /// True when registrations go to a remote endpoint, not the local server.
+  public var isRemote: Bool { remote }
+
   /// Where registrations go, in words.
   public var destination: String {
     remote

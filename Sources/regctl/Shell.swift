@@ -52,7 +52,7 @@ struct Shell: AsyncParsableCommand {
     let folder = StateDirectory.resolve(state)
     let session: Simulation
     do {
-      session = try await SessionFactory.open(
+      session = try await LiveSession.open(
         folder: folder, config: config, configName: configName, server: server, speed: speed,
         resetState: resetState
       ) { event in Output.line(LiveLine.event(event, json: json)) }
@@ -74,49 +74,6 @@ struct Shell: AsyncParsableCommand {
       if try await !ShellCommands.handle(text, session: session, json: json) { break }
     }
     await session.stop()
-  }
-}
-
-/// Opens the persistent session the shell (and `state`) work on.
-enum SessionFactory {
-  static func open(
-    folder: String, config: String?, configName: String?, server: String?, speed: Double,
-    resetState: Bool, onEvent: @escaping @Sendable (RunEvent) -> Void
-  ) async throws -> Simulation {
-    let devicePath = StateDirectory.deviceStore(in: folder)
-    let serverPath = StateDirectory.serverStore(in: folder)
-    if resetState {
-      for path in [devicePath, serverPath] where FileManager.default.fileExists(atPath: path) {
-        let aside = try RegistrationStore.moveAside(path: path)
-        FileHandle.standardError.write(Data("moved \(path) aside to \(aside)\n".utf8))
-      }
-    }
-    var remote: RegistrationConfiguration?
-    var setup = SimulationSetup()
-    setup.deviceID = nil
-    if let config, let configName {
-      remote = try ConfigurationFile.load(path: config, name: configName)
-    }
-    if let server {
-      var builder = RegistrationConfigurationBuilder()
-      if let remote {
-        builder = builder.setName(remote.name).setApplicationId(remote.appID)
-          .setAccessToken(remote.accessToken.revealed).setPlatform(remote.platform)
-          .setDelayRegistrationUntilContactKeyIsSet(remote.delayRegistrationUntilContactKeyIsSet)
-          .setDebugBuild(remote.debugBuild)
-      } else {
-        builder = builder.setApplicationId(setup.appID).setAccessToken(setup.accessToken)
-      }
-      remote = try builder.setMarketingCloudServerUrl(server).build(source: "--server")
-    }
-    if let remote {
-      setup.platform = remote.platform
-      setup.appID = remote.appID
-    }
-    let place = SimulationPlace(
-      clock: ScaledClock(rate: speed), deviceStore: try RegistrationStore.open(at: devicePath),
-      serverStore: try ServerStore.open(at: serverPath), remote: remote, live: true)
-    return try await Simulation.start(setup, place: place, log: RunLog(listener: onEvent))
   }
 }
 

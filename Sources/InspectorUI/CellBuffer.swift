@@ -1,0 +1,156 @@
+/// What a cell means, not what colour it is: themes map roles to colours, and golden tests
+/// read text without caring about either.
+public enum StyleRole: String, CaseIterable, Sendable, Hashable {
+  case normal
+  case dim
+  case header
+  case title
+  case titleFocused
+  case border
+  case borderFocused
+  case changed
+  case warning
+  case error
+  case success
+  case accent
+  case locked
+  case selection
+  case keyName
+  case keyHint
+  case countdown
+  case input
+}
+
+public struct Cell: Hashable, Sendable {
+  /// One grapheme; empty for the second column of a wide character.
+  public var text: String
+  public var role: StyleRole
+
+  public static let blank = Cell(text: " ", role: .normal)
+}
+
+public struct Rect: Hashable, Sendable {
+  public var x: Int
+  public var y: Int
+  public var width: Int
+  public var height: Int
+
+  public init(x: Int, y: Int, width: Int, height: Int) {
+    self.x = x
+    self.y = y
+    self.width = max(0, width)
+    self.height = max(0, height)
+  }
+
+  public var inner: Rect { Rect(x: x + 1, y: y + 1, width: width - 2, height: height - 2) }
+}
+
+/// The screen as cells. Panes are functions that fill a rectangle of it; the ncurses backend
+/// copies it to the terminal; tests compare its text with golden files.
+public struct CellBuffer: Sendable, Equatable {
+  public let width: Int
+  public let height: Int
+  public private(set) var cells: [Cell]
+
+  public init(width: Int, height: Int) {
+    self.width = max(0, width)
+    self.height = max(0, height)
+    cells = Array(repeating: .blank, count: self.width * self.height)
+  }
+
+  public subscript(x: Int, y: Int) -> Cell { cells[y * width + x] }
+
+  /// Writes `text` from (x, y), clipped to `limit` columns (and the buffer). Control
+  /// characters never reach a cell: they are shown as `?` (data is escaped before this; this
+  /// is the last line of defence). Returns the columns used.
+  @discardableResult
+  public mutating func put(_ text: String, x: Int, y: Int, role: StyleRole, limit: Int? = nil)
+    -> Int
+  {
+    guard y >= 0, y < height else { return 0 }
+    let end = min(width, x + (limit ?? width))
+    var column = x
+    for character in text {
+      let shown = TextWidth.isControl(character) ? "?" : String(character)
+      let cellWidth = TextWidth.of(character)
+      if cellWidth == 0 { continue }
+      if column + cellWidth > end { break }
+      if column >= 0 {
+        cells[y * width + column] = Cell(text: shown, role: role)
+        if cellWidth == 2 { cells[y * width + column + 1] = Cell(text: "", role: role) }
+      }
+      column += cellWidth
+    }
+    return column - x
+  }
+
+  public mutating func fill(_ rect: Rect, role: StyleRole) {
+    for row in rect.y..<min(height, rect.y + rect.height) where row >= 0 {
+      for column in rect.x..<min(width, rect.x + rect.width) where column >= 0 {
+        cells[row * width + column] = Cell(text: " ", role: role)
+      }
+    }
+  }
+
+  public mutating func setRole(_ role: StyleRole, x: Int, y: Int, count: Int) {
+    guard y >= 0, y < height else { return }
+    for column in max(0, x)..<min(width, x + count) { cells[y * width + column].role = role }
+  }
+
+  /// Row `y` as text (wide characters once).
+  public func line(_ y: Int) -> String {
+    var text = ""
+    for column in 0..<width { text += cells[y * width + column].text }
+    return text
+  }
+
+  /// The whole screen as text, trailing spaces trimmed: what golden files hold.
+  public var text: String {
+    (0..<height).map { row in
+      var line = self.line(row)
+      while line.last == " " { line.removeLast() }
+      return line
+    }.joined(separator: "\n")
+  }
+}
+
+/// Terminal columns a character takes: 2 for East Asian wide and emoji, 0 for combining marks.
+public enum TextWidth {
+  public static func of(_ character: Character) -> Int {
+    guard let first = character.unicodeScalars.first else { return 0 }
+    if character.unicodeScalars.count == 1, first.properties.generalCategory == .nonspacingMark {
+      return 0
+    }
+    if first.properties.isEmojiPresentation { return 2 }
+    switch first.value {
+    case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
+      0xA000...0xA4CF, 0xAC00...0xD7A3, 0xF900...0xFAFF, 0xFE30...0xFE4F, 0xFF00...0xFF60,
+      0xFFE0...0xFFE6, 0x20000...0x3FFFD:
+      return 2
+    default:
+      return 1
+    }
+  }
+
+  public static func of(_ text: String) -> Int { text.reduce(0) { $0 + of($1) } }
+
+  static func isControl(_ character: Character) -> Bool {
+    character.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
+  }
+
+  /// `text` cut to `width` columns, with an ellipsis when cut.
+  public static func truncate(_ text: String, to width: Int, ellipsis: String = "…") -> String {
+    guard width > 0 else { return "" }
+    if of(text) <= width { return text }
+    var result = ""
+    var used = 0
+    let room = width - of(ellipsis)
+    for character in text {
+      let next = of(character)
+      if used + next > room { break }
+      result.append(character)
+      used += next
+    }
+    return result + ellipsis
+  }
+}

@@ -1,0 +1,87 @@
+import EngagementServer
+import RegistrationCore
+import RegistrationEngine
+import Scenarios
+
+/// What the inspector shows and what the user is doing: one value, changed only by `update`.
+public struct InspectorModel: Sendable {
+  public enum Mode: Sendable {
+    case normal
+    case commandLine(LineEditor)
+    case filter(LineEditor)
+    case help
+    case attributes(AttributeEditor)
+    case tags(TagEditor)
+    case contactKey(ContactKeyEditor)
+  }
+
+  public struct Flash: Sendable, Hashable {
+    public var text: String
+    public var isError: Bool
+  }
+
+  public static let rates: [Double] = [1, 10, 60, 600, 3600]
+  public static let maxEvents = 2_000
+
+  public var width: Int
+  public var height: Int
+  public var focus: PaneID = .record
+  public var mode: Mode = .normal
+  public var device: EngineSnapshot?
+  public var server: ServerSnapshot?
+  public var events: [RunEvent] = []
+  /// Events scrolled back from the tail; 0 follows the tail.
+  public var eventsBack = 0
+  public var eventFilter = ""
+  public var scroll: [PaneID: Int] = [:]
+  public var now: Instant = .zero
+  public var rate: Double = 1
+  public var paused = false
+  public var flash: Flash?
+  public var glyphs: Glyphs = .unicode
+  public var themeName = "default"
+  public var title: String
+  public var commandHistory: [String] = []
+  public var historyIndex: Int?
+  public var lastPayloads: (previous: RegistrationPayload?, last: RegistrationPayload?) = (nil, nil)
+
+  public static let minimumWidth = 80
+  public static let minimumHeight = 24
+
+  public init(width: Int, height: Int, title: String) {
+    self.width = width
+    self.height = height
+    self.title = title
+  }
+
+  public var isTooSmall: Bool { width < Self.minimumWidth || height < Self.minimumHeight }
+
+  public var keyContext: KeyContext {
+    if isTooSmall { return .tooSmall }
+    switch mode {
+    case .normal: return .normal
+    case .commandLine: return .commandLine
+    case .filter: return .filter
+    case .help: return .help
+    case .attributes: return .attributeEditor
+    case .tags: return .tagEditor
+    case .contactKey: return .contactKeyEditor
+    }
+  }
+
+  /// Events that pass the filter.
+  public var visibleEvents: [RunEvent] {
+    guard !eventFilter.isEmpty else { return events }
+    let needle = eventFilter.lowercased()
+    return events.filter {
+      $0.type.lowercased().contains(needle) || $0.detail.lowercased().contains(needle)
+    }
+  }
+
+  /// The next instant the screen shows a countdown to, if any: the UI wakes each second then.
+  public var countdownTarget: Instant? {
+    guard let device else { return nil }
+    if case .due(let at, _, _) = device.plan, at > now { return at }
+    return nil
+  }
+}

@@ -1,0 +1,223 @@
+/// The panes, numbered as the keys that focus them.
+public enum PaneID: Int, CaseIterable, Sendable, Hashable {
+  case record = 1
+  case pending
+  case throttle
+  case backoff
+  case events
+  case server
+  case payload
+
+  public var title: String {
+    switch self {
+    case .record: "Contact record"
+    case .pending: "Pending changes"
+    case .throttle: "Throttle"
+    case .backoff: "Backoff"
+    case .events: "Events"
+    case .server: "Server"
+    case .payload: "Payload"
+    }
+  }
+}
+
+/// Everything a key can do.
+public enum Action: Hashable, Sendable {
+  case quit
+  case help
+  case commandLine
+  case filter
+  case back
+  case focusNext
+  case focusPrevious
+  case focus(PaneID)
+  case scrollUp
+  case scrollDown
+  case pageUp
+  case pageDown
+  case top
+  case bottom
+  case toggleAppState
+  case pauseResume
+  case faster
+  case slower
+  case jumpToDeadline
+  case fail503
+  case fail429
+  case hang
+  case toggleDown
+  case restart
+  case editAttributes
+  case editTags
+  case editContactKey
+  case cycleTheme
+  // Editors
+  case confirm
+  case cancel
+  case add
+  case remove
+  case nextField
+}
+
+public struct KeyBinding: Sendable {
+  public var keys: [Key]
+  public var action: Action
+  /// Shown in the status bar when set (short).
+  public var hint: String?
+  /// Shown in the `?` overlay.
+  public var help: String
+}
+
+public enum KeyContext: Sendable, Hashable {
+  case normal
+  case commandLine
+  case filter
+  case help
+  case attributeEditor
+  case tagEditor
+  case contactKeyEditor
+  case tooSmall
+}
+
+/// The one key table: the status bar and the help overlay are drawn from it, and key presses
+/// are looked up in it, so they can never disagree.
+public enum KeyTable {
+  public static func bindings(_ context: KeyContext) -> [KeyBinding] {
+    switch context {
+    case .normal: normal
+    case .commandLine:
+      [
+        KeyBinding(keys: [.enter], action: .confirm, hint: "run", help: "Run the command"),
+        KeyBinding(
+          keys: [.escape], action: .cancel, hint: "cancel", help: "Leave the command line"),
+        KeyBinding(
+          keys: [.up, .down], action: .scrollUp, hint: "history", help: "Earlier commands"),
+      ]
+    case .filter:
+      [
+        KeyBinding(keys: [.enter], action: .confirm, hint: "keep", help: "Keep the filter"),
+        KeyBinding(keys: [.escape], action: .cancel, hint: "clear", help: "Clear the filter"),
+      ]
+    case .help:
+      [
+        KeyBinding(
+          keys: [.escape, .character("?"), .character("q")], action: .back, hint: "close",
+          help: "Close the help")
+      ]
+    case .attributeEditor:
+      [
+        KeyBinding(
+          keys: [.up, .down], action: .scrollDown, hint: "row", help: "Move between rows"),
+        KeyBinding(
+          keys: [.tab], action: .nextField, hint: "key/value", help: "Switch between key and value"),
+        KeyBinding(keys: [.control("n")], action: .add, hint: "new", help: "Add a row"),
+        KeyBinding(
+          keys: [.control("d")], action: .remove, hint: "delete",
+          help: "Delete the row (clears the attribute)"),
+        KeyBinding(
+          keys: [.enter], action: .confirm, hint: "apply",
+          help: "Apply every change (each cell must be valid)"),
+        KeyBinding(keys: [.escape], action: .cancel, hint: "cancel", help: "Discard the changes"),
+      ]
+    case .tagEditor:
+      [
+        KeyBinding(
+          keys: [.up, .down], action: .scrollDown, hint: "move", help: "Move between tags"),
+        KeyBinding(
+          keys: [.control("d"), .delete], action: .remove, hint: "remove",
+          help: "Remove the tag (the SDK's own are locked)"),
+        KeyBinding(
+          keys: [.enter], action: .confirm, hint: "add/apply",
+          help: "Add the typed tag, or apply when the line is empty"),
+        KeyBinding(keys: [.escape], action: .cancel, hint: "cancel", help: "Discard the changes"),
+      ]
+    case .contactKeyEditor:
+      [
+        KeyBinding(
+          keys: [.enter], action: .confirm, hint: "apply",
+          help: "Apply (asks again when the key is generic or orphans a contact)"),
+        KeyBinding(keys: [.escape], action: .cancel, hint: "cancel", help: "Discard"),
+      ]
+    case .tooSmall:
+      [KeyBinding(keys: [.character("q")], action: .quit, hint: "quit", help: "Quit")]
+    }
+  }
+
+  static let normal: [KeyBinding] = [
+    KeyBinding(keys: [.character("q")], action: .quit, hint: "quit", help: "Quit RegScope"),
+    KeyBinding(keys: [.character("?")], action: .help, hint: "help", help: "Show every key"),
+    KeyBinding(
+      keys: [.character(":")], action: .commandLine, hint: "command",
+      help: "Type a command (tag add sports, server fail 503 times 3, ...)"),
+    KeyBinding(
+      keys: [.character("a")], action: .editAttributes, hint: "attrs", help: "Edit attributes"),
+    KeyBinding(keys: [.character("t")], action: .editTags, hint: "tags", help: "Edit tags"),
+    KeyBinding(
+      keys: [.character("c")], action: .editContactKey, hint: "contact key",
+      help: "Set the contact key"),
+    KeyBinding(
+      keys: [.character("n")], action: .jumpToDeadline, hint: "jump",
+      help: "Jump time to the next deadline"),
+    KeyBinding(
+      keys: [.character(" ")], action: .pauseResume, hint: "pause", help: "Pause or resume time"),
+    KeyBinding(
+      keys: [.character("+")], action: .faster, hint: nil, help: "Faster: 1x, 10x, 60x, 600x, 3600x"
+    ),
+    KeyBinding(keys: [.character("-")], action: .slower, hint: nil, help: "Slower"),
+    KeyBinding(
+      keys: [.character("e")], action: .fail503, hint: "503x3",
+      help: "Server: answer 503 to the next 3 registrations"),
+    KeyBinding(
+      keys: [.character("w")], action: .fail429, hint: nil,
+      help: "Server: answer 429 with Retry-After 120 s, once"),
+    KeyBinding(
+      keys: [.character("h")], action: .hang, hint: nil,
+      help: "Server: hang past the client's time-out, once"),
+    KeyBinding(
+      keys: [.character("d")], action: .toggleDown, hint: "down/up",
+      help: "Server: go down (connections refused) or come back up"),
+    KeyBinding(
+      keys: [.character("f")], action: .toggleAppState, hint: nil,
+      help: "Put the app in the background or the foreground"),
+    KeyBinding(
+      keys: [.character("R")], action: .restart, hint: nil,
+      help: "Kill the app and relaunch it from the store"),
+    KeyBinding(keys: [.character("/")], action: .filter, hint: nil, help: "Filter the events"),
+    KeyBinding(keys: [.tab], action: .focusNext, hint: nil, help: "Next pane"),
+    KeyBinding(keys: [.backTab], action: .focusPrevious, hint: nil, help: "Previous pane"),
+    KeyBinding(
+      keys: PaneID.allCases.map { .character(Character(String($0.rawValue))) },
+      action: .focus(.record),
+      hint: nil, help: "Go to pane 1-7"),
+    KeyBinding(keys: [.up, .character("k")], action: .scrollUp, hint: nil, help: "Scroll up"),
+    KeyBinding(
+      keys: [.down, .character("j")], action: .scrollDown, hint: nil, help: "Scroll down"),
+    KeyBinding(keys: [.pageUp], action: .pageUp, hint: nil, help: "Page up"),
+    KeyBinding(keys: [.pageDown], action: .pageDown, hint: nil, help: "Page down"),
+    KeyBinding(keys: [.character("g")], action: .top, hint: nil, help: "Top"),
+    KeyBinding(
+      keys: [.character("G")], action: .bottom, hint: nil, help: "Bottom (events: follow the tail)"),
+    KeyBinding(keys: [.character("T")], action: .cycleTheme, hint: nil, help: "Next colour theme"),
+    KeyBinding(keys: [.escape], action: .back, hint: nil, help: "Back: close, clear the filter"),
+  ]
+
+  /// The action for `key` in `context`, if the table has one.
+  public static func action(for key: Key, in context: KeyContext) -> Action? {
+    for binding in bindings(context) where binding.keys.contains(key) {
+      if case .focus = binding.action, case .character(let character) = key,
+        let number = Int(String(character)), let pane = PaneID(rawValue: number)
+      {
+        return .focus(pane)
+      }
+      return binding.action
+    }
+    return nil
+  }
+
+  /// The status bar's hints for a context: `q quit  ? help  : command ...`.
+  public static func hints(_ context: KeyContext) -> [(key: String, hint: String)] {
+    bindings(context).compactMap { binding in
+      binding.hint.map { (binding.keys.map(\.label).joined(separator: "/"), $0) }
+    }
+  }
+}

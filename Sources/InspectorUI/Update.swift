@@ -1,0 +1,279 @@
+import EngagementServer
+import RegistrationCore
+import RegistrationEngine
+import Scenarios
+
+public enum InspectorMessage: Sendable {
+  case key(Key)
+  case resize(width: Int, height: Int)
+  /// Fresh state from the engine and the server, at the clock's time and rate.
+  case refreshed(device: EngineSnapshot?, server: ServerSnapshot?, now: Instant, rate: Double)
+  case events([RunEvent])
+  case finished(String, isError: Bool)
+}
+
+/// What `update` asks the outside world to do.
+public enum InspectorEffect: Sendable, Hashable {
+  case run(Command)
+  case runAll([Command])
+  case setRate(Double)
+  case jumpToNextDeadline
+  case cycleTheme
+  case quit
+}
+
+public enum Inspector {
+  /// The one place the model changes (the Elm architecture): pure, so tests call it directly.
+  public static func update(_ model: inout InspectorModel, _ message: InspectorMessage)
+    -> [InspectorEffect]
+  {
+    switch message {
+    case .resize(let width, let height):
+      model.width = width
+      model.height = height
+      return []
+    case .refreshed(let device, let server, let now, let rate):
+      model.device = device
+      model.server = server
+      model.now = now
+      if rate > 0 { model.rate = rate }
+      model.paused = rate == 0
+      return []
+    case .events(let events):
+      for event in events {
+        if case .engine(.sent(_, _, _, let payload)) = event.body {
+          model.lastPayloads = (model.lastPayloads.last, payload)
+        }
+      }
+      model.events.append(contentsOf: events)
+      if model.events.count > InspectorModel.maxEvents {
+        model.events.removeFirst(model.events.count - InspectorModel.maxEvents)
+      }
+      if model.eventsBack > 0 { model.eventsBack += events.count }
+      return []
+    case .finished(let text, let isError):
+      model.flash = InspectorModel.Flash(text: text, isError: isError)
+      return []
+    case .key(let key):
+      return handle(key, &model)
+    }
+  }
+
+  static func handle(_ key: Key, _ model: inout InspectorModel) -> [InspectorEffect] {
+    if model.isTooSmall {
+      return KeyTable.action(for: key, in: .tooSmall) == .quit ? [.quit] : []
+    }
+    switch model.mode {
+    case .normal: return normal(key, &model)
+    case .help:
+      if KeyTable.action(for: key, in: .help) == .back { model.mode = .normal }
+      return []
+    case .commandLine(var line): return commandLine(key, &line, &model)
+    case .filter(var line):
+      switch KeyTable.action(for: key, in: .filter) {
+      case .confirm: model.mode = .normal
+      case .cancel:
+        model.eventFilter = ""
+        model.mode = .normal
+      default:
+        _ = line.handle(key)
+        model.eventFilter = line.text
+        model.mode = .filter(line)
+      }
+      return []
+    case .attributes(var editor): return attributes(key, &editor, &model)
+    case .tags(var editor): return tags(key, &editor, &model)
+    case .contactKey(var editor): return contactKey(key, &editor, &model)
+    }
+  }
+
+  static func normal(_ key: Key, _ model: inout InspectorModel) -> [InspectorEffect] {
+    model.flash = nil
+    guard let action = KeyTable.action(for: key, in: .normal) else { return [] }
+    switch action {
+    case .quit: return [.quit]
+    case .help: model.mode = .help
+    case .commandLine:
+      model.mode = .commandLine(LineEditor())
+      model.historyIndex = nil
+    case .filter:
+      model.focus = .events
+      model.mode = .filter(LineEditor(model.eventFilter))
+    case .back:
+      model.eventFilter = ""
+      model.eventsBack = 0
+    case .focusNext: model.focus = PaneID(rawValue: model.focus.rawValue % 7 + 1) ?? .record
+    case .focusPrevious:
+      model.focus = PaneID(rawValue: (model.focus.rawValue + 5) % 7 + 1) ?? .record
+    case .focus(let pane): model.focus = pane
+    case .scrollUp: scroll(&model, by: -1)
+    case .scrollDown: scroll(&model, by: 1)
+    case .pageUp: scroll(&model, by: -10)
+    case .pageDown: scroll(&model, by: 10)
+    case .top: scroll(&model, by: -1_000_000)
+    case .bottom: scroll(&model, by: 1_000_000)
+    case .toggleAppState:
+      return [.run(model.device?.appState == .background ? .foreground : .background)]
+    case .pauseResume: return [.setRate(model.paused ? model.rate : 0)]
+    case .faster:
+      let next = InspectorModel.rates.first { $0 > model.rate } ?? model.rate
+      return [.setRate(next)]
+    case .slower:
+      let next = InspectorModel.rates.last { $0 < model.rate } ?? model.rate
+      return [.setRate(next)]
+    case .jumpToDeadline: return [.jumpToNextDeadline]
+    case .fail503:
+      return [.run(.server(.fail(status: 503, times: 3, retryAfter: nil, duration: nil)))]
+    case .fail429:
+      return [.run(.server(.fail(status: 429, times: 1, retryAfter: 120, duration: nil)))]
+    case .hang: return [.run(.server(.hang))]
+    case .toggleDown:
+      let isDown =
+        model.server?.fault.map { if case .down = $0.kind { true } else { false } } ?? false
+      return [.run(.server(isDown ? .up : .down))]
+    case .restart: return [.run(.restart)]
+    case .editAttributes:
+      guard let device = model.device else { return [] }
+      model.mode = .attributes(AttributeEditor(attributes: device.state.record.attributes))
+    case .editTags:
+      guard let device = model.device else { return [] }
+      let locked = ContactRecord.systemTags(
+        platform: device.settings.platform, debugBuild: device.settings.debugBuild)
+      model.mode = .tags(TagEditor(tags: device.state.record.tags, locked: locked))
+    case .editContactKey:
+      guard let device = model.device else { return [] }
+      model.mode = .contactKey(ContactKeyEditor(current: device.state.record.contactKey))
+    case .cycleTheme: return [.cycleTheme]
+    case .confirm, .cancel, .add, .remove, .nextField: break
+    }
+    return []
+  }
+
+  static func scroll(_ model: inout InspectorModel, by delta: Int) {
+    if model.focus == .events {
+      let count = model.visibleEvents.count
+      model.eventsBack = min(max(0, count - 1), max(0, model.eventsBack - delta))
+      return
+    }
+    model.scroll[model.focus] = max(0, min(1_000, (model.scroll[model.focus] ?? 0) + delta))
+  }
+
+  static func commandLine(_ key: Key, _ line: inout LineEditor, _ model: inout InspectorModel)
+    -> [InspectorEffect]
+  {
+    switch KeyTable.action(for: key, in: .commandLine) {
+    case .cancel:
+      model.mode = .normal
+      return []
+    case .confirm:
+      let text = line.text.trimmingCharacters(in: .whitespaces)
+      model.mode = .normal
+      guard !text.isEmpty else { return [] }
+      if model.commandHistory.last != text { model.commandHistory.append(text) }
+      do {
+        return [.run(try CommandParser.parse(text))]
+      } catch {
+        model.flash = InspectorModel.Flash(text: "\(text): \(error)", isError: true)
+        return []
+      }
+    case .scrollUp:
+      guard !model.commandHistory.isEmpty else { return [] }
+      let index: Int
+      if key == .up {
+        index = max(0, (model.historyIndex ?? model.commandHistory.count) - 1)
+      } else {
+        index = min(
+          model.commandHistory.count, (model.historyIndex ?? model.commandHistory.count) + 1)
+      }
+      model.historyIndex = index
+      line = LineEditor(index < model.commandHistory.count ? model.commandHistory[index] : "")
+      model.mode = .commandLine(line)
+      return []
+    default:
+      _ = line.handle(key)
+      model.mode = .commandLine(line)
+      return []
+    }
+  }
+
+  static func attributes(_ key: Key, _ editor: inout AttributeEditor, _ model: inout InspectorModel)
+    -> [InspectorEffect]
+  {
+    switch KeyTable.action(for: key, in: .attributeEditor) {
+    case .cancel:
+      model.mode = .normal
+      return []
+    case .confirm:
+      guard editor.isValid else {
+        model.mode = .attributes(editor)
+        return []
+      }
+      model.mode = .normal
+      let edits = editor.edits(from: model.device?.state.record.attributes ?? [:])
+      return edits.isEmpty ? [] : [.runAll(edits.map(Command.edit))]
+    default:
+      editor.handle(key)
+      model.mode = .attributes(editor)
+      return []
+    }
+  }
+
+  static func tags(_ key: Key, _ editor: inout TagEditor, _ model: inout InspectorModel)
+    -> [InspectorEffect]
+  {
+    if KeyTable.action(for: key, in: .tagEditor) == .cancel {
+      model.mode = .normal
+      return []
+    }
+    if editor.handle(key) {
+      model.mode = .tags(editor)
+      return []
+    }
+    // Enter on an empty line: apply.
+    model.mode = .normal
+    let edits = editor.edits(from: model.device?.state.record.tags ?? [])
+    return edits.isEmpty ? [] : [.runAll(edits.map(Command.edit))]
+  }
+
+  static func contactKey(
+    _ key: Key, _ editor: inout ContactKeyEditor, _ model: inout InspectorModel
+  )
+    -> [InspectorEffect]
+  {
+    switch KeyTable.action(for: key, in: .contactKeyEditor) {
+    case .cancel:
+      model.mode = .normal
+      return []
+    case .confirm:
+      guard editor.problem == nil else {
+        model.mode = .contactKey(editor)
+        return []
+      }
+      let edit = Edit.setContactKey(editor.input.text)
+      let warnings = preview(edit, model).warnings.filter {
+        $0.code == .genericContactKey || $0.code == .orphanRisk
+      }
+      if !warnings.isEmpty && editor.pendingWarnings != warnings {
+        editor.pendingWarnings = warnings
+        model.mode = .contactKey(editor)
+        return []
+      }
+      model.mode = .normal
+      return [.run(.edit(edit))]
+    default:
+      if editor.input.handle(key) { editor.pendingWarnings = [] }
+      model.mode = .contactKey(editor)
+      return []
+    }
+  }
+
+  /// What the engine would answer, worked out from the snapshot by the same rules.
+  static func preview(_ edit: Edit, _ model: InspectorModel) -> EditOutcome {
+    guard let device = model.device else { return .unchanged(reason: "not launched") }
+    var (machine, _) = RegistrationMachine.relaunch(
+      settings: device.settings, state: device.state,
+      environment: device.state.record.device.environment, now: model.now)
+    machine.setAppState(device.appState)
+    return machine.preview(edit, now: model.now)
+  }
+}

@@ -1,0 +1,254 @@
+import RegistrationCore
+import Scenarios
+
+extension Inspector {
+  /// The whole screen for a model: a pure function, so a golden test can check any state.
+  public static func view(_ model: InspectorModel) -> CellBuffer {
+    var canvas = Canvas(
+      buffer: CellBuffer(width: model.width, height: model.height), glyphs: model.glyphs)
+    if model.isTooSmall {
+      tooSmall(model, &canvas)
+      return canvas.buffer
+    }
+    let layout = Layout.make(width: model.width, height: model.height, focus: model.focus)
+    header(model, layout.header, &canvas)
+    let shown = layout.shownTab(focus: model.focus)
+    for pane in PaneID.allCases {
+      guard let rect = layout.panes[pane] else { continue }
+      if layout.tabbed.contains(pane) && pane != shown { continue }
+      canvas.box(rect, title: title(pane, model, layout), focused: model.focus == pane)
+      Panes.draw(pane, model, rect, &canvas)
+    }
+    status(model, layout.status, &canvas)
+    overlay(model, &canvas)
+    return canvas.buffer
+  }
+
+  static func title(_ pane: PaneID, _ model: InspectorModel, _ layout: Layout) -> String {
+    if layout.tabbed.contains(pane) {
+      return layout.tabbed.map { tab in
+        tab == pane ? "\(tab.rawValue) \(tab.title)" : "\(tab.rawValue) \(tab.title.lowercased())"
+      }.joined(separator: " · ") + (pane == .events ? eventsSuffix(model) : "")
+    }
+    return "\(pane.rawValue) \(pane.title)" + (pane == .events ? eventsSuffix(model) : "")
+  }
+
+  static func eventsSuffix(_ model: InspectorModel) -> String {
+    var parts: [String] = []
+    if !model.eventFilter.isEmpty {
+      parts.append("filter: \(TerminalText.escaped(model.eventFilter))")
+    }
+    parts.append(model.eventsBack == 0 ? "following" : "\(model.eventsBack) newer below")
+    return " (" + parts.joined(separator: ", ") + ")"
+  }
+
+  static func header(_ model: InspectorModel, _ rect: Rect, _ canvas: inout Canvas) {
+    canvas.buffer.fill(rect, role: .header)
+    let speed = model.paused ? "paused" : "\(formatRate(model.rate))x"
+    let state = model.device?.appState.rawValue ?? "not launched"
+    let right = "\(LiveLine.time(model.now))  \(speed)  \(state) "
+    let left =
+      " RegScope  " + TextWidth.truncate(model.title, to: max(0, rect.width - right.count - 12))
+    canvas.buffer.put(left, x: 0, y: rect.y, role: .header)
+    canvas.buffer.put(right, x: rect.width - TextWidth.of(right), y: rect.y, role: .header)
+  }
+
+  public static func formatRate(_ rate: Double) -> String {
+    rate == rate.rounded() ? String(Int(rate)) : String(rate)
+  }
+
+  static func status(_ model: InspectorModel, _ rect: Rect, _ canvas: inout Canvas) {
+    canvas.buffer.fill(rect, role: .normal)
+    switch model.mode {
+    case .commandLine(let line):
+      input(": ", line, rect, &canvas)
+      return
+    case .filter(let line):
+      input("/ ", line, rect, &canvas)
+      return
+    default: break
+    }
+    if let flash = model.flash {
+      canvas.buffer.put(
+        " " + TerminalText.escaped(flash.text), x: 0, y: rect.y,
+        role: flash.isError ? .error : .success, limit: rect.width)
+      return
+    }
+    var x = 1
+    for (key, hint) in KeyTable.hints(model.keyContext) {
+      let width = TextWidth.of(key) + TextWidth.of(hint) + 3
+      if x + width > rect.width { break }
+      x += canvas.buffer.put(key, x: x, y: rect.y, role: .keyName)
+      x += canvas.buffer.put(" " + hint + "  ", x: x, y: rect.y, role: .keyHint)
+    }
+  }
+
+  static func input(_ prompt: String, _ line: LineEditor, _ rect: Rect, _ canvas: inout Canvas) {
+    let text = TerminalText.escaped(line.text)
+    canvas.buffer.put(prompt, x: 0, y: rect.y, role: .keyName)
+    canvas.buffer.put(
+      text, x: prompt.count, y: rect.y, role: .input, limit: rect.width - prompt.count - 1)
+    let cursorX = prompt.count + TextWidth.of(String(line.text.prefix(line.cursor)))
+    if cursorX < rect.width {
+      let under = cursorX - prompt.count < text.count ? canvas.buffer[cursorX, rect.y].text : " "
+      canvas.buffer.put(under.isEmpty ? " " : under, x: cursorX, y: rect.y, role: .selection)
+    }
+  }
+
+  static func tooSmall(_ model: InspectorModel, _ canvas: inout Canvas) {
+    let lines = [
+      "too small: need \(InspectorModel.minimumWidth)x\(InspectorModel.minimumHeight)",
+      "this terminal is \(model.width)x\(model.height)",
+      "q quits",
+    ]
+    for (index, line) in lines.enumerated() {
+      let y = model.height / 2 - 1 + index
+      canvas.buffer.put(
+        line, x: max(0, (model.width - line.count) / 2), y: y, role: index == 0 ? .warning : .normal
+      )
+    }
+  }
+
+  // MARK: Overlays
+
+  static func overlay(_ model: InspectorModel, _ canvas: inout Canvas) {
+    switch model.mode {
+    case .help: help(model, &canvas)
+    case .attributes(let editor): attributeEditor(editor, &canvas, model)
+    case .tags(let editor): tagEditor(editor, &canvas, model)
+    case .contactKey(let editor): contactKeyEditor(editor, &canvas, model)
+    default: break
+    }
+  }
+
+  static func dialog(
+    _ model: InspectorModel, width: Int, height: Int, title: String, _ canvas: inout Canvas
+  ) -> Rect {
+    let w = min(width, model.width - 4)
+    let h = min(height, model.height - 2)
+    let rect = Rect(
+      x: (model.width - w) / 2, y: max(1, (model.height - h) / 2), width: w, height: h)
+    canvas.buffer.fill(rect, role: .normal)
+    canvas.box(rect, title: title, focused: true)
+    return rect
+  }
+
+  static func help(_ model: InspectorModel, _ canvas: inout Canvas) {
+    let bindings = KeyTable.bindings(.normal)
+    let rect = dialog(
+      model, width: 78, height: bindings.count + 4, title: "Keys (Esc closes)", &canvas)
+    let inner = rect.inner
+    for (row, binding) in bindings.enumerated() {
+      let keys = binding.keys.map(\.label).joined(separator: " ")
+      canvas.line(
+        inner, row,
+        [
+          (" " + keys.padding(toLength: 16, withPad: " ", startingAt: 0), .keyName),
+          (binding.help, .normal),
+        ])
+    }
+    canvas.line(
+      inner, bindings.count + 1,
+      [
+        (
+          " Commands: "
+            + "tag add TAG, attr set KEY VALUE, contact-key set KEY, server fail 503 times 3 …",
+          .dim
+        )
+      ])
+  }
+
+  static func attributeEditor(
+    _ editor: AttributeEditor, _ canvas: inout Canvas, _ model: InspectorModel
+  ) {
+    let rect = dialog(
+      model, width: 72, height: min(editor.rows.count + 7, 20),
+      title: "Attributes: an edited copy, applied on Enter", &canvas)
+    let inner = rect.inner
+    canvas.line(
+      inner, 0,
+      [(" key".padding(toLength: 26, withPad: " ", startingAt: 0), .dim), ("value", .dim)])
+    for (index, row) in editor.rows.enumerated().prefix(inner.height - 4) {
+      let selected = index == editor.selected
+      let key = TerminalText.escaped(row.key.text)
+      let value = TerminalText.escaped(row.value.text)
+      let keyRole: StyleRole = selected && !editor.editingValue ? .selection : .normal
+      let valueRole: StyleRole = selected && editor.editingValue ? .selection : .normal
+      var segments: [(String, StyleRole)] = [
+        (selected ? "›" : " ", .accent),
+        (
+          TextWidth.truncate(key, to: 24).padding(toLength: 25, withPad: " ", startingAt: 0),
+          keyRole
+        ),
+        (TextWidth.truncate(value, to: 30), valueRole),
+      ]
+      if let problem = editor.problem(row), !editor.isBlank(row) {
+        segments.append(("  " + problem, .error))
+      }
+      canvas.line(inner, index + 1, segments)
+    }
+    let hints = KeyTable.hints(.attributeEditor).map { "\($0.key) \($0.hint)" }.joined(
+      separator: "  ")
+    canvas.line(inner, inner.height - 1, [(" " + hints, .keyHint)])
+    if !editor.isValid {
+      canvas.line(
+        inner, inner.height - 2, [(" fix the marked cells to apply (R2.5, R2.6)", .error)])
+    }
+  }
+
+  static func tagEditor(_ editor: TagEditor, _ canvas: inout Canvas, _ model: InspectorModel) {
+    let rect = dialog(
+      model, width: 60, height: min(editor.all.count + 8, 20),
+      title: "Tags: an edited copy, applied on Enter", &canvas)
+    let inner = rect.inner
+    for (index, tag) in editor.all.enumerated().prefix(inner.height - 4) {
+      let locked = index < editor.locked.count
+      canvas.line(
+        inner, index,
+        [
+          (index == editor.selected ? "›" : " ", .accent),
+          (
+            (locked ? model.glyphs.lock : " ") + TerminalText.escaped(tag),
+            index == editor.selected ? .selection : locked ? .locked : .normal
+          ),
+          (locked ? "  the SDK's own, locked" : "", .dim),
+        ])
+    }
+    canvas.line(
+      inner, inner.height - 3,
+      [(" add: ", .keyName), (TerminalText.escaped(editor.input.text) + "▏", .input)])
+    if let problem = editor.problem {
+      canvas.line(inner, inner.height - 2, [(" " + problem, .error)])
+    }
+    let hints = KeyTable.hints(.tagEditor).map { "\($0.key) \($0.hint)" }.joined(separator: "  ")
+    canvas.line(inner, inner.height - 1, [(" " + hints, .keyHint)])
+  }
+
+  static func contactKeyEditor(
+    _ editor: ContactKeyEditor, _ canvas: inout Canvas, _ model: InspectorModel
+  ) {
+    let rect = dialog(
+      model, width: 76, height: 9 + editor.pendingWarnings.count, title: "Contact key", &canvas)
+    let inner = rect.inner
+    canvas.line(
+      inner, 0, [(" key: ", .keyName), (TerminalText.escaped(editor.input.text) + "▏", .input)])
+    canvas.line(
+      inner, 1, [(" trimmed, 1 to 100 characters; can change, never be cleared (R2.1-R2.3)", .dim)])
+    if let problem = editor.problem {
+      canvas.line(inner, 3, [(" " + problem, .error)])
+    }
+    for (index, warning) in editor.pendingWarnings.enumerated() {
+      canvas.line(
+        inner, 3 + index,
+        [(" " + TerminalText.escaped(warning.message) + " (\(warning.rule))", .warning)])
+    }
+    if !editor.pendingWarnings.isEmpty {
+      canvas.line(
+        inner, 4 + editor.pendingWarnings.count,
+        [(" Enter again applies anyway; Esc cancels", .warning)])
+    }
+    let hints = KeyTable.hints(.contactKeyEditor).map { "\($0.key) \($0.hint)" }.joined(
+      separator: "  ")
+    canvas.line(inner, inner.height - 1, [(" " + hints, .keyHint)])
+  }
+}

@@ -1,0 +1,160 @@
+import ArgumentParser
+import CNcursesw
+import Clocks
+import EngagementServer
+import Foundation
+import InspectorUI
+import RegistrationCore
+import RegistrationEngine
+import Scenarios
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+@main
+struct RegScope: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "regscope",
+    abstract: "Watch and drive mobile-push device registration in your terminal.",
+    discussion: """
+      With no options it opens on its embedded default: the local Engagement server in
+      process, a demo app configuration, state under $XDG_STATE_HOME/regscope. Press ? for keys.
+      """)
+
+  @Option(help: "State folder (default: $XDG_STATE_HOME/regscope).")
+  var state: String?
+
+  @Option(help: "A JSON file of named SDK configurations, to inspect a real tenant.")
+  var config: String?
+
+  @Option(help: "Which configuration of --config to use.")
+  var configName: String?
+
+  @Option(help: "Send registrations to this server instead of the local one.")
+  var server: String?
+
+  @Option(help: "Clock speed: 1 is real time, 60 a minute per second (demo default 60).")
+  var speed: Double?
+
+  @Option(help: "Theme: default, light, high-contrast, monochrome, or a YAML file.")
+  var theme: String = "default"
+
+  @Option(help: "Play a built-in scenario live (demo mode), on fresh in-memory state.")
+  var scenario: String?
+
+  @Flag(help: "Move the stored state aside and start afresh.")
+  var resetState = false
+
+  @Flag(help: "Draw with ASCII only.")
+  var ascii = false
+
+  @Option(help: .hidden)
+  var measure: String?
+
+  func validate() throws {
+    if let speed, !(speed > 0 && speed <= 1_000_000) {
+      throw ValidationError("--speed must be above 0 and at most 1000000")
+    }
+    if (config == nil) != (configName == nil) {
+      throw ValidationError("--config and --config-name go together")
+    }
+    if let scenario, BuiltInScenarios.named(scenario) == nil,
+      !FileManager.default.fileExists(atPath: scenario)
+    {
+      let nearest = Suggestion.nearest(to: scenario, in: BuiltInScenarios.all.map(\.name))
+      throw ValidationError(
+        "no built-in scenario \"\(scenario)\"\(nearest.map { "; did you mean \"\($0)\"?" } ?? "") (regctl scenarios lists them)"
+      )
+    }
+  }
+
+  func run() async throws {
+    if let measure {
+      try await Measure.run(measure)
+      return
+    }
+    let inbox = EventInbox()
+    let (wakes, wakeContinuation) = AsyncStream.makeStream(
+      of: Wake.self, bufferingPolicy: .bufferingNewest(64))
+    let wake: @Sendable (Wake) -> Void = { wakeContinuation.yield($0) }
+    let onEvent: @Sendable (RunEvent) -> Void = { event in
+      inbox.append(event)
+      wake(.events)
+    }
+    let folder = StateDirectory.resolve(state)
+    let session: Simulation
+    var playing: Scenario?
+    do {
+      if let scenario {
+        let loaded =
+          try BuiltInScenarios.named(scenario).map(BuiltInScenarios.scenario)
+          ?? ScenarioParser.parse(file: scenario)
+        playing = loaded
+        let place = SimulationPlace(
+          clock: ScaledClock(rate: speed ?? 60), deviceStore: try RegistrationStore.inMemory(),
+          serverStore: try ServerStore.inMemory(), live: true)
+        var setup = loaded.setup
+        setup.deviceID = nil
+        session = try await Simulation.start(setup, place: place, log: RunLog(listener: onEvent))
+      } else {
+        session = try await LiveSession.open(
+          folder: folder, config: config, configName: configName, server: server,
+          speed: speed ?? 1, resetState: resetState, onEvent: onEvent)
+      }
+    } catch {
+      FileHandle.standardError.write(Data("regscope: \(error)\n".utf8))
+      throw ExitCode(2)
+    }
+    let loadedTheme = ThemeLoader.load(theme)
+    // Nothing written to stderr may land on the screen: it goes to a log file instead.
+    let log = try? LogFile.redirectStandardError(to: folder + "/regscope.log")
+    let terminal: Terminal
+    do {
+      terminal = try Terminal()
+    } catch {
+      log?.restore()
+      FileHandle.standardError.write(Data("regscope: \(error)\n".utf8))
+      await session.stop()
+      throw ExitCode(2)
+    }
+    atexit { _ = RegScopeExit.restoreTerminal() }
+    let environment = ProcessInfo.processInfo.environment
+    let monochrome = !(environment["NO_COLOR"] ?? "").isEmpty
+    let title =
+      playing.map { "demo: \($0.name) → \(session.destination)" }
+      ?? "app \(session.engineConfiguration.appID) → \(session.destination)"
+    let app = App(
+      session: session, terminal: terminal, title: TerminalText.escaped(title),
+      theme: loadedTheme.theme, monochrome: monochrome, inbox: inbox, wakes: wakes, wake: wake)
+    if ascii { app.useASCII() }
+    if !loadedTheme.problems.isEmpty {
+      app.flash(loadedTheme.problems.joined(separator: "; "), isError: true)
+      for problem in loadedTheme.problems {
+        FileHandle.standardError.write(Data("\(problem)\n".utf8))
+      }
+    }
+    let signals = SignalWatch.start(wake)
+    let input = InputWatcher(wake: wake)
+    input.start()
+    _ = try? await session.execute(.launch)
+    let player = playing.map { scenario in
+      Task { await ScenarioPlayer.play(scenario, on: session, report: wake) }
+    }
+    await app.run(input: input)
+    player?.cancel()
+    input.stop()
+    app.stop()
+    for source in signals { source.cancel() }
+    terminal.stop()
+    log?.restore()
+    await session.stop()
+  }
+}
+
+enum RegScopeExit {
+  /// For atexit: if the process ends with curses still active, give the terminal back.
+  static func restoreTerminal() -> Int32 { isendwin() ? 0 : endwinSafely() }
+
+  static func endwinSafely() -> Int32 { Int32(endwin()) }
+}

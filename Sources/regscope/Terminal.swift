@@ -1,0 +1,180 @@
+import CNcursesw
+import Foundation
+import InspectorUI
+
+/// The ncurses backend: the only code that talks to curses. It copies a cell buffer to the
+/// screen (ncurses sends only what changed), decodes keys, and maps theme roles to colours.
+final class Terminal {
+  private let screen: OpaquePointer
+  private(set) var colors: Int
+  private var styles: [StyleRole: (attrs: attr_t, pair: Int16)] = [:]
+  let utf8: Bool
+
+  struct StartError: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  /// Starts curses on the terminal (or, headless, on /dev/null at a given size).
+  init(headless: (width: Int, height: Int)? = nil) throws {
+    setlocale(LC_ALL, "")
+    utf8 = regscope_locale_is_utf8() != 0
+    let term = ProcessInfo.processInfo.environment["TERM"].flatMap { $0.isEmpty ? nil : $0 }
+    let output: UnsafeMutablePointer<FILE>?
+    let input: UnsafeMutablePointer<FILE>?
+    if headless != nil {
+      output = fopen("/dev/null", "w")
+      input = fopen("/dev/null", "r")
+    } else {
+      output = fdopen(1, "w")
+      input = fdopen(0, "r")
+    }
+    // newterm, unlike initscr, reports an unknown TERM instead of exiting the process.
+    guard let output, let input,
+      let screen = newterm(headless != nil ? "xterm-256color" : term, output, input)
+    else {
+      throw StartError(
+        description:
+          "cannot start the terminal UI: TERM=\(term ?? "(unset)") is not a terminal type this system knows (try TERM=xterm-256color)"
+      )
+    }
+    self.screen = screen
+    set_term(screen)
+    if let headless { resizeterm(Int32(headless.height), Int32(headless.width)) }
+    raw()
+    noecho()
+    nonl()
+    keypad(regscope_stdscr(), true)
+    nodelay(regscope_stdscr(), true)
+    regscope_set_escdelay(25)
+    curs_set(0)
+    colors = 0
+    if has_colors() {
+      start_color()
+      use_default_colors()
+      colors = Int(regscope_colors())
+    }
+  }
+
+  var size: (width: Int, height: Int) { (Int(regscope_cols()), Int(regscope_lines())) }
+
+  /// After SIGWINCH: asks the kernel for the size and tells curses.
+  func refreshSize() -> (width: Int, height: Int) {
+    var rows: Int32 = 0
+    var columns: Int32 = 0
+    if regscope_window_size(1, &rows, &columns) == 0, rows > 0, columns > 0 {
+      resizeterm(rows, columns)
+    }
+    return size
+  }
+
+  /// Colours for every role. Monochrome when NO_COLOR is set or the terminal has none.
+  func apply(_ theme: Theme, monochrome: Bool) {
+    let colorless = monochrome || colors < 8
+    let effective = colorless ? (ThemeLoader.builtIn("monochrome")?.theme ?? theme) : theme
+    styles = [:]
+    for (index, role) in StyleRole.allCases.enumerated() {
+      let style = effective.style(role)
+      var attrs = regscope_a_normal()
+      if style.bold { attrs |= regscope_a_bold() }
+      if style.dim { attrs |= regscope_a_dim() }
+      if style.reverse { attrs |= regscope_a_reverse() }
+      if style.underline { attrs |= regscope_a_underline() }
+      var pair: Int16 = 0
+      if !colorless {
+        pair = Int16(index + 1)
+        init_pair(pair, colorNumber(style.foreground), colorNumber(style.background))
+      }
+      styles[role] = (attrs, pair)
+    }
+  }
+
+  private func colorNumber(_ color: ThemeColor) -> Int16 {
+    switch color.degraded(to: colors) {
+    case .terminalDefault: -1
+    case .index(let value): Int16(value)
+    }
+  }
+
+  /// Copies the buffer to the screen, one run of same-styled cells at a time.
+  func draw(_ buffer: CellBuffer) {
+    var text: [wchar_t] = []
+    text.reserveCapacity(buffer.width)
+    for row in 0..<buffer.height {
+      var column = 0
+      while column < buffer.width {
+        let role = buffer[column, row].role
+        let start = column
+        text.removeAll(keepingCapacity: true)
+        while column < buffer.width, buffer[column, row].role == role {
+          for scalar in buffer[column, row].text.unicodeScalars {
+            text.append(wchar_t(bitPattern: scalar.value))
+          }
+          column += 1
+        }
+        let style = styles[role] ?? (regscope_a_normal(), 0)
+        regscope_put(Int32(row), Int32(start), text, Int32(text.count), style.attrs, style.pair)
+      }
+    }
+    refresh()
+  }
+
+  /// Every key waiting, decoded. Never blocks.
+  func readKeys() -> (keys: [Key], resized: Bool) {
+    var keys: [Key] = []
+    var resized = false
+    var value: wint_t = 0
+    while true {
+      let result = regscope_get_wch(&value)
+      if result == regscope_ok() {
+        keys.append(Self.decode(character: value))
+      } else if result == regscope_key_code_yes() {
+        if Int32(value) == regscope_key_resize() {
+          resized = true
+        } else if let key = Self.decode(function: Int32(value)) {
+          keys.append(key)
+        }
+      } else {
+        break
+      }
+    }
+    return (keys, resized)
+  }
+
+  static func decode(character value: wint_t) -> Key {
+    switch value {
+    case 10, 13: return .enter
+    case 27: return .escape
+    case 9: return .tab
+    case 8, 127: return .backspace
+    case 1...26: return .control(Character(Unicode.Scalar(value + 96) ?? "?"))
+    default:
+      guard let scalar = Unicode.Scalar(value) else { return .character("?") }
+      return .character(Character(scalar))
+    }
+  }
+
+  static func decode(function code: Int32) -> Key? {
+    switch code {
+    case regscope_key_up(): .up
+    case regscope_key_down(): .down
+    case regscope_key_left(): .left
+    case regscope_key_right(): .right
+    case regscope_key_home(): .home
+    case regscope_key_end(): .end
+    case regscope_key_ppage(): .pageUp
+    case regscope_key_npage(): .pageDown
+    case regscope_key_backspace(): .backspace
+    case regscope_key_dc(): .delete
+    case regscope_key_btab(): .backTab
+    case regscope_key_enter(): .enter
+    default:
+      (1...12).first { regscope_key_f(Int32($0)) == code }.map(Key.function)
+    }
+  }
+
+  /// Gives the terminal back as it was.
+  func stop() {
+    endwin()
+    delscreen(screen)
+  }
+}
