@@ -64,6 +64,12 @@ let package = Package(
       dependencies: ["Scenarios"],
       swiftSettings: strictSwift6
     ),
+    // Runs the regscope binary in tmux, as a user would.
+    .testTarget(
+      name: "RegscopeTests",
+      dependencies: ["regscope"],
+      swiftSettings: strictSwift6
+    ),
     // Runs the regctl binary as a user would.
     .testTarget(
       name: "RegctlTests",
@@ -87,7 +93,8 @@ let package = Package(
     ),
     .testTarget(
       name: "InspectorUITests",
-      dependencies: ["InspectorUI"],
+      dependencies: ["InspectorUI", "Scenarios"],
+      exclude: ["Snapshots"],
       swiftSettings: strictSwift6
     ),
     // The terminal inspector: the ncurses backend and the main loop.

@@ -45,6 +45,18 @@ public struct InspectorModel: Sendable {
   public var historyIndex: Int?
   public var lastPayloads: (previous: RegistrationPayload?, last: RegistrationPayload?) = (nil, nil)
 
+  /// How times are written: the wall clock in a live session, time since the start for
+  /// virtual runs (and golden tests, which must not depend on the machine's time zone).
+  public enum TimeStyle: Sendable { case wallClock, elapsed }
+  public var timeStyle: TimeStyle = .wallClock
+
+  public func format(_ instant: Instant) -> String {
+    switch timeStyle {
+    case .wallClock: LiveLine.time(instant)
+    case .elapsed: Timestamp.format(instant)
+    }
+  }
+
   public static let minimumWidth = 80
   public static let minimumHeight = 24
 

@@ -148,7 +148,7 @@ public enum KeyTable {
     KeyBinding(keys: [.character("?")], action: .help, hint: "help", help: "Show every key"),
     KeyBinding(
       keys: [.character(":")], action: .commandLine, hint: "command",
-      help: "Type a command (tag add sports, server fail 503 times 3, ...)"),
+      help: "Type a command: tag add sports, server fail 503 times 3"),
     KeyBinding(
       keys: [.character("a")], action: .editAttributes, hint: "attrs", help: "Edit attributes"),
     KeyBinding(keys: [.character("t")], action: .editTags, hint: "tags", help: "Edit tags"),

@@ -179,8 +179,9 @@ enum Panes {
       ]
     case .delayedForContactKey:
       return [
-        [("delayed: waiting for a contact key", .warning)],
-        [("delayRegistrationUntilContactKeyIsSet (R3.5)", .dim)],
+        [("delayed", .warning)],
+        [("waiting for a contact key", .normal)],
+        [("delay until key is set (R3.5)", .dim)],
       ]
     case .blocked(let missing):
       return [[("not sent: missing \(missing.joined(separator: ", ")) (R6.3)", .error)]]
@@ -279,12 +280,12 @@ enum Panes {
       canvas.line(
         inner, row,
         [
-          (LiveLine.time(event.t) + " ", .dim),
+          (model.format(event.t) + " ", .dim),
           (
             event.type.padding(toLength: 15, withPad: " ", startingAt: 0),
             role == .normal ? .accent : role
           ),
-          (event.detail(time: LiveLine.time), role),
+          (event.detail(time: model.format), role),
         ])
     }
   }

@@ -13,6 +13,7 @@ public enum ThemeColor: Hashable, Sendable {
     if colors >= 256 || value < colors { return self }
     if colors >= 16 && value < 16 { return self }
     let (r, g, b) = Self.rgb(of: value)
+    if colors < 16 { return .index(Self.basicByHue(r, g, b)) }
     var best = 0
     var bestDistance = Int.max
     for candidate in 0..<min(colors, 16) {
@@ -24,6 +25,16 @@ public enum ThemeColor: Hashable, Sendable {
       }
     }
     return .index(best)
+  }
+
+  /// The basic colour (0-7) with the same dominant channels: nearest-by-distance picks white
+  /// for light green, which reads as the wrong colour. Greys go to white, or black when dark.
+  static func basicByHue(_ r: Int, _ g: Int, _ b: Int) -> Int {
+    let high = max(r, g, b)
+    let low = min(r, g, b)
+    if high - low < 40 { return high < 60 ? 0 : 7 }
+    let middle = (high + low) / 2
+    return (r > middle ? 1 : 0) | (g > middle ? 2 : 0) | (b > middle ? 4 : 0)
   }
 
   static let basic: [(Int, Int, Int)] = [

@@ -46,7 +46,7 @@ extension Inspector {
     canvas.buffer.fill(rect, role: .header)
     let speed = model.paused ? "paused" : "\(formatRate(model.rate))x"
     let state = model.device?.appState.rawValue ?? "not launched"
-    let right = "\(LiveLine.time(model.now))  \(speed)  \(state) "
+    let right = "\(model.format(model.now))  \(speed)  \(state) "
     let left =
       " RegScope  " + TextWidth.truncate(model.title, to: max(0, rect.width - right.count - 12))
     canvas.buffer.put(left, x: 0, y: rect.y, role: .header)
@@ -135,24 +135,37 @@ extension Inspector {
 
   static func help(_ model: InspectorModel, _ canvas: inout Canvas) {
     let bindings = KeyTable.bindings(.normal)
+    // One column when it fits; two side by side on a short screen.
+    let rows = model.height - 6
+    let columns = bindings.count <= rows ? 1 : 2
+    let perColumn = (bindings.count + columns - 1) / columns
+    let width = min(model.width - 4, columns == 1 ? 80 : model.width - 4)
     let rect = dialog(
-      model, width: 78, height: bindings.count + 4, title: "Keys (Esc closes)", &canvas)
+      model, width: width, height: perColumn + 4, title: "Keys (Esc closes)", &canvas)
     let inner = rect.inner
-    for (row, binding) in bindings.enumerated() {
+    let columnWidth = inner.width / columns
+    for (index, binding) in bindings.enumerated() {
+      let column = index / perColumn
       let keys = binding.keys.map(\.label).joined(separator: " ")
+      let keyWidth = columns == 1 ? 16 : 8
+      let cell = Rect(
+        x: inner.x + column * columnWidth, y: inner.y, width: columnWidth - 1, height: inner.height)
       canvas.line(
-        inner, row,
+        cell, index % perColumn,
         [
-          (" " + keys.padding(toLength: 16, withPad: " ", startingAt: 0), .keyName),
+          (
+            " "
+              + TextWidth.truncate(keys, to: keyWidth - 1).padding(
+                toLength: keyWidth, withPad: " ", startingAt: 0), .keyName
+          ),
           (binding.help, .normal),
         ])
     }
     canvas.line(
-      inner, bindings.count + 1,
+      inner, perColumn + 1,
       [
         (
-          " Commands: "
-            + "tag add TAG, attr set KEY VALUE, contact-key set KEY, server fail 503 times 3 …",
+          " Commands: tag add TAG, attr set KEY VALUE, contact-key set KEY, server fail 503 times 3",
           .dim
         )
       ])
