@@ -7,6 +7,10 @@ import RegistrationCore
 import ServiceLifecycle
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// The HTTP front of the local Engagement server (SPEC S1-S7), on 127.0.0.1 by default.
 /// While the server is "down" (S7) it really stops listening, so clients see connection
 /// refused; when the fault ends it listens again on the same port.
@@ -31,6 +35,12 @@ public final class EngagementHTTPServer: Sendable {
   private struct State {
     var port: Int?
     var listener: Listener?
+    /// True from the moment the port accepts until it refuses again; what `isListening`
+    /// reports (the listener handle goes away earlier, when stopping starts).
+    var accepting = false
+    /// While down: a socket bound to the port that never listens. Connections are refused,
+    /// and no other server can be given the port meanwhile.
+    var placeholder: Int32?
     var supervisor: Task<Void, Never>?
   }
 
@@ -57,7 +67,7 @@ public final class EngagementHTTPServer: Sendable {
   }
 
   /// Whether connections are accepted right now (false while a "down" fault holds).
-  public var isListening: Bool { state.withLock { $0.listener != nil } }
+  public var isListening: Bool { state.withLock { $0.accepting } }
 
   /// Waits until the front is (or is not) listening: after `server down`, before expecting
   /// a refused connection.
@@ -87,12 +97,24 @@ public final class EngagementHTTPServer: Sendable {
     supervisor?.cancel()
     await supervisor?.value
     await stopListening(graceful: false)
+    if let held = state.withLock({ state -> Int32? in
+      defer { state.placeholder = nil }
+      return state.placeholder
+    }) {
+      close(held)
+    }
   }
 
   // MARK: Listening
 
   private func listen() async throws -> Int {
     let requested = state.withLock { $0.port } ?? options.port
+    if let placeholder = state.withLock({ state -> Int32? in
+      defer { state.placeholder = nil }
+      return state.placeholder
+    }) {
+      close(placeholder)
+    }
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let failure = Mutex<(any Error)?>(nil)
     let app = Application(
@@ -102,8 +124,12 @@ public final class EngagementHTTPServer: Sendable {
         portContinuation.yield(channel.localAddress?.port ?? requested)
       },
       logger: logger)
-    let group = ServiceGroup(
-      configuration: .init(services: [app], gracefulShutdownSignals: [], logger: logger))
+    var configuration = ServiceGroupConfiguration(
+      services: [app], gracefulShutdownSignals: [], logger: logger)
+    // A client that keeps a connection open must not hold a stop (or a "down") for long.
+    configuration.maximumGracefulShutdownDuration = .seconds(1)
+    configuration.maximumCancellationDuration = .seconds(1)
+    let group = ServiceGroup(configuration: configuration)
     let task = Task {
       do {
         try await group.run()
@@ -116,6 +142,7 @@ public final class EngagementHTTPServer: Sendable {
       state.withLock {
         $0.port = port
         $0.listener = Listener(group: group, task: task)
+        $0.accepting = true
       }
       listenerChanged.fire()
       return port
@@ -138,7 +165,59 @@ public final class EngagementHTTPServer: Sendable {
       listener.task.cancel()
     }
     await listener.task.value
+    // The service returns before the kernel has closed the listening socket; until it has,
+    // a client still connects (and hangs) instead of being refused. "Down" means refused.
+    if let port = self.port {
+      await Self.waitUntilRefused(host: options.host, port: port)
+      if graceful, let held = Self.holdPort(host: options.host, port: port) {
+        state.withLock { $0.placeholder = held }
+      }
+    }
+    state.withLock { $0.accepting = false }
     listenerChanged.fire()
+  }
+
+  /// Binds the port without listening: the kernel refuses connections to it, and it stays
+  /// ours until the server listens again.
+  static func holdPort(host: String, port: Int) -> Int32? {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+    guard descriptor >= 0 else { return nil }
+    var reuse: Int32 = 1
+    setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    inet_pton(AF_INET, host, &address.sin_addr)
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard bound == 0 else {
+      close(descriptor)
+      return nil
+    }
+    return descriptor
+  }
+
+  /// Tries to connect until the port refuses, for at most two seconds.
+  static func waitUntilRefused(host: String, port: Int) async {
+    for _ in 0..<200 {
+      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+      guard descriptor >= 0 else { return }
+      var address = sockaddr_in()
+      address.sin_family = sa_family_t(AF_INET)
+      address.sin_port = in_port_t(UInt16(port).bigEndian)
+      inet_pton(AF_INET, host, &address.sin_addr)
+      let connected = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+          connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+        }
+      }
+      close(descriptor)
+      if connected != 0 { return }
+      try? await Task.sleep(for: .milliseconds(10))
+    }
   }
 
   /// Follows the server's fault: stops listening while it is down, listens again after.
@@ -146,7 +225,7 @@ public final class EngagementHTTPServer: Sendable {
     while !Task.isCancelled {
       let generation = server.changes.generation
       let down = await server.isDown()
-      let listening = state.withLock { $0.listener != nil }
+      let listening = state.withLock { $0.listener != nil }  // started, not yet stopping
       if down && listening {
         await stopListening(graceful: true)
       } else if !down && !listening {

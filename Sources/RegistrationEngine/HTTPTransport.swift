@@ -55,6 +55,9 @@ public struct HTTPTransport: RegistrationTransport {
     urlRequest.httpMethod = "POST"
     urlRequest.httpBody = Data(request.body)
     for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+    // A registration goes out at most once a minute: a fresh connection each time costs
+    // nothing and never meets a pooled one that a server restart left stale.
+    urlRequest.setValue("close", forHTTPHeaderField: "Connection")
     do {
       let (_, response) = try await session.data(for: urlRequest)
       guard let http = response as? HTTPURLResponse else {
