@@ -67,7 +67,7 @@ struct Canvas {
     buffer.put(
       g.bottomLeft + horizontal + g.bottomRight, x: rect.x, y: rect.y + rect.height - 1,
       role: role)
-    let label = " " + TextWidth.truncate(title, to: rect.width - 6) + " "
+    let label = " " + TextWidth.truncate(title, to: rect.width - 6, ellipsis: glyphs.ellipsis) + " "
     buffer.put(label, x: rect.x + 2, y: rect.y, role: focused ? .titleFocused : .title)
   }
 

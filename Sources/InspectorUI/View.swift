@@ -48,7 +48,10 @@ extension Inspector {
     let state = model.device?.appState.rawValue ?? "not launched"
     let right = "\(model.format(model.now))  \(speed)  \(state) "
     let left =
-      " RegScope  " + TextWidth.truncate(model.title, to: max(0, rect.width - right.count - 12))
+      " RegScope  "
+      + TextWidth.truncate(
+        model.title.replacingOccurrences(of: "→", with: model.glyphs.arrow),
+        to: max(0, rect.width - right.count - 12), ellipsis: model.glyphs.ellipsis)
     canvas.buffer.put(left, x: 0, y: rect.y, role: .header)
     canvas.buffer.put(right, x: rect.width - TextWidth.of(right), y: rect.y, role: .header)
   }

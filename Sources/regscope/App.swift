@@ -49,9 +49,14 @@ final class App {
   }
 
   /// Runs until the user quits or a signal asks to stop.
-  func run(input: InputWatcher) async {
+  func run(input: InputWatcher, started: ContinuousClock.Instant) async {
     await refresh()
     draw()
+    if ProcessInfo.processInfo.environment["REGSCOPE_TIMING"] == "1" {
+      // stderr is the log file here, so this never reaches the screen.
+      FileHandle.standardError.write(
+        Data("first frame after \(ContinuousClock.now - started)\n".utf8))
+    }
     for await reason in wakes {
       switch reason {
       case .terminate:

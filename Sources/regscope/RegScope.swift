@@ -70,6 +70,7 @@ struct RegScope: AsyncParsableCommand {
   }
 
   func run() async throws {
+    let started = ContinuousClock.now
     if let measure {
       try await Measure.run(measure)
       return
@@ -141,7 +142,7 @@ struct RegScope: AsyncParsableCommand {
     let player = playing.map { scenario in
       Task { await ScenarioPlayer.play(scenario, on: session, report: wake) }
     }
-    await app.run(input: input)
+    await app.run(input: input, started: started)
     player?.cancel()
     input.stop()
     app.stop()
