@@ -327,6 +327,18 @@ enum Panes {
       if devices > 0 { segments.append(("  \(devices) device\(devices == 1 ? "" : "s")", .dim)) }
       lines.append(segments)
     }
+    lines.append([("devices", .accent)])
+    if server.devices.isEmpty { lines.append([("  (none yet)", .dim)]) }
+    for device in server.devices.suffix(20) {
+      var segments: [(String, StyleRole)] = [
+        ("  " + text(String(device.deviceID.prefix(8))) + "  ", .normal),
+        (device.contactKey.map { text($0) } ?? "(no contact)", .dim),
+      ]
+      if !device.active {
+        segments.append(("  INACTIVE: " + text(device.inactiveReason ?? ""), .error))
+      }
+      lines.append(segments)
+    }
     let waiting = server.registrations.filter { $0.status == .received }
     lines.append([("processing (\(waiting.count) waiting)", .accent)])
     for registration in waiting.suffix(5) {

@@ -20,11 +20,25 @@ public enum WireDecoding {
   /// Escapes control characters (U+0000-U+001F) that appear raw inside JSON strings. A body
   /// without any (the usual case) comes back as it is, uncopied.
   public static func escapingRawControlCharacters(_ data: Data) -> Data {
-    let firstRaw: Int? = data.withUnsafeBytes { bytes -> Int? in
+    let hex = Array("0123456789abcdef".utf8)
+    // Created at the first raw control character; until then nothing is copied.
+    var output: [UInt8]?
+    data.withUnsafeBytes { bytes in
       var inString = false
       var escaped = false
       for offset in 0..<bytes.count {
         let byte = bytes[offset]
+        if inString && !escaped && byte < 0x20 {
+          if output == nil {
+            output = Array(bytes[0..<offset])
+            output?.reserveCapacity(bytes.count + 16)
+          }
+          output?.append(contentsOf: [
+            UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
+            hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
+          ])
+          continue
+        }
         if inString {
           if escaped {
             escaped = false
@@ -32,47 +46,14 @@ public enum WireDecoding {
             escaped = true
           } else if byte == UInt8(ascii: "\"") {
             inString = false
-          } else if byte < 0x20 {
-            return offset
           }
         } else if byte == UInt8(ascii: "\"") {
           inString = true
         }
-      }
-      return nil
-    }
-    guard let firstRaw else { return data }
-    let hex = Array("0123456789abcdef".utf8)
-    var output = [UInt8]()
-    output.reserveCapacity(data.count + 16)
-    data.withUnsafeBytes { bytes in
-      output.append(contentsOf: bytes[0..<firstRaw])
-      // From the first raw control character on, the scan resumes inside a string.
-      var inString = true
-      var escaped = false
-      for offset in firstRaw..<bytes.count {
-        let byte = bytes[offset]
-        if inString {
-          if escaped {
-            escaped = false
-          } else if byte == UInt8(ascii: "\\") {
-            escaped = true
-          } else if byte == UInt8(ascii: "\"") {
-            inString = false
-          } else if byte < 0x20 {
-            output.append(contentsOf: [
-              UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"),
-              hex[Int(byte >> 4)], hex[Int(byte & 0xF)],
-            ])
-            continue
-          }
-        } else if byte == UInt8(ascii: "\"") {
-          inString = true
-        }
-        output.append(byte)
+        output?.append(byte)
       }
     }
-    return Data(output)
+    return output.map { Data($0) } ?? data
   }
 
   public static func payload(from data: Data) -> Result<RegistrationPayload, Failure> {

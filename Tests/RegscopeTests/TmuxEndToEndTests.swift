@@ -66,6 +66,18 @@ struct Tmux {
     return false
   }
 
+  /// Starts regscope in a 120x40 session; the shell prints its exit status when it ends.
+  func startRegscope(environment: String = "") throws -> String {
+    let state = FileManager.default.temporaryDirectory
+      .appendingPathComponent("regscope-e2e-\(UUID().uuidString)").path
+    let binary = try regscopeURL().path
+    try run([
+      "new-session", "-d", "-s", session, "-x", "120", "-y", "40",
+      "TERM=xterm-256color \(environment) \(binary) --state \(state); echo REGSCOPE-EXIT=$?; sleep 60",
+    ])
+    return state
+  }
+
   static var available: Bool {
     FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
       || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/tmux")
@@ -91,14 +103,7 @@ struct TmuxEndToEndTests {
   func tagFlow() throws {
     try #require(Tmux.available, "tmux is not installed (.ci/run installs it)")
     let tmux = Tmux()
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "regscope-e2e-\(UUID().uuidString)"
-    ).path
-    let binary = try regscopeURL().path
-    try tmux.run([
-      "new-session", "-d", "-s", tmux.session, "-x", "120", "-y", "40",
-      "TERM=xterm-256color \(binary) --state \(state); echo REGSCOPE-EXIT=$?; sleep 60",
-    ])
+    let state = try tmux.startRegscope()
     defer { _ = try? tmux.run(["kill-server"]) }
     #expect(
       tmux.waitFor("the first frame") {
@@ -134,14 +139,7 @@ struct TmuxEndToEndTests {
   func backoffFlow() throws {
     try #require(Tmux.available, "tmux is not installed (.ci/run installs it)")
     let tmux = Tmux()
-    let state = FileManager.default.temporaryDirectory.appendingPathComponent(
-      "regscope-e2e-\(UUID().uuidString)"
-    ).path
-    let binary = try regscopeURL().path
-    try tmux.run([
-      "new-session", "-d", "-s", tmux.session, "-x", "120", "-y", "40",
-      "TERM=xterm-256color NO_COLOR=1 \(binary) --state \(state); echo REGSCOPE-EXIT=$?; sleep 60",
-    ])
+    _ = try tmux.startRegscope(environment: "NO_COLOR=1")
     defer { _ = try? tmux.run(["kill-server"]) }
     #expect(tmux.waitFor("the initial registration") { $0.contains("201 received") })
     try tmux.keys("e")
