@@ -1,4 +1,5 @@
 import Foundation
+import Scenarios
 import Yams
 
 /// A colour as a theme names it.
@@ -114,32 +115,12 @@ public enum ThemeLoader {
     guard let text = try? String(contentsOfFile: nameOrPath, encoding: .utf8) else {
       var message =
         "theme \"\(nameOrPath)\" is neither a built-in (\(Theme.builtInNames.joined(separator: ", "))) nor a readable file; using default"
-      if let nearest = nearestBuiltIn(nameOrPath) { message += ". Did you mean \"\(nearest)\"?" }
+      if let nearest = Suggestion.nearest(to: nameOrPath, in: Theme.builtInNames) {
+        message += ". Did you mean \"\(nearest)\"?"
+      }
       return Loaded(theme: .standard, problems: [message])
     }
     return parse(text, source: nameOrPath, base: .standard)
-  }
-
-  static func nearestBuiltIn(_ name: String) -> String? {
-    Theme.builtInNames.min { distance($0, name) < distance($1, name) }.flatMap {
-      distance($0, name) <= 3 ? $0 : nil
-    }
-  }
-
-  static func distance(_ a: String, _ b: String) -> Int {
-    let a = Array(a)
-    let b = Array(b)
-    var row = Array(0...b.count)
-    for i in 1...max(1, a.count) where !a.isEmpty {
-      var previous = row[0]
-      row[0] = i
-      for j in 1...max(1, b.count) where !b.isEmpty {
-        let current = row[j]
-        row[j] = min(row[j] + 1, row[j - 1] + 1, previous + (a[i - 1] == b[j - 1] ? 0 : 1))
-        previous = current
-      }
-    }
-    return row[b.count]
   }
 
   public static func parse(_ yaml: String, source: String, base: Theme?) -> Loaded {

@@ -153,14 +153,13 @@ public final class Simulation: Sendable {
     var serverURL = "http://127.0.0.1:9"
     var front: EngagementHTTPServer?
     var simulated: SimulatedTransport?
-    if place.remote != nil {
-      // The remote endpoint answers; the local server stays idle.
-    } else if setup.overHTTP {
+    // With a remote endpoint the local server stays idle and needs no transport of its own.
+    if place.remote == nil && setup.overHTTP {
       let http = EngagementHTTPServer(server: server)
       let port = try await http.start()
       serverURL = "http://127.0.0.1:\(port)"
       front = http
-    } else {
+    } else if place.remote == nil {
       simulated = SimulatedTransport(server: server, clock: clock, latency: setup.networkLatency)
     }
     let configuration =

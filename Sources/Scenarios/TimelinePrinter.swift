@@ -61,15 +61,17 @@ public enum TimelinePrinter {
     let passedChecks = report.checks.filter(\.passed).count
     let verdict = report.passed ? "PASS" : "FAIL"
     var text =
-      "\(verdict) \(report.scenario.name): \(passedChecks)/\(report.checks.count) expectations held, "
+      "\(verdict) \(TerminalText.escaped(report.scenario.name)): \(passedChecks)/\(report.checks.count) expectations held, "
       + "\(report.events.count) events, server: \(report.serverStats.distinctContacts) distinct contact"
       + "\(report.serverStats.distinctContacts == 1 ? "" : "s"), \(report.serverStats.orphanedContacts) orphaned"
       + " (\(String(format: "%.1f", report.wallSeconds * 1000)) ms)"
     for failure in report.failures {
       text +=
-        "\n  expected \(failure.text) at step \(failure.step) (\(failure.position)); \(failure.actual)"
+        "\n  expected \(TerminalText.escaped(failure.text)) at step \(failure.step) "
+        + "(\(TerminalText.escaped(failure.position.description))); \(failure.actual)"
     }
-    for error in report.errors { text += "\n  \(error)" }
+    // Names, expectation texts and step errors come from the scenario file: escape them.
+    for error in report.errors { text += "\n  " + TerminalText.escaped(error.description) }
     return text
   }
 

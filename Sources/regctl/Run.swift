@@ -39,7 +39,9 @@ struct Run: AsyncParsableCommand {
       let (json, quiet) = (self.json, self.quiet)
       if !json && !quiet {
         print(
-          "== \(scenario.name): \(TerminalTextLine.escape(scenario.description))  [\(scenario.source)]"
+          "== "
+            + TerminalText.escaped(
+              "\(scenario.name): \(scenario.description)  [\(scenario.source)]")
         )
       }
       let report = try await ScenarioRunner.run(scenario, overHTTP: http) { item in
@@ -78,8 +80,4 @@ enum ScenarioSource {
     guard let entry = BuiltInScenarios.named(name) else { throw Unknown(name: name) }
     return try BuiltInScenarios.scenario(entry)
   }
-}
-
-enum TerminalTextLine {
-  static func escape(_ text: String) -> String { TerminalText.escaped(text) }
 }

@@ -3,6 +3,7 @@ import Clocks
 import EngagementServer
 import Foundation
 import RegistrationCore
+import RegistrationEngine
 import Scenarios
 
 struct Serve: AsyncParsableCommand {
@@ -71,7 +72,9 @@ struct Serve: AsyncParsableCommand {
       settings: settings, store: store, clock: SystemClock(),
       seed: UInt64.random(in: 1...UInt64.max),
       eventSink: { event, now in
-        if !quiet { Output.line(ServerEventLine.format(event, at: now)) }
+        if !quiet {
+          Output.line(LiveLine.event(RunEvent(t: now, body: .server(event)), json: false))
+        }
       })
     var options = EngagementHTTPServer.Options()
     options.host = host
@@ -86,7 +89,7 @@ struct Serve: AsyncParsableCommand {
     Output.line("listening on http://\(host):\(boundPort)")
     if !quiet {
       Output.line(
-        "app \(settings.appID), token \(maskedToken), processing delay \(DurationText.describe(settings.processingDelay)), "
+        "app \(settings.appID), token \(AccessToken(accessToken).masked), processing delay \(DurationText.describe(settings.processingDelay)), "
           + "demographics \(defined.map { $0.sorted().joined(separator: ",") } ?? "(none: every attribute accepted)"), "
           + "data \(store.location)")
       if host != "127.0.0.1" && host != "localhost" && host != "::1" {
@@ -99,31 +102,5 @@ struct Serve: AsyncParsableCommand {
     await front.stop()
     await server.flush()
     if !quiet { Output.line("stopped") }
-  }
-
-  private var maskedToken: String {
-    let count = accessToken.count
-    return count >= 12 ? "\(accessToken.prefix(4))…(\(count) chars)" : "…(\(count) chars)"
-  }
-}
-
-/// One server event as a line of text, safe for a terminal.
-enum ServerEventLine {
-  static func format(_ event: ServerEvent, at now: Instant) -> String {
-    let time = Date(timeIntervalSince1970: now.seconds).formatted(
-      .iso8601.time(includingFractionalSeconds: false))
-    let detail: String
-    switch event {
-    case .received(let id, let device, let status, let processAt):
-      detail =
-        "#\(id) from \(device): \(status), processing in \(DurationText.describe(processAt - now))"
-    case .refused(let status, let reason): detail = "\(status): \(reason)"
-    case .faulted(let summary): detail = "fault: \(summary)"
-    case .processed(let id, let device, let key, let madeUp):
-      detail = "#\(id) \(device) -> contact \(key)\(madeUp ? " (made up by the server)" : "")"
-    case .rejected(let id, let device, let reason): detail = "#\(id) \(device) rejected: \(reason)"
-    case .orphaned(let key, _, let reason): detail = "contact \(key) orphaned: \(reason)"
-    }
-    return TerminalText.escaped("\(time)  \(event.type)  \(detail)")
   }
 }

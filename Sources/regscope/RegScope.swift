@@ -155,7 +155,5 @@ struct RegScope: AsyncParsableCommand {
 
 enum RegScopeExit {
   /// For atexit: if the process ends with curses still active, give the terminal back.
-  static func restoreTerminal() -> Int32 { isendwin() ? 0 : endwinSafely() }
-
-  static func endwinSafely() -> Int32 { Int32(endwin()) }
+  static func restoreTerminal() -> Int32 { isendwin() ? 0 : endwin() }
 }

@@ -170,3 +170,21 @@ struct ScenarioTests {
     #expect(!details.unicodeScalars.contains { $0.value == 0x1B })
   }
 }
+
+@Suite("the run summary")
+struct SummaryTests {
+  @Test("text from the scenario file is escaped in the summary; its own line breaks are kept")
+  func escapedSummary() async throws {
+    let yaml = """
+      name: "evil\\e[2J"
+      steps:
+        - { at: 0s, do: launch }
+        - { at: 1m, expect: "contactKey == \\"\\e]0;x\\"" }
+      """
+    let report = try await ScenarioRunner.run(try ScenarioParser.parse(yaml, source: "e.yaml"))
+    let summary = TimelinePrinter.summary(report)
+    #expect(!summary.unicodeScalars.contains { $0.value == 0x1B })
+    #expect(summary.contains("evil\\e[2J"))
+    #expect(summary.split(separator: "\n").count == 2)
+  }
+}
