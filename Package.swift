@@ -127,7 +127,10 @@ let package = Package(
     ),
     .testTarget(
       name: "RegistrationEngineTests",
-      dependencies: ["RegistrationEngine", "Clocks", "crash-probe"],
+      dependencies: [
+        "RegistrationEngine", "Clocks", "crash-probe",
+        .product(name: "GRDB", package: "GRDB.swift"),
+      ],
       swiftSettings: strictSwift6
     ),
     // A child process for the kill -9 durability test (R1.4): it makes edits and reports

@@ -118,7 +118,7 @@ public final class EngagementHTTPServer: Sendable {
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let failure = Mutex<(any Error)?>(nil)
     let app = Application(
-      router: makeRouter(),
+      router: EngagementRoutes.router(server: server, options: options),
       configuration: .init(address: .hostname(options.host, port: requested)),
       onServerRunning: { channel in
         portContinuation.yield(channel.localAddress?.port ?? requested)
@@ -242,164 +242,10 @@ public final class EngagementHTTPServer: Sendable {
       }
     }
   }
-
-  // MARK: Routes
-
-  private func makeRouter() -> Router<BasicRequestContext> {
-    let router = Router()
-    router.add(middleware: JSONErrorMiddleware())
-    let server = self.server
-    let options = self.options
-
-    router.post("device/v1/registration") { request, _ -> Response in
-      var request = request
-      let buffer: ByteBuffer
-      do {
-        buffer = try await request.collectBody(upTo: options.maxBodyBytes)
-      } catch {
-        return Self.json(
-          413,
-          EngagementServerCore.errorBody(
-            "bodyTooLarge", "the body is larger than \(options.maxBodyBytes) bytes", field: nil))
-      }
-      // Decoding and checking run here, in parallel across connections; only accepting the
-      // registration goes through the server's actor.
-      let validation = EngagementServerCore.validate(
-        authorization: request.headers[.authorization], body: Array(buffer.readableBytesView),
-        settings: server.validationSettings)
-      let answer = await server.receive(validation)
-      switch answer {
-      case .respond(let status, let body, let retryAfter):
-        return Self.json(status, body, retryAfter: retryAfter)
-      case .hang:
-        try? await Task.sleep(for: .seconds(options.hangSeconds))
-        return Self.json(
-          504, EngagementServerCore.errorBody("hung", "injected fault: hang", field: nil))
-      case .drop, .refuse:
-        // Headers may go out, but the body never completes: the client sees a dropped
-        // connection, not an answer.
-        return Response(status: .ok, body: ResponseBody { _ in throw DroppedConnection() })
-      }
-    }
-
-    router.get("api/contacts") { _, _ in
-      Self.json(200, ServerAPIViews.encode(ServerAPIViews.contacts(await server.snapshot())))
-    }
-    router.get("api/devices") { _, _ in
-      Self.json(200, ServerAPIViews.encode(ServerAPIViews.devices(await server.snapshot())))
-    }
-    router.get("api/registrations") { request, _ -> Response in
-      let text = request.uri.queryParameters.get("limit") ?? "100"
-      guard let limit = Int(text), limit > 0 else {
-        return Self.json(
-          400,
-          EngagementServerCore.errorBody(
-            "invalidQuery", "limit must be a whole number above 0; got \"\(text)\"",
-            field: "limit"))
-      }
-      let snapshot = await server.snapshot()
-      return Self.json(
-        200, ServerAPIViews.encode(ServerAPIViews.registrations(snapshot, limit: limit)))
-    }
-    router.get("api/stats") { _, _ in
-      Self.json(200, ServerAPIViews.encode(ServerAPIViews.stats(await server.snapshot())))
-    }
-    router.put("api/demographics") { request, _ -> Response in
-      var request = request
-      let body = try await request.collectBody(upTo: options.maxBodyBytes)
-      guard
-        let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))
-          as? [String: Any], object.keys.contains("attributes")
-      else {
-        return Self.json(
-          400,
-          EngagementServerCore.errorBody(
-            "invalidBody", "expected {\"attributes\": [\"NAME\", ...]} (or null to accept all)",
-            field: "attributes"))
-      }
-      let names: Set<String>?
-      if object["attributes"] is NSNull {
-        names = nil
-      } else if let list = object["attributes"] as? [String] {
-        names = Set(list.map(InputRules.trimmed).filter { !$0.isEmpty })
-      } else {
-        return Self.json(
-          400,
-          EngagementServerCore.errorBody(
-            "invalidBody", "attributes must be an array of strings, or null",
-            field: "attributes"))
-      }
-      try await server.defineAttributes(names)
-      return Self.json(200, ServerAPIViews.encode(["attributes": names?.sorted()]))
-    }
-    router.post("api/faults") { request, _ -> Response in
-      var request = request
-      let body = try await request.collectBody(upTo: options.maxBodyBytes)
-      do throws(FaultRequest.Invalid) {
-        let fault = try FaultRequest.parse(
-          Array(body.readableBytesView), now: server.clock.now())
-        await server.setFault(fault)
-        return Self.json(200, ServerAPIViews.encode(["fault": fault.summary]))
-      } catch {
-        return Self.json(
-          400, EngagementServerCore.errorBody("invalidFault", error.message, field: error.field))
-      }
-    }
-    router.delete("api/faults") { _, _ in
-      await server.setFault(nil)
-      return Self.json(200, Array(#"{"fault":null}"#.utf8))
-    }
-    router.get("openapi.json") { _, _ in
-      Self.json(200, Array(OpenAPIDocument.json.utf8))
-    }
-    return router
-  }
-
-  static func json(_ status: Int, _ body: [UInt8], retryAfter: Double? = nil) -> Response {
-    var headers: HTTPFields = [.contentType: "application/json"]
-    if let retryAfter { headers[.retryAfter] = String(Int(retryAfter.rounded(.up))) }
-    return Response(
-      status: HTTPResponse.Status(code: status), headers: headers,
-      body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
-  }
 }
 
 public struct ServerStartError: Error, CustomStringConvertible {
   public var address: String
   public var reason: String
   public var description: String { "cannot listen on \(address): \(reason)" }
-}
-
-struct DroppedConnection: Error {}
-
-/// Every error answer is JSON naming the problem, unknown routes included.
-struct JSONErrorMiddleware: RouterMiddleware {
-  typealias Context = BasicRequestContext
-
-  func handle(
-    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-  ) async throws -> Response {
-    do {
-      return try await next(request, context)
-    } catch let error as HTTPError {
-      let message: String
-      let code: String
-      switch error.status {
-      case .notFound:
-        code = "notFound"
-        message = "no route \(request.method) \(request.uri.path); see GET /openapi.json"
-      case .methodNotAllowed:
-        code = "methodNotAllowed"
-        message = "\(request.method) is not allowed on \(request.uri.path)"
-      case .contentTooLarge:
-        code = "bodyTooLarge"
-        message = error.body ?? "the body is too large"
-      default:
-        code = "httpError"
-        message = error.body ?? error.status.reasonPhrase
-      }
-      return EngagementHTTPServer.json(
-        error.status.code, EngagementServerCore.errorBody(code, message, field: nil))
-    }
-  }
 }

@@ -6,20 +6,37 @@ import RegistrationCore
 /// The receiving side's rules (SPEC S1-S7) as a value with no I/O: it takes a request and the
 /// time, and answers; it processes what is due when told the time. The HTTP front, the SQLite
 /// store and virtual-time scenarios all drive this one piece.
+///
+/// Memory is bounded by what the server must know, not by its traffic: contacts and devices
+/// (S3, S4 need them all), the newest `settings.registrationWindow` registrations, and the
+/// bodies of at most `settings.waitingInMemory` registrations waiting for processing. Every
+/// figure of `stats()` is a counter kept up to date, never a scan.
 public struct EngagementServerCore: Sendable {
   public var settings: ServerSettings
-  public private(set) var contacts: OrderedDictionary<String, ServerContact> = [:]
-  public private(set) var devices: OrderedDictionary<String, ServerDevice> = [:]
-  public private(set) var registrations: OrderedDictionary<Int, ServerRegistration> = [:]
+  public internal(set) var contacts: OrderedDictionary<String, ServerContact> = [:]
+  public internal(set) var devices: OrderedDictionary<String, ServerDevice> = [:]
+  /// The newest registrations, for the views, oldest first.
+  public internal(set) var registrations: OrderedDictionary<Int, ServerRegistration> = [:]
   public private(set) var fault: ServerFault?
   /// Registrations received and not yet processed, ordered by when they are due.
-  private var waiting: Deque<(processAt: Instant, id: Int)> = []
+  var waiting: Deque<WaitingRegistration> = []
+  var waitingWithPayload = 0
   /// Indexes that keep processing O(1) per registration: the device holding each token, and
-  /// how many devices each contact has.
-  private var deviceByToken: [String: String] = [:]
-  private var deviceCount: [String: Int] = [:]
-  private var nextRegistrationID = 1
-  private var guids: GUIDGenerator
+  /// the devices of each contact.
+  var deviceByToken: [String: String] = [:]
+  var contactDevices: [String: Set<String>] = [:]
+  var counters = Counters()
+  var nextRegistrationID = 1
+  var guids: GUIDGenerator
+
+  struct Counters: Sendable {
+    var orphaned = 0
+    var madeUp = 0
+    var active = 0
+    var processed = 0
+    var rejected = 0
+    var received = 0
+  }
 
   /// What one call changed, for the store to write.
   public struct Changes: Sendable {
@@ -37,18 +54,21 @@ public struct EngagementServerCore: Sendable {
   }
 
   /// Restores a core from what the store held.
-  public init(
-    settings: ServerSettings, seed: UInt64, contacts: [ServerContact], devices: [ServerDevice],
-    registrations: [ServerRegistration]
-  ) {
+  public init(settings: ServerSettings, seed: UInt64, stored: StoredServer) {
     self.init(settings: settings, seed: seed)
-    for contact in contacts { self.contacts[contact.key] = contact }
-    for device in devices { store(device) }
-    for registration in registrations { self.registrations[registration.id] = registration }
-    for registration in registrations where registration.status == .received {
-      enqueue(registration)
+    for contact in stored.contacts { put(contact) }
+    for device in stored.devices { store(device) }
+    for registration in stored.recent { remember(registration) }
+    for entry in stored.waiting.sorted(by: { ($0.processAt, $0.id) < ($1.processAt, $1.id) }) {
+      var entry = entry
+      if waitingWithPayload >= settings.waitingInMemory { entry.payload = nil }
+      if entry.payload != nil { waitingWithPayload += 1 }
+      waiting.append(entry)
     }
-    nextRegistrationID = (registrations.map(\.id).max() ?? 0) + 1
+    counters.processed = stored.processed
+    counters.rejected = stored.rejected
+    counters.received = stored.received
+    nextRegistrationID = stored.lastRegistrationID + 1
   }
 
   // MARK: Receiving (S1, S7)
@@ -62,16 +82,17 @@ public struct EngagementServerCore: Sendable {
     case invalid(ServerAnswer, reason: String)
   }
 
+  /// S1's first check, which needs no body: a 401 when the token is missing or wrong.
+  public static func authorize(_ authorization: String?, settings: ServerSettings) -> Validation? {
+    guard let reason = BearerAuthorization.problem(authorization, token: settings.accessToken)
+    else { return nil }
+    return .invalid(error(401, "unauthorized", reason), reason: reason)
+  }
+
   public static func validate(authorization: String?, body: [UInt8], settings: ServerSettings)
     -> Validation
   {
-    guard let authorization, authorization == "Bearer \(settings.accessToken)" else {
-      let reason =
-        authorization == nil
-        ? "the Authorization header is missing; send \"Bearer <access token>\""
-        : "the bearer token does not match the app's access token"
-      return .invalid(error(401, "unauthorized", reason), reason: reason)
-    }
+    if let refusal = authorize(authorization, settings: settings) { return refusal }
     let payload: RegistrationPayload
     switch WireDecoding.payload(from: Data(body)) {
     case .failure(let failure):
@@ -120,7 +141,8 @@ public struct EngagementServerCore: Sendable {
       id: nextRegistrationID, receivedAt: now, processAt: now + settings.processingDelay,
       status: .received, payload: payload)
     nextRegistrationID += 1
-    registrations[registration.id] = registration
+    counters.received += 1
+    remember(registration)
     enqueue(registration)
     changes.registrations.append(registration)
     changes.receivedBodies[registration.id] = body
@@ -170,186 +192,64 @@ public struct EngagementServerCore: Sendable {
     settings.definedAttributes = names
   }
 
-  // MARK: Processing (S2-S6)
+  // MARK: Keeping state and its counters in step
 
-  /// When the next received registration is due for processing.
-  public var nextDeadline: Instant? { waiting.first?.processAt }
-
-  /// Keeps `waiting` ordered by due time. Time only moves forward, so this is an append unless
-  /// the processing delay was shortened meanwhile.
-  private mutating func enqueue(_ registration: ServerRegistration) {
-    let entry = (processAt: registration.processAt, id: registration.id)
-    if let last = waiting.last, last.processAt > entry.processAt {
-      let index = waiting.firstIndex { $0.processAt > entry.processAt } ?? waiting.endIndex
-      waiting.insert(entry, at: index)
-    } else {
-      waiting.append(entry)
+  /// Keeps a registration for the views; the oldest leaves once the window is full.
+  mutating func remember(_ registration: ServerRegistration) {
+    registrations[registration.id] = registration
+    if registrations.count > settings.registrationWindow {
+      registrations.removeFirst(registrations.count - settings.registrationWindow)
     }
   }
 
-  /// Processes every registration whose time has come, oldest first.
-  public mutating func processDue(now: Instant) -> Changes {
-    var changes = Changes()
-    while let first = waiting.first, first.processAt <= now {
-      waiting.removeFirst()
-      guard var registration = registrations[first.id] else { continue }
-      process(&registration, now: now, changes: &changes)
-      registrations[first.id] = registration
-      changes.registrations.append(registration)
+  /// Writes a contact and keeps the orphan and made-up counters in step.
+  mutating func put(_ contact: ServerContact) {
+    if let old = contacts[contact.key] {
+      if old.orphanedAt != nil { counters.orphaned -= 1 }
+      if old.madeUp { counters.madeUp -= 1 }
     }
-    return changes
+    contacts[contact.key] = contact
+    if contact.orphanedAt != nil { counters.orphaned += 1 }
+    if contact.madeUp { counters.madeUp += 1 }
   }
 
-  private mutating func process(
-    _ registration: inout ServerRegistration, now: Instant, changes: inout Changes
-  ) {
-    let payload = registration.payload
-    let deviceID = InputRules.trimmed(payload.deviceID ?? "")
-    registration.processedAt = now
-    // S6: malformed registrations are rejected and the device marked inactive.
-    if let problem = malformation(payload) {
-      registration.status = .rejected
-      registration.reason = problem
-      if var device = devices[deviceID] {
-        device.active = false
-        device.inactiveReason = problem
-        store(device)
-        changes.devices.append(device)
-      } else {
-        let device = ServerDevice(
-          deviceID: deviceID, token: payload.deviceToken, contactKey: nil,
-          platform: payload.platform ?? "", active: false, inactiveReason: problem,
-          pushEnabled: payload.pushEnabled ?? true, attributes: [:], tags: payload.tags ?? [],
-          lastRegistrationID: registration.id, lastRegistrationAt: now)
-        store(device)
-        changes.devices.append(device)
-      }
-      changes.events.append(
-        .rejected(registrationID: registration.id, deviceID: deviceID, reason: problem))
-      return
-    }
-    // S5: one undefined attribute rejects the whole registration; the device stays as it was.
-    if let defined = settings.definedAttributes {
-      let known = Set(defined.map { $0.lowercased() })
-      let undefined = (payload.attributes ?? []).map(\.key).filter {
-        !known.contains($0.lowercased())
-      }
-      if !undefined.isEmpty {
-        let names = undefined.map { "\"\($0)\"" }.joined(separator: ", ")
-        let reason =
-          "attribute\(undefined.count == 1 ? "" : "s") \(names) not defined in the demographics table"
-        registration.status = .rejected
-        registration.reason = reason
-        changes.events.append(
-          .rejected(registrationID: registration.id, deviceID: deviceID, reason: reason))
-        return
-      }
-    }
-    // S3: which contact this device belongs to.
-    let previous = devices[deviceID]
-    let contactKey: String
-    var madeUp = false
-    if let key = payload.subscriberKey.map(InputRules.trimmed), !key.isEmpty {
-      contactKey = key
-    } else if let key = previous?.contactKey {
-      contactKey = key
-    } else if let token = payload.deviceToken, let holder = deviceByToken[token],
-      let key = devices[holder]?.contactKey
-    {
-      contactKey = key
-    } else {
-      contactKey = guids.next()
-      madeUp = true
-    }
-    if var contact = contacts[contactKey] {
-      if contact.orphanedAt != nil {
-        contact.orphanedAt = nil
-        contacts[contactKey] = contact
-        changes.contacts.append(contact)
-      }
-      madeUp = contact.madeUp
-    } else {
-      let contact = ServerContact(key: contactKey, madeUp: madeUp, createdAt: now)
-      contacts[contactKey] = contact
-      changes.contacts.append(contact)
-    }
-    // The record is the device's whole state (R3.3): attributes sent empty are cleared.
-    var attributes = previous?.attributes ?? [:]
-    for attribute in payload.attributes ?? [] {
-      attributes[attribute.key] = attribute.value.isEmpty ? nil : attribute.value
-    }
-    let device = ServerDevice(
-      deviceID: deviceID, token: payload.deviceToken, contactKey: contactKey,
-      platform: payload.platform ?? "", active: true, inactiveReason: nil,
-      pushEnabled: payload.pushEnabled ?? true, attributes: attributes,
-      tags: payload.tags ?? [], lastRegistrationID: registration.id, lastRegistrationAt: now)
-    store(device)
-    changes.devices.append(device)
-    registration.status = .processed
-    registration.contactKey = contactKey
-    changes.events.append(
-      .processed(
-        registrationID: registration.id, deviceID: deviceID, contactKey: contactKey,
-        madeUp: madeUp))
-    // S4: a device belongs to one contact; the one it left may now have none.
-    if let oldKey = previous?.contactKey, oldKey != contactKey, var old = contacts[oldKey],
-      deviceCount[oldKey, default: 0] == 0
-    {
-      old.orphanedAt = now
-      contacts[oldKey] = old
-      changes.contacts.append(old)
-      changes.events.append(
-        .orphaned(
-          contactKey: oldKey, madeUp: old.madeUp,
-          reason: "device \(deviceID) moved to contact \"\(contactKey)\"; no device is left"))
-    }
-  }
-
-  /// Writes a device and keeps the indexes in step.
-  private mutating func store(_ device: ServerDevice) {
+  /// Writes a device and keeps the indexes and the active counter in step.
+  mutating func store(_ device: ServerDevice) {
     if let old = devices[device.deviceID] {
-      if let key = old.contactKey { deviceCount[key, default: 1] -= 1 }
+      if let key = old.contactKey { contactDevices[key]?.remove(old.deviceID) }
       if let token = old.token, deviceByToken[token] == device.deviceID {
         deviceByToken[token] = nil
       }
+      if old.active { counters.active -= 1 }
     }
     devices[device.deviceID] = device
-    if let key = device.contactKey { deviceCount[key, default: 0] += 1 }
+    if let key = device.contactKey { contactDevices[key, default: []].insert(device.deviceID) }
     if let token = device.token, device.contactKey != nil { deviceByToken[token] = device.deviceID }
-  }
-
-  private func malformation(_ payload: RegistrationPayload) -> String? {
-    if let key = payload.subscriberKey, InputRules.trimmed(key).count > 100 {
-      return "subscriberKey is \(InputRules.trimmed(key).count) characters; at most 100 are allowed"
-    }
-    if let platform = payload.platform, Platform(rawValue: platform) == nil {
-      return "platform \"\(platform)\" is neither \"iOS\" nor \"Android\""
-    }
-    return nil
+    if device.active { counters.active += 1 }
   }
 
   // MARK: Views
 
   public func isOrphaned(_ contact: ServerContact) -> Bool { contact.orphanedAt != nil }
 
+  /// Every figure is a counter: answering costs the same at ten registrations or ten million.
   public func stats() -> ServerStats {
-    var counts: [ServerRegistration.Status: Int] = [:]
-    for registration in registrations.values { counts[registration.status, default: 0] += 1 }
-    return ServerStats(
-      distinctContacts: contacts.count,
-      orphanedContacts: contacts.values.filter { $0.orphanedAt != nil }.count,
-      madeUpContacts: contacts.values.filter(\.madeUp).count,
-      devices: devices.count, activeDevices: devices.values.filter(\.active).count,
-      pending: counts[.received] ?? 0, processed: counts[.processed] ?? 0,
-      rejected: counts[.rejected] ?? 0, received: registrations.count)
+    ServerStats(
+      distinctContacts: contacts.count, orphanedContacts: counters.orphaned,
+      madeUpContacts: counters.madeUp, devices: devices.count, activeDevices: counters.active,
+      pending: waiting.count, processed: counters.processed, rejected: counters.rejected,
+      received: counters.received)
   }
 
-  /// The devices of a contact.
-  public func deviceCount(of contactKey: String) -> Int { deviceCount[contactKey, default: 0] }
+  /// How many devices a contact has.
+  public func deviceCount(of contactKey: String) -> Int { contactDevices[contactKey]?.count ?? 0 }
 
   public func devices(of contactKey: String) -> [String] {
-    devices.values.filter { $0.contactKey == contactKey }.map(\.deviceID)
+    contactDevices[contactKey].map { $0.sorted() } ?? []
   }
+
+  /// The next registrations due for processing, soonest first.
+  public func nextWaiting(_ count: Int) -> [WaitingRegistration] { Array(waiting.prefix(count)) }
 
   // MARK: JSON answers
 
@@ -368,6 +268,6 @@ public struct EngagementServerCore: Sendable {
   static func json(_ object: [String: Any]) -> [UInt8] {
     let data = try? JSONSerialization.data(
       withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])
-    return Array(data ?? Data("{}".utf8))
+    return JSONText.escapingInvisibles(Array(data ?? Data("{}".utf8)))
   }
 }

@@ -23,18 +23,26 @@ enum FaultRequest {
     let times = try number("times")
     let seconds = try number("seconds")
     let retryAfter = try number("retryAfter")
-    if let times, times < 1 || times != times.rounded() {
-      throw Invalid(field: "times", message: "times must be a whole number, 1 or more")
+    let longest = ValueLimits.longestDuration
+    let largestCount = ValueLimits.largestCount
+    if let times, times < 1 || times > Double(largestCount) || times != times.rounded() {
+      throw Invalid(
+        field: "times", message: "times must be a whole number from 1 to \(largestCount)")
     }
-    if let seconds, seconds <= 0 {
-      throw Invalid(field: "seconds", message: "seconds must be more than 0")
+    if let seconds, seconds <= 0 || seconds > longest {
+      throw Invalid(
+        field: "seconds",
+        message: "seconds must be more than 0 and at most \(NumberText.compact(longest))")
     }
-    if let retryAfter, retryAfter < 0 {
-      throw Invalid(field: "retryAfter", message: "retryAfter must be 0 or more")
+    if let retryAfter, retryAfter < 0 || retryAfter > longest {
+      throw Invalid(
+        field: "retryAfter",
+        message: "retryAfter must be from 0 to \(NumberText.compact(longest)) seconds")
     }
     let kind: ServerFault.Kind
     if let status = try number("status") {
-      guard (400...599).contains(Int(status)) else {
+      // Checked as a Double first: converting 1e20 to Int would trap.
+      guard (400...599).contains(status), status == status.rounded() else {
         throw Invalid(field: "status", message: "status must be an HTTP error, 400 to 599")
       }
       kind = .status(Int(status), retryAfter: retryAfter)
@@ -55,6 +63,7 @@ enum FaultRequest {
     } else {
       throw Invalid(field: "status", message: "give a status (500, 503, 429, ...) or a mode")
     }
+    // In range by the checks above, so the conversion cannot trap.
     return ServerFault(kind: kind, remaining: times.map(Int.init), until: seconds.map { now + $0 })
   }
 }

@@ -22,14 +22,12 @@ public actor LocalEngagementServer {
     settings: ServerSettings, store: ServerStore, clock: any EngineClock, seed: UInt64 = 0x5EED,
     eventSink: (@Sendable (ServerEvent, Instant) -> Void)? = nil
   ) throws {
-    let stored = try store.load()
+    let stored = try store.load(window: settings.registrationWindow)
     var settings = settings
     if settings.definedAttributes == nil, case .some(let defined) = stored.definedAttributes {
       settings.definedAttributes = defined
     }
-    core = EngagementServerCore(
-      settings: settings, seed: seed, contacts: stored.contacts, devices: stored.devices,
-      registrations: stored.registrations)
+    core = EngagementServerCore(settings: settings, seed: seed, stored: stored)
     self.store = store
     self.clock = clock
     self.eventSink = eventSink
@@ -59,7 +57,17 @@ public actor LocalEngagementServer {
   /// Processes what is due now (S2).
   public func processDue() {
     let now = clock.now()
-    commit(core.processDue(now: now), at: now)
+    let spilled = core.dueWithoutPayload(now: now)
+    var bodies: [Int: Result<RegistrationPayload, ReadBackFailure>] = [:]
+    if !spilled.isEmpty {
+      flush()  // what is due may still sit in the group commit
+      bodies = store.payloads(spilled)
+    }
+    commit(
+      core.processDue(now: now) {
+        bodies[$0] ?? .failure(ReadBackFailure("registration \($0) was not read"))
+      },
+      at: now)
   }
 
   public var nextDeadline: Instant? { core.nextDeadline }
@@ -115,18 +123,43 @@ public actor LocalEngagementServer {
 
   // MARK: Views
 
-  public func snapshot() -> ServerSnapshot {
-    ServerSnapshot(
-      now: clock.now(), contacts: Array(core.contacts.values),
-      devices: Array(core.devices.values), registrations: Array(core.registrations.values),
-      stats: core.stats(), fault: core.fault, settings: core.settings,
-      storeProblem: storeProblem,
-      devicesByContact: Dictionary(grouping: core.devices.values.filter { $0.contactKey != nil }) {
-        $0.contactKey ?? ""
-      }.mapValues { $0.map(\.deviceID) })
+  /// What the server holds, bounded: the newest `limit` contacts, devices and registrations
+  /// (oldest first), the next few due for processing, and every count.
+  public func snapshot(limit: Int = 100) -> ServerSnapshot {
+    let contacts = Array(core.contacts.values.suffix(limit))
+    var devicesByContact: [String: [String]] = [:]
+    for contact in contacts { devicesByContact[contact.key] = core.devices(of: contact.key) }
+    return ServerSnapshot(
+      now: clock.now(), contacts: contacts, devices: Array(core.devices.values.suffix(limit)),
+      registrations: Array(core.registrations.values.suffix(limit)),
+      waiting: core.nextWaiting(5), stats: core.stats(), fault: core.fault,
+      settings: core.settings, storeProblem: storeProblem, devicesByContact: devicesByContact)
   }
 
   public func stats() -> ServerStats { core.stats() }
+
+  /// The counts with the settings and the fault they depend on, read at one instant.
+  public func overview() -> (stats: ServerStats, settings: ServerSettings, fault: ServerFault?) {
+    (core.stats(), core.settings, core.fault)
+  }
+
+  public func contactsPage(limit: Int, before: String?) throws(UnknownCursor) -> ServerPage<
+    ServerContact
+  > {
+    try core.contactsPage(limit: limit, before: before)
+  }
+
+  public func devicesPage(limit: Int, before: String?) throws(UnknownCursor) -> ServerPage<
+    ServerDevice
+  > {
+    try core.devicesPage(limit: limit, before: before)
+  }
+
+  public func registrationsPage(limit: Int, before: Int?) -> ServerPage<ServerRegistration> {
+    core.registrationsPage(limit: limit, before: before)
+  }
+
+  public func devices(of contactKey: String) -> [String] { core.devices(of: contactKey) }
 
   private func commit(_ changes: EngagementServerCore.Changes, at now: Instant) {
     for event in changes.events { eventSink?(event, now) }
@@ -152,7 +185,7 @@ public actor LocalEngagementServer {
     }
     unwritten.removeAll(keepingCapacity: true)
     do {
-      try store.apply(merged)
+      try store.apply(merged, windowStart: core.registrations.keys.first)
       storeProblem = nil
     } catch {
       // The core keeps serving from memory; the problem is shown, not hidden.
@@ -166,7 +199,10 @@ public struct ServerSnapshot: Sendable {
   public var now: Instant
   public var contacts: [ServerContact]
   public var devices: [ServerDevice]
+  /// The newest registrations, oldest first.
   public var registrations: [ServerRegistration]
+  /// The next registrations due for processing, soonest first.
+  public var waiting: [WaitingRegistration]
   public var stats: ServerStats
   public var fault: ServerFault?
   public var settings: ServerSettings

@@ -56,20 +56,41 @@ enum ServerAPIViews {
     var fault: String?
   }
 
-  static func contacts(_ snapshot: ServerSnapshot) -> [String: [Contact]] {
-    [
-      "contacts": snapshot.contacts.map { contact in
-        Contact(
-          key: contact.key, madeUp: contact.madeUp, orphaned: contact.orphanedAt != nil,
-          devices: snapshot.devicesByContact[contact.key] ?? [],
-          createdAt: contact.createdAt.seconds, orphanedAt: contact.orphanedAt?.seconds)
-      }
-    ]
+  struct Page<Item: Encodable>: Encodable {
+    var items: [Item]
+    var next: String?
+    var key: String
+
+    struct Key: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
+
+    /// `{"contacts": [...], "next": "..."}`: the list under its own name, as before paging.
+    func encode(to encoder: any Encoder) throws {
+      var container = encoder.container(keyedBy: Key.self)
+      try container.encode(items, forKey: Key(stringValue: key))
+      try container.encode(next, forKey: Key(stringValue: "next"))
+    }
   }
 
-  static func devices(_ snapshot: ServerSnapshot) -> [String: [Device]] {
-    [
-      "devices": snapshot.devices.map { device in
+  static func contacts(_ page: ServerPage<ServerContact>, devices: [String: [String]])
+    -> Page<Contact>
+  {
+    Page(
+      items: page.items.map { contact in
+        Contact(
+          key: contact.key, madeUp: contact.madeUp, orphaned: contact.orphanedAt != nil,
+          devices: devices[contact.key] ?? [], createdAt: contact.createdAt.seconds,
+          orphanedAt: contact.orphanedAt?.seconds)
+      }, next: page.next, key: "contacts")
+  }
+
+  static func devices(_ page: ServerPage<ServerDevice>) -> Page<Device> {
+    Page(
+      items: page.items.map { device in
         Device(
           deviceID: device.deviceID, token: device.token, contactKey: device.contactKey,
           platform: device.platform, active: device.active,
@@ -77,13 +98,12 @@ enum ServerAPIViews {
           attributes: device.attributes, tags: device.tags,
           lastRegistration: .init(
             id: device.lastRegistrationID, at: device.lastRegistrationAt.seconds))
-      }
-    ]
+      }, next: page.next, key: "devices")
   }
 
-  static func registrations(_ snapshot: ServerSnapshot, limit: Int) -> [String: [Registration]] {
-    [
-      "registrations": snapshot.registrations.suffix(limit).reversed().map { registration in
+  static func registrations(_ page: ServerPage<ServerRegistration>) -> Page<Registration> {
+    Page(
+      items: page.items.map { registration in
         Registration(
           id: registration.id, status: registration.status.rawValue,
           deviceID: registration.payload.deviceID,
@@ -91,24 +111,22 @@ enum ServerAPIViews {
           receivedAt: registration.receivedAt.seconds, processAt: registration.processAt.seconds,
           processedAt: registration.processedAt?.seconds, reason: registration.reason,
           contactKey: registration.contactKey)
-      }
-    ]
+      }, next: page.next, key: "registrations")
   }
 
-  static func stats(_ snapshot: ServerSnapshot) -> Stats {
-    let stats = snapshot.stats
-    return Stats(
+  static func stats(_ stats: ServerStats, settings: ServerSettings, fault: ServerFault?) -> Stats {
+    Stats(
       distinctContacts: stats.distinctContacts, orphanedContacts: stats.orphanedContacts,
       madeUpContacts: stats.madeUpContacts, devices: stats.devices,
       activeDevices: stats.activeDevices, pending: stats.pending, processed: stats.processed,
       rejected: stats.rejected, received: stats.received,
-      definedAttributes: snapshot.settings.definedAttributes?.sorted(),
-      processingDelay: snapshot.settings.processingDelay, fault: snapshot.fault?.summary)
+      definedAttributes: settings.definedAttributes?.sorted(),
+      processingDelay: settings.processingDelay, fault: fault?.summary)
   }
 
   static func encode(_ value: some Encodable) -> [UInt8] {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-    return Array((try? encoder.encode(value)) ?? Data("{}".utf8))
+    return JSONText.escapingInvisibles(Array((try? encoder.encode(value)) ?? Data("{}".utf8)))
   }
 }

@@ -29,7 +29,7 @@ public struct ServerFault: Hashable, Sendable, Codable {
     switch kind {
     case .status(let status, let retryAfter):
       text = "answer \(status)"
-      if let retryAfter { text += " with Retry-After \(Int(retryAfter)) s" }
+      if let retryAfter { text += " with Retry-After \(NumberText.compact(retryAfter)) s" }
     case .hang: text = "hang past the client's time-out"
     case .drop: text = "drop the connection"
     case .down: text = "down: connections refused"

@@ -8,16 +8,67 @@ public struct ServerSettings: Hashable, Sendable {
   public var processingDelay: Double
   /// The demographics table (S5): nil accepts every attribute, as a fresh local server does.
   public var definedAttributes: Set<String>?
+  /// How many of the newest registrations the views keep in memory. Older ones are counted,
+  /// and stay in the SQLite file when there is one; the views never grow past this.
+  public var registrationWindow: Int
+  /// How many registrations waiting for processing keep their body in memory. Past this they
+  /// wait in the store only and are read back when their time comes, so a burst of traffic
+  /// costs disk, not memory.
+  public var waitingInMemory: Int
 
   public init(
     appID: String, accessToken: String, processingDelay: Double = 300,
-    definedAttributes: Set<String>? = nil
+    definedAttributes: Set<String>? = nil, registrationWindow: Int = 1000,
+    waitingInMemory: Int = 10_000
   ) {
     self.appID = appID
     self.accessToken = accessToken
     self.processingDelay = processingDelay
     self.definedAttributes = definedAttributes
+    self.registrationWindow = max(1, registrationWindow)
+    self.waitingInMemory = max(0, waitingInMemory)
   }
+}
+
+/// A registration received and not yet processed (S2). Its payload is nil when it waits in
+/// the store only (see `ServerSettings.waitingInMemory`).
+public struct WaitingRegistration: Hashable, Sendable {
+  public var id: Int
+  public var receivedAt: Instant
+  public var processAt: Instant
+  public var payload: RegistrationPayload?
+
+  public init(id: Int, receivedAt: Instant, processAt: Instant, payload: RegistrationPayload?) {
+    self.id = id
+    self.receivedAt = receivedAt
+    self.processAt = processAt
+    self.payload = payload
+  }
+}
+
+/// Why the body of a registration that waited in the store could not be read back.
+public struct ReadBackFailure: Error, Hashable, Sendable, CustomStringConvertible {
+  public var description: String
+
+  public init(_ description: String) { self.description = description }
+}
+
+/// What a server store holds, as the core needs it to start again: every contact and device,
+/// the newest registrations, the ones still waiting, and the counts of the rest.
+public struct StoredServer: Sendable {
+  public var contacts: [ServerContact] = []
+  public var devices: [ServerDevice] = []
+  /// The newest registrations, oldest first.
+  public var recent: [ServerRegistration] = []
+  public var waiting: [WaitingRegistration] = []
+  public var processed = 0
+  public var rejected = 0
+  public var received = 0
+  public var lastRegistrationID = 0
+  /// `.none`: never stored; `.some(nil)`: every attribute accepted.
+  public var definedAttributes: Set<String>?? = .none
+
+  public init() {}
 }
 
 /// A contact (S3, S4): its key, whether the server made it up, and when.

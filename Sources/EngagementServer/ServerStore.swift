@@ -1,31 +1,55 @@
 import Foundation
 import GRDB
 import RegistrationCore
+import Synchronization
 
 #if canImport(Glibc)
   import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
 /// What the local server holds, in SQLite: contacts, devices, registrations and the
-/// demographics table. In memory by default; a file (0600) with `--db FILE`. Each call's
-/// changes are written in one transaction, so a bad request never disturbs what is stored.
+/// demographics table. A file (0600) with `--db FILE`; otherwise a volatile store, which keeps
+/// only the registrations still waiting and the newest few, so it stays small however long the
+/// server runs. Each call's changes are written in one transaction, so a bad request never
+/// disturbs what is stored.
 public final class ServerStore: Sendable {
   public let location: String
   private let database: DatabaseQueue
+  /// Gone when the process ends: registrations that left the views' window are deleted.
+  public let isVolatile: Bool
+  /// Below this id a volatile store has already forgotten every finished registration.
+  private let forgotten = Mutex(0)
 
-  private init(location: String, database: DatabaseQueue) {
+  private init(location: String, database: DatabaseQueue, isVolatile: Bool) {
     self.location = location
     self.database = database
+    self.isVolatile = isVolatile
   }
 
+  /// In memory: for scenarios and tests, whose traffic is small.
   public static func inMemory() throws -> ServerStore {
-    let store = ServerStore(location: ":memory:", database: try DatabaseQueue())
+    let store = ServerStore(location: ":memory:", database: try DatabaseQueue(), isVolatile: true)
+    try store.migrate()
+    return store
+  }
+
+  /// A private on-disk database that SQLite deletes when it is closed: what a long-running
+  /// server with no `--db` uses, so that waiting registrations cost disk, not memory.
+  public static func temporary() throws -> ServerStore {
+    let store = ServerStore(
+      location: "(temporary)", database: try DatabaseQueue(path: ""), isVolatile: true)
     try store.migrate()
     return store
   }
 
   public static func open(at path: String) throws -> ServerStore {
-    let descriptor = Glibc.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    #if canImport(Glibc)
+      let descriptor = Glibc.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    #else
+      let descriptor = Darwin.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    #endif
     guard descriptor >= 0 else {
       throw ServerStoreError(path: path, detail: String(cString: strerror(errno)))
     }
@@ -37,7 +61,8 @@ public final class ServerStore: Sendable {
     }
     do {
       let store = ServerStore(
-        location: path, database: try DatabaseQueue(path: path, configuration: configuration))
+        location: path, database: try DatabaseQueue(path: path, configuration: configuration),
+        isVolatile: false)
       let verdict = try store.database.read { try String.fetchOne($0, sql: "PRAGMA quick_check") }
       guard verdict == "ok" else {
         throw ServerStoreError(path: path, detail: "integrity check: \(verdict ?? "no answer")")
@@ -51,11 +76,15 @@ public final class ServerStore: Sendable {
     }
   }
 
-  /// Writes what one call of the core changed.
-  public func apply(_ changes: EngagementServerCore.Changes) throws {
+  /// Writes what one call of the core changed. A volatile store also forgets the finished
+  /// registrations older than `windowStart` (the oldest id the views keep), each once: the
+  /// ids between the last call's window start and this one's, and older ones as they finish.
+  public func apply(_ changes: EngagementServerCore.Changes, windowStart: Int? = nil) throws {
     guard
       !changes.registrations.isEmpty || !changes.devices.isEmpty || !changes.contacts.isEmpty
     else { return }
+    let forgetBefore = isVolatile ? windowStart : nil
+    let forgottenFrom = forgotten.withLock { $0 }
     try database.write { db in
       // Cached statements: under load one transaction carries many rows, and compiling
       // the SQL once per row showed in the profile.
@@ -78,6 +107,8 @@ public final class ServerStore: Sendable {
             registration.status.rawValue, registration.processedAt?.seconds, registration.reason,
             registration.contactKey, Data(body),
           ])
+        } else if let forgetBefore, registration.id < forgetBefore {
+          try db.execute(sql: "DELETE FROM registration WHERE id = ?", arguments: [registration.id])
         } else {
           try update.execute(arguments: [
             registration.status.rawValue, registration.processedAt?.seconds, registration.reason,
@@ -95,7 +126,13 @@ public final class ServerStore: Sendable {
       for contact in changes.contacts {
         try upsertContact.execute(arguments: [contact.key, try jsonText(contact)])
       }
+      if let forgetBefore, forgetBefore > forgottenFrom {
+        try db.execute(
+          sql: "DELETE FROM registration WHERE id >= ? AND id < ? AND status != 'received'",
+          arguments: [forgottenFrom, forgetBefore])
+      }
     }
+    if let forgetBefore { forgotten.withLock { $0 = max($0, forgetBefore) } }
   }
 
   public func saveDefinedAttributes(_ names: Set<String>?) throws {
@@ -106,21 +143,21 @@ public final class ServerStore: Sendable {
     }
   }
 
-  /// Everything stored, to rebuild a core after a restart of the server.
-  public func load() throws -> (
-    contacts: [ServerContact], devices: [ServerDevice], registrations: [ServerRegistration],
-    definedAttributes: Set<String>??
-  ) {
+  /// What a core needs to start again: every contact and device, the newest `window`
+  /// registrations, the ones still waiting (their bodies stay here until processing asks for
+  /// them), and counts of the rest.
+  public func load(window: Int) throws -> StoredServer {
     try database.read { db in
       let decoder = JSONDecoder()
-      let contacts = try String.fetchAll(db, sql: "SELECT json FROM contact ORDER BY rowid").map {
-        try decoder.decode(ServerContact.self, from: Data($0.utf8))
-      }
-      let devices = try String.fetchAll(db, sql: "SELECT json FROM device ORDER BY rowid").map {
+      var stored = StoredServer()
+      stored.contacts = try String.fetchAll(db, sql: "SELECT json FROM contact ORDER BY rowid")
+        .map { try decoder.decode(ServerContact.self, from: Data($0.utf8)) }
+      stored.devices = try String.fetchAll(db, sql: "SELECT json FROM device ORDER BY rowid").map {
         try decoder.decode(ServerDevice.self, from: Data($0.utf8))
       }
-      let registrations = try Row.fetchAll(db, sql: "SELECT * FROM registration ORDER BY id").map {
-        row in
+      stored.recent = try Row.fetchAll(
+        db, sql: "SELECT * FROM registration ORDER BY id DESC LIMIT ?", arguments: [window]
+      ).reversed().map { row in
         ServerRegistration(
           id: row["id"], receivedAt: Instant(row["received_at"]),
           processAt: Instant(row["process_at"]),
@@ -129,16 +166,57 @@ public final class ServerStore: Sendable {
           contactKey: row["contact_key"],
           payload: try WireDecoding.payload(from: row["payload"] as Data).get())
       }
-      var defined: Set<String>?? = .none
+      stored.waiting = try Row.fetchAll(
+        db,
+        sql: "SELECT id, received_at, process_at FROM registration WHERE status = 'received'"
+      ).map { row in
+        WaitingRegistration(
+          id: row["id"], receivedAt: Instant(row["received_at"]),
+          processAt: Instant(row["process_at"]), payload: nil)
+      }
+      for row in try Row.fetchAll(
+        db, sql: "SELECT status, COUNT(*) AS n FROM registration GROUP BY status")
+      {
+        let count: Int = row["n"]
+        switch ServerRegistration.Status(rawValue: row["status"]) {
+        case .processed: stored.processed = count
+        case .rejected: stored.rejected = count
+        default: break
+        }
+        stored.received += count
+      }
+      stored.lastRegistrationID = try Int.fetchOne(db, sql: "SELECT MAX(id) FROM registration") ?? 0
       if let row = try Row.fetchOne(
         db, sql: "SELECT value FROM setting WHERE name = 'definedAttributes'")
       {
         let text: String? = row["value"]
-        defined = .some(
+        stored.definedAttributes = .some(
           try text.map { Set(try decoder.decode([String].self, from: Data($0.utf8))) })
       }
-      return (contacts, devices, registrations, defined)
+      return stored
     }
+  }
+
+  /// The bodies of registrations that waited in the store only, decoded, by id.
+  public func payloads(_ ids: [Int]) -> [Int: Result<RegistrationPayload, ReadBackFailure>] {
+    var result: [Int: Result<RegistrationPayload, ReadBackFailure>] = [:]
+    do {
+      try database.read { db in
+        for id in ids {
+          guard
+            let body = try Data.fetchOne(
+              db, sql: "SELECT payload FROM registration WHERE id = ?", arguments: [id])
+          else {
+            result[id] = .failure(ReadBackFailure("registration \(id) is not in the store"))
+            continue
+          }
+          result[id] = WireDecoding.payload(from: body).mapError { ReadBackFailure("\($0)") }
+        }
+      }
+    } catch {
+      for id in ids where result[id] == nil { result[id] = .failure(ReadBackFailure("\(error)")) }
+    }
+    return result
   }
 
   private func migrate() throws {

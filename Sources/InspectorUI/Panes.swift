@@ -339,9 +339,8 @@ enum Panes {
       }
       lines.append(segments)
     }
-    let waiting = server.registrations.filter { $0.status == .received }
-    lines.append([("processing (\(waiting.count) waiting)", .accent)])
-    for registration in waiting.suffix(5) {
+    lines.append([("processing (\(stats.pending) waiting)", .accent)])
+    for registration in server.waiting {
       let left = max(0, registration.processAt - model.now)
       lines.append([
         ("  #\(registration.id) in ", .normal),

@@ -57,7 +57,7 @@ extension Inspector {
   }
 
   public static func formatRate(_ rate: Double) -> String {
-    rate == rate.rounded() ? String(Int(rate)) : String(rate)
+    NumberText.compact(rate)
   }
 
   static func status(_ model: InspectorModel, _ rect: Rect, _ canvas: inout Canvas) {

@@ -97,37 +97,3 @@ enum CanonicalBody {
     mutating func string(_ text: String) { JSONText.appendQuoted(text, to: &bytes) }
   }
 }
-
-/// JSON string quoting per RFC 8259, shared by every JSON this project writes by hand.
-public enum JSONText {
-  public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
-    bytes.append(UInt8(ascii: "\""))
-    for byte in text.utf8 {
-      switch byte {
-      case UInt8(ascii: "\""): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-      case UInt8(ascii: "\\"): bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-      case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-      case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-      case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-      case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-      case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-      case 0..<0x20:
-        bytes.append(contentsOf: Array("\\u00".utf8))
-        bytes.append(hexDigit(byte >> 4))
-        bytes.append(hexDigit(byte & 0xF))
-      default: bytes.append(byte)
-      }
-    }
-    bytes.append(UInt8(ascii: "\""))
-  }
-
-  public static func quoted(_ text: String) -> String {
-    var bytes: [UInt8] = []
-    appendQuoted(text, to: &bytes)
-    return String(decoding: bytes, as: UTF8.self)
-  }
-
-  private static func hexDigit(_ nibble: UInt8) -> UInt8 {
-    nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
-  }
-}

@@ -47,7 +47,7 @@ public struct HTTPTransport: RegistrationTransport {
   }
 
   static func seconds(_ value: Double) -> String {
-    value == value.rounded() ? String(Int(value)) : String(value)
+    NumberText.compact(value)
   }
 
   private func exchange(_ request: RegistrationRequest) async -> SendResult {

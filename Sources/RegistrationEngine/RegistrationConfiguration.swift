@@ -13,6 +13,8 @@ public struct RegistrationConfiguration: Hashable, Sendable {
   public var debugBuild: Bool
   /// Seconds before a send with no answer counts as failed (R4.1: time-out).
   public var requestTimeout: Double
+  /// The longest request time-out a configuration may ask for: ten minutes.
+  public static let longestRequestTimeout: Double = 600
 
   /// `POST {server}/device/v1/registration` (R6.1).
   public var registrationURL: URL {
@@ -94,8 +96,13 @@ public struct RegistrationConfigurationBuilder: Sendable {
     else {
       throw fail("marketingcloudserverurl", "\"\(serverText)\" is not an http(s) URL with a host")
     }
-    guard requestTimeout.isFinite, requestTimeout > 0, requestTimeout <= 600 else {
-      throw fail("requesttimeout", "must be between 0 and 600 seconds; got \(requestTimeout)")
+    guard requestTimeout.isFinite, requestTimeout > 0,
+      requestTimeout <= RegistrationConfiguration.longestRequestTimeout
+    else {
+      throw fail(
+        "requesttimeout",
+        "must be above 0 and at most \(NumberText.compact(RegistrationConfiguration.longestRequestTimeout)) seconds; got \(NumberText.compact(requestTimeout))"
+      )
     }
     return RegistrationConfiguration(
       name: name, appID: appID, accessToken: AccessToken(token), serverURL: url,

@@ -24,6 +24,8 @@ public actor RegistrationEngine {
   private var nextListenerID = 0
   private var subscribers: [Int: AsyncStream<TimedEvent>.Continuation] = [:]
   private var nextSubscriberID = 0
+  /// How long `run` waits before trying again after the store refused a write.
+  public static let storeRetryInterval: Double = 5
   /// Fired whenever the schedule may have moved, so `run` re-reads the next deadline.
   private let scheduleChanged = ChangeSignal()
 
@@ -132,18 +134,23 @@ public actor RegistrationEngine {
   /// Runs the engine on its clock until cancelled: sleeps until the next deadline (or until
   /// an edit moves it), ticks, repeats. No fixed ticker: an idle engine sleeps.
   public func run() async {
+    var storeRetryAt: Instant?
     while !Task.isCancelled && !isShutDown {
       let generation = scheduleChanged.generation
-      if let deadline = nextDeadline, deadline <= clock.now() {
+      let now = clock.now()
+      if let deadline = nextDeadline, deadline <= now, storeRetryAt.map({ $0 <= now }) ?? true {
         do {
           try tick()
+          storeRetryAt = nil
         } catch {
+          // A store that cannot be written now may be writable soon (a full disk, a lock):
+          // try again a little later rather than stop sending for good.
           storeProblem = "\(error)"
-          return
+          storeRetryAt = now + Self.storeRetryInterval
         }
         continue
       }
-      let deadline = nextDeadline
+      let deadline = [nextDeadline, storeRetryAt].compactMap { $0 }.max()
       let clock = self.clock
       let signal = scheduleChanged
       // Wake at the deadline, or earlier when an edit or an answer moves the schedule.
@@ -210,26 +217,36 @@ public actor RegistrationEngine {
   }
 
   private func finish(_ send: InFlightSend, result: SendResult) async {
-    guard !isShutDown, var updated = machine else { return }
+    guard !isShutDown, let before = machine else { return }
+    var updated = before
     let now = clock.now()
     let step = updated.sendFinished(sendID: send.id, result: result, now: now)
     var status: Int?
-    var error: String?
+    var transportError: String?
     switch result {
     case .answered(let code, _): status = code
-    case .transportFailed(let message): error = message
+    case .transportFailed(let message): transportError = message
     }
     let record = SendRecord(
       sendID: send.id, attempt: send.attempt, reason: send.reason, startedAt: send.startedAt,
-      finishedAt: now, status: status, error: error, hash: BodyHash.fnv1a64(send.body),
+      finishedAt: now, status: status, error: transportError, hash: BodyHash.fnv1a64(send.body),
       body: String(decoding: send.body, as: UTF8.self))
     do {
       try save(updated.state, appending: record)
     } catch {
-      // The answer cannot be recorded, so it is dropped: the changes stay pending and go
-      // out again, which is safe because every registration carries the whole record.
-      updated = machine ?? updated
+      // The answer cannot be recorded, so it counts as lost: the changes stay pending and go
+      // out again on the retry ladder, which is safe because every registration carries the
+      // whole record. The send must still end, or the engine would wait for it for ever.
       storeProblem = "\(error)"
+      let answer = status.map { "\($0)" } ?? (transportError ?? "no answer")
+      var fallback = before
+      let lost = fallback.sendFinished(
+        sendID: send.id,
+        result: .transportFailed(
+          "the answer (\(answer)) could not be stored: \(storeProblem ?? "")"),
+        now: now)
+      machine = fallback
+      publish(lost.events, at: now)
       return
     }
     machine = updated

@@ -275,9 +275,16 @@ public final class RegistrationStore: Sendable {
     }
     // Create the file ourselves so it is 0600 from its first byte; SQLite gives its -wal and
     // -shm files the mode of the database file.
-    let descriptor = Glibc.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    let existed = FileManager.default.fileExists(atPath: path)
+    #if canImport(Glibc)
+      let descriptor = Glibc.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    #else
+      let descriptor = Darwin.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
+    #endif
     guard descriptor >= 0 else {
-      throw .cannotCreate(path: path, reason: String(cString: strerror(errno)))
+      let reason = String(cString: strerror(errno))
+      throw existed
+        ? .cannotOpen(path: path, reason: reason) : .cannotCreate(path: path, reason: reason)
     }
     close(descriptor)
   }

@@ -48,8 +48,8 @@ extension Command: CustomStringConvertible {
       case .fail(let status, let times, let retryAfter, let duration):
         var text = "server fail \(status)"
         if let times { text += " times \(times)" }
-        if let retryAfter { text += " retry-after \(Int(retryAfter))" }
-        if let duration { text += " for \(Int(duration))s" }
+        if let retryAfter { text += " retry-after \(NumberText.compact(retryAfter))" }
+        if let duration { text += " for \(NumberText.compact(duration))s" }
         return text
       case .down: return "server down"
       case .up: return "server up"

@@ -119,26 +119,30 @@ public enum CommandParser {
         switch option.text {
         case "times":
           let word = try cursor.next(expecting: "how many requests")
-          guard let count = Int(word.text), count >= 1 else {
+          guard let count = Int(word.text), (1...ValueLimits.largestCount).contains(count) else {
             throw CommandError(
               column: word.column,
-              message: "expected a whole number, 1 or more; got \"\(word.text)\"")
+              message:
+                "expected a whole number from 1 to \(ValueLimits.largestCount); got \"\(TerminalText.escaped(word.text))\""
+            )
           }
           times = count
         case "retry-after":
           let word = try cursor.next(expecting: "seconds (or a duration such as 2m)")
-          guard let seconds = DurationText.seconds(word.text) else {
-            throw CommandError(
-              column: word.column, message: "expected seconds or a duration; got \"\(word.text)\"")
+          switch DurationText.parse(word.text) {
+          case .success(let seconds): retryAfter = seconds
+          case .failure(let problem):
+            throw CommandError(column: word.column, message: "retry-after: \(problem)")
           }
-          retryAfter = seconds
         case "for":
           let word = try cursor.next(expecting: "a duration such as 10m")
-          guard let seconds = DurationText.seconds(word.text), seconds > 0 else {
-            throw CommandError(
-              column: word.column, message: "expected a duration such as 10m; got \"\(word.text)\"")
+          switch DurationText.parse(word.text) {
+          case .success(let seconds) where seconds > 0: duration = seconds
+          case .success:
+            throw CommandError(column: word.column, message: "for: the duration must be above 0")
+          case .failure(let problem):
+            throw CommandError(column: word.column, message: "for: \(problem)")
           }
-          duration = seconds
         default:
           throw unknown(option, among: ["times", "retry-after", "for"], after: "server fail")
         }

@@ -1,25 +1,48 @@
 import RegistrationCore
 
 /// Durations as people write them in scenarios and flags: `90s`, `5m`, `2h`, `3d`, `1.5m`, or
-/// plain seconds (`90`, `0.5`).
+/// plain seconds (`90`, `0.5`). At most `ValueLimits.longestDuration`.
 public enum DurationText {
-  public static func seconds(_ text: String) -> Double? {
+  /// Why a text is not a duration RegScope takes, worded for the person who wrote it.
+  public struct Problem: Error, Hashable, Sendable, CustomStringConvertible {
+    public var description: String
+  }
+
+  public static func parse(_ text: String) -> Result<Double, Problem> {
     let trimmed = InputRules.trimmed(text).lowercased()
-    guard let last = trimmed.last else { return nil }
+    let shown = TerminalText.escaped(text)
+    guard let last = trimmed.last else {
+      return .failure(
+        Problem(description: "expected a duration such as 90s, 5m, 2h or 3d; got nothing"))
+    }
     let units: [Character: Double] = ["s": 1, "m": 60, "h": 3600, "d": 86_400]
     let (number, unit) =
       units[last].map { (String(trimmed.dropLast()), $0) } ?? (trimmed, 1)
-    guard let value = Double(number), value.isFinite, value >= 0,
-      number.allSatisfy({ $0.isNumber || $0 == "." })
-    else { return nil }
-    return value * unit
+    guard !number.isEmpty, number.allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
+      let value = Double(number), value.isFinite
+    else {
+      return .failure(
+        Problem(description: "expected a duration such as 90s, 5m, 2h or 3d; got \"\(shown)\""))
+    }
+    let seconds = value * unit
+    guard seconds <= ValueLimits.longestDuration else {
+      return .failure(
+        Problem(
+          description:
+            "\"\(shown)\" is too long: durations go up to \(describe(ValueLimits.longestDuration))"
+        ))
+    }
+    return .success(seconds)
   }
+
+  public static func seconds(_ text: String) -> Double? { try? parse(text).get() }
 
   /// `70 s`, `5 min`, `2 h 30 min`, `3 d 4 h`: compact, for timelines and countdowns.
   public static func describe(_ seconds: Double) -> String {
+    guard seconds.isFinite, abs(seconds) < 1e12 else { return "\(seconds) s" }
     if seconds < 60 {
       let rounded = (seconds * 1000).rounded() / 1000
-      return rounded == rounded.rounded() ? "\(Int(rounded)) s" : "\(rounded) s"
+      return "\(NumberText.compact(rounded)) s"
     }
     let total = Int(seconds.rounded())
     let days = total / 86_400

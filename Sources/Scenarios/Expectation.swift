@@ -104,7 +104,7 @@ public struct Expectation: Hashable, Sendable, CustomStringConvertible {
     var description: String {
       switch self {
       case .number(let value):
-        value == value.rounded() ? String(Int(value)) : String(value)
+        NumberText.compact(value)
       case .text(let text): "\"\(text)\""
       case .flag(let flag): String(flag)
       case .list(let items): "[" + items.joined(separator: ", ") + "]"

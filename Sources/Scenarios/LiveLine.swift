@@ -5,6 +5,7 @@ import RegistrationCore
 public enum LiveLine {
   /// Local wall-clock time of day, HH:MM:SS.
   public static func time(_ instant: Instant) -> String {
+    guard instant.seconds.isFinite, abs(instant.seconds) < 1e12 else { return "--:--:--" }
     let date = Date(timeIntervalSince1970: instant.seconds)
     let local = Int(instant.seconds.rounded(.down)) + TimeZone.current.secondsFromGMT(for: date)
     let seconds = ((local % 86_400) + 86_400) % 86_400

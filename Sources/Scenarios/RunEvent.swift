@@ -222,6 +222,7 @@ extension RunEvent {
 public enum Timestamp {
   public static func format(_ instant: Instant) -> String {
     let seconds = instant.seconds
+    guard seconds.isFinite, seconds >= 0, seconds < 1e12 else { return "\(seconds) s" }
     let whole = Int(seconds.rounded(.down))
     let millis = Int(((seconds - Double(whole)) * 1000).rounded())
     let days = whole / 86_400

@@ -1,5 +1,6 @@
 import Foundation
 import RegistrationCore
+import RegistrationEngine
 import Yams
 
 /// Reads a scenario file (YAML). Every error names the file, line and column, and what was
@@ -102,12 +103,10 @@ public enum ScenarioParser {
 
     func duration(_ node: Node, _ what: String) throws(ScenarioError) -> Double {
       let text = try string(node, what)
-      guard let seconds = DurationText.seconds(text) else {
-        throw ScenarioError(
-          position(node),
-          "\(what) must be a duration such as 90s, 5m, 2h, 3d or seconds; got \"\(text)\"")
+      switch DurationText.parse(text) {
+      case .success(let seconds): return seconds
+      case .failure(let problem): throw ScenarioError(position(node), "\(what): \(problem)")
       }
-      return seconds
     }
 
     func strings(_ node: Node, _ what: String) throws(ScenarioError) -> [(String, Node)] {
@@ -185,8 +184,12 @@ public enum ScenarioParser {
         case "debug": setup.debugBuild = try bool(value, key)
         case "requestTimeout":
           let seconds = try duration(value, key)
-          guard seconds > 0 else {
-            throw ScenarioError(position(value), "requestTimeout must be above 0")
+          let longest = RegistrationConfiguration.longestRequestTimeout
+          guard seconds > 0, seconds <= longest else {
+            throw ScenarioError(
+              position(value),
+              "requestTimeout must be above 0 and at most \(DurationText.describe(longest)); got \(DurationText.describe(seconds))"
+            )
           }
           setup.requestTimeout = seconds
         case "networkLatency": setup.networkLatency = try duration(value, key)

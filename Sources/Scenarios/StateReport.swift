@@ -59,7 +59,7 @@ public enum StateReport {
       (try? JSONSerialization.data(
         withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
       ?? Data("{}".utf8)
-    return String(decoding: data, as: UTF8.self)
+    return String(decoding: JSONText.escapingInvisibles(Array(data)), as: UTF8.self)
   }
 
   static func describe(_ plan: SendPlan) -> String {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import RegistrationCore
 import Scenarios
 
 struct Run: AsyncParsableCommand {
@@ -30,7 +31,7 @@ struct Run: AsyncParsableCommand {
       do {
         loaded.append(try ScenarioSource.load(name))
       } catch {
-        FileHandle.standardError.write(Data("regctl: \(error)\n".utf8))
+        Output.error("regctl: \(error)")
         throw ExitCode(2)
       }
     }
@@ -38,7 +39,7 @@ struct Run: AsyncParsableCommand {
     for scenario in loaded {
       let (json, quiet) = (self.json, self.quiet)
       if !json && !quiet {
-        print(
+        Output.report(
           "== "
             + TerminalText.escaped(
               "\(scenario.name): \(scenario.description)  [\(scenario.source)]")
@@ -46,13 +47,13 @@ struct Run: AsyncParsableCommand {
       }
       let report = try await ScenarioRunner.run(scenario, overHTTP: http) { item in
         if quiet { return }
-        if let line = TimelinePrinter.line(item, json: json) { print(line) }
+        if let line = TimelinePrinter.line(item, json: json) { Output.report(line) }
       }
       if !report.passed { failed += 1 }
-      if !json { print(TimelinePrinter.summary(report) + (quiet ? "" : "\n")) }
+      if !json { Output.report(TimelinePrinter.summary(report) + (quiet ? "" : "\n")) }
     }
     if loaded.count > 1 && !json {
-      print("\(loaded.count - failed) passed, \(failed) failed")
+      Output.report("\(loaded.count - failed) passed, \(failed) failed")
     }
     if failed > 0 { throw ExitCode(1) }
   }

@@ -14,7 +14,7 @@ struct ListScenarios: AsyncParsableCommand {
       guard let entry = BuiltInScenarios.named(name) else {
         throw ValidationError(ScenarioSource.Unknown(name: name).description)
       }
-      print(entry.yaml)
+      Output.report(entry.yaml)
       return
     }
     let width = BuiltInScenarios.all.map(\.name.count).max() ?? 0
@@ -25,8 +25,9 @@ struct ListScenarios: AsyncParsableCommand {
       } catch {
         description = "(cannot be read: \(error))"
       }
-      print(entry.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + description)
+      Output.report(
+        entry.name.padding(toLength: width + 2, withPad: " ", startingAt: 0) + description)
     }
-    print("\nRun one: regctl run NAME   Print one: regctl scenarios NAME")
+    Output.report("\nRun one: regctl run NAME   Print one: regctl scenarios NAME")
   }
 }

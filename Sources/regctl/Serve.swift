@@ -19,8 +19,16 @@ struct Serve: AsyncParsableCommand {
   @Option(name: .customLong("app-id"), help: "The app id (etAppId) registrations must carry.")
   var appID: String
 
-  @Option(help: "The access token clients must send as a bearer token.")
-  var accessToken: String
+  @Option(
+    help: ArgumentHelp(
+      "The access token clients must send as a bearer token.",
+      discussion:
+        "Visible to anyone who can list processes; prefer --access-token-file or REGSCOPE_ACCESS_TOKEN."
+    ))
+  var accessToken: String?
+
+  @Option(help: "Read the access token from this file (its first line).")
+  var accessTokenFile: String?
 
   @Option(help: "Port to listen on; 0 picks a free one.")
   var port: Int = 8080
@@ -28,7 +36,10 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "Address to bind. Anything but loopback exposes the server to the network.")
   var host: String = "127.0.0.1"
 
-  @Option(help: "Keep the server's data in this SQLite file (default: in memory).")
+  @Option(
+    help:
+      "Keep the server's data in this SQLite file (default: a temporary one, gone when the server stops)."
+  )
   var db: String?
 
   @Option(help: "How long processing takes after the 201 (S2): 90s, 5m, 2h.")
@@ -44,17 +55,47 @@ struct Serve: AsyncParsableCommand {
     guard !InputRules.trimmed(appID).isEmpty else {
       throw ValidationError("--app-id may not be empty")
     }
-    guard !InputRules.trimmed(accessToken).isEmpty else {
-      throw ValidationError("--access-token may not be empty")
-    }
-    guard DurationText.seconds(processingDelay) != nil else {
-      throw ValidationError(
-        "--processing-delay \"\(processingDelay)\" is not a duration; use 90s, 5m, 2h or seconds")
+    _ = try resolvedAccessToken()
+    if case .failure(let problem) = DurationText.parse(processingDelay) {
+      throw ValidationError("--processing-delay: \(problem)")
     }
     guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
   }
 
+  /// `--access-token`, else `--access-token-file`, else `REGSCOPE_ACCESS_TOKEN`.
+  func resolvedAccessToken() throws -> String {
+    if accessToken != nil && accessTokenFile != nil {
+      throw ValidationError("give --access-token or --access-token-file, not both")
+    }
+    let token: String
+    let source: String
+    if let accessToken {
+      (token, source) = (accessToken, "--access-token")
+    } else if let path = accessTokenFile {
+      guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
+        throw ValidationError("--access-token-file \(path) cannot be read as UTF-8 text")
+      }
+      (token, source) = (
+        String(text.split(separator: "\n").first ?? ""), "--access-token-file \(path)"
+      )
+    } else if let value = ProcessInfo.processInfo.environment["REGSCOPE_ACCESS_TOKEN"] {
+      (token, source) = (value, "REGSCOPE_ACCESS_TOKEN")
+    } else {
+      throw ValidationError(
+        "the server needs the app's access token: --access-token-file FILE, REGSCOPE_ACCESS_TOKEN, or --access-token"
+      )
+    }
+    let trimmed = InputRules.trimmed(token)
+    guard !trimmed.isEmpty else { throw ValidationError("\(source) gives an empty access token") }
+    guard trimmed.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
+      throw ValidationError(
+        "\(source): an access token is printable ASCII with no spaces (a bearer token, RFC 6750)")
+    }
+    return trimmed
+  }
+
   func run() async throws {
+    let accessToken = try resolvedAccessToken()
     let defined = definedAttributes.map {
       Set($0.split(separator: ",").map { InputRules.trimmed(String($0)) }.filter { !$0.isEmpty })
     }
@@ -63,7 +104,7 @@ struct Serve: AsyncParsableCommand {
       processingDelay: DurationText.seconds(processingDelay) ?? 300, definedAttributes: defined)
     let store: ServerStore
     do {
-      store = try db.map { try ServerStore.open(at: $0) } ?? ServerStore.inMemory()
+      store = try db.map { try ServerStore.open(at: $0) } ?? ServerStore.temporary()
     } catch {
       throw ValidationError("\(error)")
     }

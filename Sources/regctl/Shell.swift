@@ -57,7 +57,7 @@ struct Shell: AsyncParsableCommand {
         resetState: resetState
       ) { event in Output.line(LiveLine.event(event, json: json)) }
     } catch {
-      FileHandle.standardError.write(Data("regctl: \(error)\n".utf8))
+      Output.error("regctl: \(error)")
       throw ExitCode(2)
     }
     if !json {
@@ -96,8 +96,11 @@ enum ShellCommands {
       return true
     case "wait":
       let argument = text.dropFirst(4).trimmingCharacters(in: .whitespaces)
-      guard let seconds = DurationText.seconds(argument) else {
-        report("wait needs a duration such as 70s or 5m", json: json)
+      let seconds: Double
+      switch DurationText.parse(argument) {
+      case .success(let value): seconds = value
+      case .failure(let problem):
+        report("wait: \(problem)", json: json)
         return true
       }
       try? await session.clock.sleep(until: session.clock.now() + seconds)

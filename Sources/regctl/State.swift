@@ -18,22 +18,21 @@ struct State: AsyncParsableCommand {
   func run() async throws {
     let path = StateDirectory.deviceStore(in: StateDirectory.resolve(state))
     guard FileManager.default.fileExists(atPath: path) else {
-      FileHandle.standardError.write(
-        Data("regctl: no state at \(path) yet; regctl shell or regscope makes it\n".utf8))
+      Output.error("regctl: no state at \(path) yet; regctl shell or regscope makes it")
       throw ExitCode(2)
     }
     do {
       let store = try RegistrationStore.open(at: path)
       guard let stored = try store.load() else {
-        FileHandle.standardError.write(Data("regctl: \(path) holds no launch yet\n".utf8))
+        Output.error("regctl: \(path) holds no launch yet")
         throw ExitCode(2)
       }
       let snapshot = EngineSnapshot.stored(stored, location: path)
-      print(
+      Output.report(
         StateReport.json(
           snapshot, history: try store.history(limit: max(0, history)), planKnown: false))
     } catch let error as StoreError {
-      FileHandle.standardError.write(Data("regctl: \(error)\n".utf8))
+      Output.error("regctl: \(error)")
       throw ExitCode(2)
     }
   }

@@ -55,7 +55,11 @@ struct LoopbackRig {
     try await request("GET", path)
   }
 
-  func request(_ method: String, _ path: String, body: Data? = nil, headers: [String: String] = [:])
+  /// Sends the app's token unless `headers` say otherwise: the control routes need it.
+  func request(
+    _ method: String, _ path: String, body: Data? = nil,
+    headers: [String: String] = ["Authorization": "Bearer \(token)"]
+  )
     async throws -> (Int, [String: Any])
   {
     let url = try #require(URL(string: path, relativeTo: baseURL))

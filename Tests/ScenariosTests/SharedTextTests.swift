@@ -1,3 +1,4 @@
+import RegistrationCore
 import Testing
 
 @testable import Scenarios

@@ -1,0 +1,183 @@
+import RegistrationCore
+
+/// Processing (S2-S6): what becomes of a registration after its 201.
+extension EngagementServerCore {
+  /// When the next received registration is due for processing.
+  public var nextDeadline: Instant? { waiting.first?.processAt }
+
+  /// Keeps `waiting` ordered by due time. Time only moves forward, so this is an append unless
+  /// the processing delay was shortened meanwhile.
+  mutating func enqueue(_ registration: ServerRegistration) {
+    let keepsPayload = waitingWithPayload < settings.waitingInMemory
+    if keepsPayload { waitingWithPayload += 1 }
+    let entry = WaitingRegistration(
+      id: registration.id, receivedAt: registration.receivedAt,
+      processAt: registration.processAt, payload: keepsPayload ? registration.payload : nil)
+    if let last = waiting.last, last.processAt > entry.processAt {
+      let index = waiting.firstIndex { $0.processAt > entry.processAt } ?? waiting.endIndex
+      waiting.insert(entry, at: index)
+    } else {
+      waiting.append(entry)
+    }
+  }
+
+  /// The ids due by `now` whose bodies wait in the store only: what `processDue` will ask
+  /// `readBack` for.
+  public func dueWithoutPayload(now: Instant) -> [Int] {
+    waiting.prefix { $0.processAt <= now }.filter { $0.payload == nil }.map(\.id)
+  }
+
+  /// Processes every registration whose time has come, oldest first. `readBack` gives the
+  /// payload of one that waited in the store only; when it cannot, the registration is
+  /// rejected with the reason, never dropped in silence.
+  public mutating func processDue(
+    now: Instant,
+    readBack: (Int) -> Result<RegistrationPayload, ReadBackFailure> = { _ in
+      .failure(ReadBackFailure("its body was not kept"))
+    }
+  ) -> Changes {
+    var changes = Changes()
+    while let first = waiting.first, first.processAt <= now {
+      waiting.removeFirst()
+      var registration = ServerRegistration(
+        id: first.id, receivedAt: first.receivedAt, processAt: first.processAt,
+        status: .received, payload: RegistrationPayload())
+      if let payload = first.payload {
+        waitingWithPayload -= 1
+        registration.payload = payload
+        process(&registration, now: now, changes: &changes)
+      } else {
+        switch readBack(first.id) {
+        case .success(let payload):
+          registration.payload = payload
+          process(&registration, now: now, changes: &changes)
+        case .failure(let problem):
+          registration.processedAt = now
+          reject(&registration, "the body could not be read back from the store: \(problem)")
+          changes.events.append(
+            .rejected(registrationID: first.id, deviceID: "", reason: registration.reason ?? ""))
+        }
+      }
+      if registrations[first.id] != nil { registrations[first.id] = registration }
+      changes.registrations.append(registration)
+    }
+    return changes
+  }
+
+  private mutating func reject(_ registration: inout ServerRegistration, _ reason: String) {
+    registration.status = .rejected
+    registration.reason = reason
+    counters.rejected += 1
+  }
+
+  private mutating func process(
+    _ registration: inout ServerRegistration, now: Instant, changes: inout Changes
+  ) {
+    let payload = registration.payload
+    let deviceID = InputRules.trimmed(payload.deviceID ?? "")
+    registration.processedAt = now
+    // S6: malformed registrations are rejected and the device marked inactive.
+    if let problem = malformation(payload) {
+      reject(&registration, problem)
+      var device =
+        devices[deviceID]
+        ?? ServerDevice(
+          deviceID: deviceID, token: payload.deviceToken, contactKey: nil,
+          platform: payload.platform ?? "", active: false, inactiveReason: problem,
+          pushEnabled: payload.pushEnabled ?? true, attributes: [:], tags: payload.tags ?? [],
+          lastRegistrationID: registration.id, lastRegistrationAt: now)
+      device.active = false
+      device.inactiveReason = problem
+      store(device)
+      changes.devices.append(device)
+      changes.events.append(
+        .rejected(registrationID: registration.id, deviceID: deviceID, reason: problem))
+      return
+    }
+    // S5: one undefined attribute rejects the whole registration; the device stays as it was.
+    if let defined = settings.definedAttributes {
+      let known = Set(defined.map { $0.lowercased() })
+      let undefined = (payload.attributes ?? []).map(\.key).filter {
+        !known.contains($0.lowercased())
+      }
+      if !undefined.isEmpty {
+        let names = undefined.map { "\"\($0)\"" }.joined(separator: ", ")
+        let reason =
+          "attribute\(undefined.count == 1 ? "" : "s") \(names) not defined in the demographics table"
+        reject(&registration, reason)
+        changes.events.append(
+          .rejected(registrationID: registration.id, deviceID: deviceID, reason: reason))
+        return
+      }
+    }
+    // S3: which contact this device belongs to.
+    let previous = devices[deviceID]
+    let contactKey: String
+    var madeUp = false
+    if let key = payload.subscriberKey.map(InputRules.trimmed), !key.isEmpty {
+      contactKey = key
+    } else if let key = previous?.contactKey {
+      contactKey = key
+    } else if let token = payload.deviceToken, let holder = deviceByToken[token],
+      let key = devices[holder]?.contactKey
+    {
+      contactKey = key
+    } else {
+      contactKey = guids.next()
+      madeUp = true
+    }
+    if var contact = contacts[contactKey] {
+      if contact.orphanedAt != nil {
+        contact.orphanedAt = nil
+        put(contact)
+        changes.contacts.append(contact)
+      }
+      madeUp = contact.madeUp
+    } else {
+      let contact = ServerContact(key: contactKey, madeUp: madeUp, createdAt: now)
+      put(contact)
+      changes.contacts.append(contact)
+    }
+    // The record is the device's whole state (R3.3): attributes sent empty are cleared.
+    var attributes = previous?.attributes ?? [:]
+    for attribute in payload.attributes ?? [] {
+      attributes[attribute.key] = attribute.value.isEmpty ? nil : attribute.value
+    }
+    let device = ServerDevice(
+      deviceID: deviceID, token: payload.deviceToken, contactKey: contactKey,
+      platform: payload.platform ?? "", active: true, inactiveReason: nil,
+      pushEnabled: payload.pushEnabled ?? true, attributes: attributes,
+      tags: payload.tags ?? [], lastRegistrationID: registration.id, lastRegistrationAt: now)
+    store(device)
+    changes.devices.append(device)
+    registration.status = .processed
+    registration.contactKey = contactKey
+    counters.processed += 1
+    changes.events.append(
+      .processed(
+        registrationID: registration.id, deviceID: deviceID, contactKey: contactKey,
+        madeUp: madeUp))
+    // S4: a device belongs to one contact; the one it left may now have none.
+    if let oldKey = previous?.contactKey, oldKey != contactKey, var old = contacts[oldKey],
+      deviceCount(of: oldKey) == 0
+    {
+      old.orphanedAt = now
+      put(old)
+      changes.contacts.append(old)
+      changes.events.append(
+        .orphaned(
+          contactKey: oldKey, madeUp: old.madeUp,
+          reason: "device \(deviceID) moved to contact \"\(contactKey)\"; no device is left"))
+    }
+  }
+
+  private func malformation(_ payload: RegistrationPayload) -> String? {
+    if let key = payload.subscriberKey, InputRules.trimmed(key).count > 100 {
+      return "subscriberKey is \(InputRules.trimmed(key).count) characters; at most 100 are allowed"
+    }
+    if let platform = payload.platform, Platform(rawValue: platform) == nil {
+      return "platform \"\(platform)\" is neither \"iOS\" nor \"Android\""
+    }
+    return nil
+  }
+}
