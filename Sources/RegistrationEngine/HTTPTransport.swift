@@ -1,92 +1,110 @@
-import Clocks
+import AsyncHTTPClient
 import Foundation
+import NIOCore
+import NIOHTTP1
+import NIOPosix
 import RegistrationCore
 
-#if canImport(FoundationNetworking)
-  import FoundationNetworking
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
 #endif
 
-/// Sends registrations over HTTP with URLSession (R6.1): a real Marketing Cloud tenant or the
-/// local Engagement server.
+/// Sends registrations over HTTP with AsyncHTTPClient (R6.1): a real Marketing Cloud tenant or
+/// the local Engagement server. Each request has a deadline (the configuration's request
+/// time-out) that covers connecting, sending and reading; connecting alone has its own, shorter
+/// one, so an unreachable network fails in seconds instead of hanging.
 public struct HTTPTransport: RegistrationTransport {
-  private let session: URLSession
+  /// The longest a connection may take to open.
+  public static let connectTimeout: Double = 10
+  /// The most of an answer's body that is read (the rest is dropped).
+  static let largestAnswer = 1 << 20
+
+  /// One client for the process: it is never shut down, so it can outlive any engine. No
+  /// redirects (a registration is not re-posted elsewhere), no connection pooling to speak of:
+  /// a registration goes out at most once a minute.
+  private static let client: HTTPClient = {
+    var configuration = HTTPClient.Configuration(
+      redirectConfiguration: .disallow,
+      timeout: .init(connect: .milliseconds(Int64(connectTimeout * 1000))),
+      connectionPool: .init(idleTimeout: .seconds(5)))
+    configuration.httpVersion = .http1Only
+    // A refused connection is an answer (the server is down, R4.1): report it at once rather
+    // than retry until the connect time-out.
+    configuration.connectionPool.retryConnectionEstablishment = false
+    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
+  }()
+
   private let wallClock: @Sendable () -> Date
 
   public init(wallClock: @escaping @Sendable () -> Date = { Date() }) {
-    let configuration = URLSessionConfiguration.ephemeral
-    configuration.httpCookieAcceptPolicy = .never
-    configuration.urlCache = nil
-    session = URLSession(configuration: configuration)
     self.wallClock = wallClock
   }
 
-  /// URLSession on Linux does not reliably honour a request's time-out while the server holds
-  /// the connection open, so the time-out is enforced here: whichever comes first, the answer
-  /// or the deadline, decides; the loser is cancelled.
   public func send(_ request: RegistrationRequest) async -> SendResult {
-    let timeout = request.timeout
-    return await withTaskGroup(of: SendResult?.self) { group in
-      group.addTask { await self.exchange(request) }
-      group.addTask {
-        do {
-          try await Task.sleep(for: .seconds(timeout))
-        } catch {
-          return nil
-        }
-        return .transportFailed("timed out after \(Self.seconds(timeout)) s")
-      }
-      var result: SendResult = .transportFailed("cancelled")
-      for await answer in group {
-        guard let answer else { continue }
-        result = answer
-        break
-      }
-      group.cancelAll()
-      return result
-    }
-  }
-
-  static func seconds(_ value: Double) -> String {
-    NumberText.compact(value)
-  }
-
-  private func exchange(_ request: RegistrationRequest) async -> SendResult {
-    var urlRequest = URLRequest(url: request.url, timeoutInterval: request.timeout)
-    urlRequest.httpMethod = "POST"
-    urlRequest.httpBody = Data(request.body)
-    for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
-    // A registration goes out at most once a minute: a fresh connection each time costs
-    // nothing and never meets a pooled one that a server restart left stale.
-    urlRequest.setValue("close", forHTTPHeaderField: "Connection")
+    var http = HTTPClientRequest(url: request.url.absoluteString)
+    http.method = .POST
+    for (name, value) in request.headers { http.headers.replaceOrAdd(name: name, value: value) }
+    // A fresh connection each time never meets a pooled one that a server restart left stale.
+    http.headers.replaceOrAdd(name: "Connection", value: "close")
+    http.body = .bytes(ByteBuffer(bytes: request.body))
+    // The configuration caps the time-out at ten minutes, so this cannot overflow.
+    let milliseconds = Int64((request.timeout * 1000).rounded())
     do {
-      let (_, response) = try await session.data(for: urlRequest)
-      guard let http = response as? HTTPURLResponse else {
-        return .transportFailed("the answer was not HTTP")
+      let response = try await Self.client.execute(
+        http, deadline: .now() + .milliseconds(milliseconds))
+      // An answer counts only once its body has arrived: a connection dropped after the
+      // headers is a failure without a status. Past `largestAnswer`, the rest is dropped.
+      var kept = 0
+      for try await chunk in response.body where kept < Self.largestAnswer {
+        kept += chunk.readableBytes
       }
-      let retryAfter = http.value(forHTTPHeaderField: "Retry-After").flatMap {
-        RetryAfter.seconds(from: $0, now: serverDate(http) ?? wallClock())
+      let serverDate = response.headers.first(name: "Date").flatMap(RetryAfter.httpDate)
+      let retryAfter = response.headers.first(name: "Retry-After").flatMap {
+        RetryAfter.seconds(from: $0, now: serverDate ?? wallClock())
       }
-      return .answered(status: http.statusCode, retryAfter: retryAfter)
+      return .answered(status: Int(response.status.code), retryAfter: retryAfter)
     } catch {
       return .transportFailed(Self.describe(error, timeout: request.timeout))
     }
   }
 
-  /// A Retry-After date is measured against the server's own Date header when it has one.
-  private func serverDate(_ response: HTTPURLResponse) -> Date? {
-    response.value(forHTTPHeaderField: "Date").flatMap(RetryAfter.httpDate)
+  static func seconds(_ value: Double) -> String { NumberText.compact(value) }
+
+  /// The failure in a few words a person can act on.
+  static func describe(_ error: any Error, timeout: Double) -> String {
+    if let error = error as? HTTPClientError {
+      switch error {
+      case .deadlineExceeded, .readTimeout, .writeTimeout:
+        return "timed out after \(seconds(timeout)) s"
+      case .connectTimeout:
+        return "could not connect within \(seconds(min(timeout, connectTimeout))) s"
+      case .remoteConnectionClosed: return "the connection was dropped"
+      case .invalidURL, .emptyHost, .emptyScheme: return "the server URL is not valid"
+      case .cancelled: return "cancelled"
+      default: return "HTTP client error: \(error)"
+      }
+    }
+    if let error = error as? NIOConnectionError {
+      if let first = error.connectionErrors.first { return describe(first.error, timeout: timeout) }
+      if error.dnsAAAAError != nil || error.dnsAError != nil { return "unknown host" }
+    }
+    if let error = error as? IOError { return describe(errno: error.errnoCode) }
+    if error is ChannelError { return "the connection was dropped" }
+    let text = "\(error)"
+    if text.contains("NXDOMAIN") || text.contains("lookup") { return "unknown host" }
+    return "network error: \(text)"
   }
 
-  static func describe(_ error: any Error, timeout: Double) -> String {
-    guard let error = error as? URLError else { return "\(error.localizedDescription)" }
-    switch error.code {
-    case .timedOut: return "timed out after \(seconds(timeout)) s"
-    case .cannotConnectToHost: return "connection refused"
-    case .networkConnectionLost: return "the connection was dropped"
-    case .cannotFindHost: return "unknown host"
-    case .notConnectedToInternet: return "no network connection"
-    case .badServerResponse: return "the server's answer was not valid HTTP"
-    default: return "network error \(error.code.rawValue): \(error.localizedDescription)"
+  static func describe(errno code: Int32) -> String {
+    switch code {
+    case ECONNREFUSED: return "connection refused"
+    case ENETUNREACH: return "no network connection"
+    case EHOSTUNREACH: return "host unreachable"
+    case ECONNRESET, EPIPE: return "the connection was dropped"
+    case ETIMEDOUT: return "timed out"
+    default: return "network error \(code): \(String(cString: strerror(code)))"
     }
   }
 }

@@ -178,6 +178,10 @@ final class InteractiveProcess: @unchecked Sendable {
 
   func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
 
+  var processIdentifier: Int32 { process.processIdentifier }
+
+  func terminate() { process.terminate() }
+
   /// The first line that satisfies `match`, or nil if the output ends first.
   func readLine(where match: (String) -> Bool) -> String? {
     while true {

@@ -20,12 +20,9 @@ struct ScenarioTests {
 
   @Test(
     "built-ins also pass over real loopback HTTP",
-    // backoff-30-day-outage is left out here: under the whole suite's load its sends while
-    // the server is down sometimes time out instead of being refused (an open question; the
-    // loopback down/up test in EngagementServerTests covers refusal over HTTP).
     arguments: [
       "throttle-coalesces", "retry-after", "orphan-shared-device",
-      "undefined-attribute-rejected",
+      "undefined-attribute-rejected", "backoff-30-day-outage",
     ])
   func overHTTP(name: String) async throws {
     let entry = try #require(BuiltInScenarios.named(name))
