@@ -104,12 +104,20 @@ let package = Package(
       exclude: ["Snapshots"],
       swiftSettings: strictSwift6
     ),
+    // What both command-line tools share: escaped output and ArgumentParser's main with it.
+    .target(
+      name: "ToolSupport",
+      dependencies: [
+        "RegistrationCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+      ],
+      swiftSettings: strictSwift6
+    ),
     // The terminal inspector: the ncurses backend and the main loop.
     .executableTarget(
       name: "regscope",
       dependencies: [
         "InspectorUI", "CNcursesw", "Scenarios", "RegistrationEngine", "EngagementServer",
-        "Clocks", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "Clocks", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6
     ),
@@ -118,7 +126,7 @@ let package = Package(
       name: "regctl",
       dependencies: [
         "RegistrationCore", "RegistrationEngine", "EngagementServer", "Clocks", "Scenarios",
-        .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6
     ),

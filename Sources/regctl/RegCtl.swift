@@ -1,4 +1,5 @@
 import ArgumentParser
+import ToolSupport
 
 @main
 struct RegCtl: AsyncParsableCommand {
@@ -10,4 +11,8 @@ struct RegCtl: AsyncParsableCommand {
       Rules are numbered as in SPEC.md (R1-R8 for the device, S1-S7 for the server).
       """,
     subcommands: [Run.self, ListScenarios.self, Shell.self, State.self, Serve.self])
+}
+
+extension RegCtl {
+  static func main() async { await mainEscapingMessages() }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Scenarios
+import ToolSupport
 
 struct ListScenarios: AsyncParsableCommand {
   static let configuration = CommandConfiguration(

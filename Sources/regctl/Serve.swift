@@ -5,6 +5,7 @@ import Foundation
 import RegistrationCore
 import RegistrationEngine
 import Scenarios
+import ToolSupport
 
 struct Serve: AsyncParsableCommand {
   static let configuration = CommandConfiguration(

@@ -5,6 +5,7 @@ import Foundation
 import RegistrationCore
 import RegistrationEngine
 import Scenarios
+import ToolSupport
 
 struct Shell: AsyncParsableCommand {
   static let configuration = CommandConfiguration(

@@ -3,6 +3,7 @@ import Foundation
 import RegistrationCore
 import RegistrationEngine
 import Scenarios
+import ToolSupport
 
 struct State: AsyncParsableCommand {
   static let configuration = CommandConfiguration(

@@ -7,6 +7,7 @@ import InspectorUI
 import RegistrationCore
 import RegistrationEngine
 import Scenarios
+import ToolSupport
 
 #if canImport(Glibc)
   import Glibc
@@ -14,6 +15,8 @@ import Scenarios
 
 @main
 struct RegScope: AsyncParsableCommand {
+  static func main() async { await mainEscapingMessages() }
+
   static let configuration = CommandConfiguration(
     commandName: "regscope",
     abstract: "Watch and drive mobile-push device registration in your terminal.",
@@ -104,7 +107,7 @@ struct RegScope: AsyncParsableCommand {
           speed: speed ?? 1, resetState: resetState, onEvent: onEvent)
       }
     } catch {
-      FileHandle.standardError.write(Data("regscope: \(error)\n".utf8))
+      Output.error("regscope: \(error)")
       throw ExitCode(2)
     }
     let loadedTheme = ThemeLoader.load(theme)
@@ -115,7 +118,7 @@ struct RegScope: AsyncParsableCommand {
       terminal = try Terminal()
     } catch {
       log?.restore()
-      FileHandle.standardError.write(Data("regscope: \(error)\n".utf8))
+      Output.error("regscope: \(error)")
       await session.stop()
       throw ExitCode(2)
     }
@@ -132,7 +135,7 @@ struct RegScope: AsyncParsableCommand {
     if !loadedTheme.problems.isEmpty {
       app.flash(loadedTheme.problems.joined(separator: "; "), isError: true)
       for problem in loadedTheme.problems {
-        FileHandle.standardError.write(Data("\(problem)\n".utf8))
+        Output.error(problem)
       }
     }
     let signals = SignalWatch.start(wake)

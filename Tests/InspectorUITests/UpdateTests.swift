@@ -165,9 +165,15 @@ struct UpdateTests {
   @Test("data with escape sequences is shown escaped, never raw")
   func escapedData() async throws {
     let m = try await model(
-      width: 120, height: 40, until: 70, [(1, "attr set NOTE \"\u{1B}[2J\u{07}x\"")])
+      width: 120, height: 40, until: 70,
+      [
+        (1, "attr set NOTE \"\u{1B}[2J\u{07}x\u{9B}1m\u{202E}\""),
+        (2, "tag add \"\u{2066}t\u{7F}\""),
+      ])
     let screen = Inspector.view(m)
-    #expect(screen.text.contains("\\e[2J\\x07x"))
-    #expect(!screen.cells.contains { $0.text.unicodeScalars.contains { $0.value < 0x20 } })
+    #expect(screen.text.contains("\\e[2J\\x07x\\x9B1m"))
+    #expect(screen.text.contains("t\\x7F"))
+    #expect(
+      !screen.cells.contains { $0.text.unicodeScalars.contains(where: TerminalText.isUnsafe) })
   }
 }

@@ -118,4 +118,28 @@ struct HostileInputTests {
     #expect(bad.status == 64)
     #expect(rawControls(in: bad.stderr) == [])
   }
+
+  @Test("a configuration name with control characters is quoted escaped in the error")
+  func configNameEscaped() throws {
+    let config = try temporaryFile(
+      "config.json",
+      #"[{"name":"n","appid":"a","accesstoken":"t","marketingcloudserverurl":"http://127.0.0.1:9"}]"#
+    )
+    let output = try regctl(["shell", "--config", config, "--config-name", "x\u{1B}]0;y\u{07}"])
+    #expect(output.status != 0)
+    #expect(output.stderr.contains(#""x\e]0;y\x07""#), "\(output.stderr)")
+    #expect(rawControls(in: output.stderr) == [])
+  }
+
+  @Test("a store that exists but cannot be opened says so, and is left alone")
+  func storeCannotOpen() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "regctl-unopenable-\(UUID().uuidString)")
+    let store = folder.appendingPathComponent("device.sqlite")
+    try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
+    let output = try regctl(["shell", "--state", folder.path], input: "quit\n")
+    #expect(output.status == 2)
+    #expect(output.stderr.contains("cannot open the state store at \(store.path)"))
+    #expect(!output.stderr.contains("cannot create"))
+  }
 }
