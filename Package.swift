@@ -71,16 +71,22 @@ let package = Package(
       dependencies: ["Scenarios"],
       swiftSettings: strictSwift6
     ),
+    // What tests share: child processes with a watchdog, raw HTTP, blocking work off the pool.
+    .target(
+      name: "TestSupport",
+      path: "Tests/TestSupport",
+      swiftSettings: strictSwift6
+    ),
     // Runs the regscope binary in tmux, as a user would.
     .testTarget(
       name: "RegscopeTests",
-      dependencies: ["regscope"],
+      dependencies: ["regscope", "TestSupport"],
       swiftSettings: strictSwift6
     ),
     // Runs the regctl binary as a user would.
     .testTarget(
       name: "RegctlTests",
-      dependencies: ["regctl"],
+      dependencies: ["regctl", "TestSupport"],
       swiftSettings: strictSwift6
     ),
     // ncurses, for the inspector only (DESIGN: "CNcursesw").
@@ -132,7 +138,7 @@ let package = Package(
     ),
     .testTarget(
       name: "EngagementServerTests",
-      dependencies: ["EngagementServer", "RegistrationEngine", "Clocks"],
+      dependencies: ["EngagementServer", "RegistrationEngine", "Clocks", "TestSupport"],
       swiftSettings: strictSwift6
     ),
     .testTarget(
@@ -143,7 +149,7 @@ let package = Package(
     .testTarget(
       name: "RegistrationEngineTests",
       dependencies: [
-        "RegistrationEngine", "Clocks", "crash-probe",
+        "RegistrationEngine", "Clocks", "crash-probe", "TestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: strictSwift6
@@ -154,6 +160,14 @@ let package = Package(
       name: "crash-probe",
       dependencies: ["RegistrationEngine", "Clocks"],
       path: "Tests/CrashProbe",
+      swiftSettings: strictSwift6
+    ),
+    // Fuzz harnesses for every parser of outside input: a seeded mutation runner, or a
+    // libFuzzer target when built with -DFUZZING -sanitize=fuzzer (Benchmarks/fuzz.sh).
+    .executableTarget(
+      name: "regscope-fuzz",
+      dependencies: ["Scenarios", "RegistrationEngine", "EngagementServer", "InspectorUI"],
+      path: "Tests/Fuzz",
       swiftSettings: strictSwift6
     ),
     // The bare Hummingbird route the load figure compares against (Benchmarks/load.sh).

@@ -1,7 +1,7 @@
 /// The built-in themes, embedded so the binary works anywhere. `Themes/*.yaml` are the
 /// human-editable originals; a test keeps these copies identical to them.
-enum BuiltInThemes {
-  static let all: [(name: String, yaml: String)] = [
+public enum BuiltInThemes {
+  public static let all: [(name: String, yaml: String)] = [
     (
       "default",
       #"""

@@ -1,40 +1,61 @@
-// A child process for the durability test (R1.4). It makes numbered edits against a store on
-// disk and prints "ack N" only after the engine has acknowledged edit N, which happens only
-// once the edit is durable. The parent kills it with SIGKILL at a random moment and checks
-// that every acknowledged edit survived.
-import Clocks
+// The kill -9 durability probe (R1.4), two roles in one executable:
+//   crash-probe soak [--rounds N] [--seed S] [--store PATH]   the soak: prints the seed, the
+//     rounds, the edits acknowledged and lost; exits 1 if any was lost or not delivered
+//   crash-probe child STORE FIRST COUNT                        what the soak kills
 import Foundation
-import RegistrationCore
-import RegistrationEngine
 
-/// Unbuffered: a line the parent reads was written before the kill, never lost in a buffer.
-func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }
-
-let arguments = CommandLine.arguments
-guard arguments.count == 4, let first = Int(arguments[2]), let count = Int(arguments[3]) else {
-  FileHandle.standardError.write(Data("usage: crash-probe STORE FIRST COUNT\n".utf8))
-  exit(2)
+let arguments = Array(CommandLine.arguments.dropFirst())
+func value(_ name: String) -> String? {
+  arguments.firstIndex(of: name).flatMap { $0 + 1 < arguments.count ? arguments[$0 + 1] : nil }
 }
-do {
-  let configuration = try RegistrationConfigurationBuilder()
-    .setApplicationId("crash-app").setAccessToken("crash-token-0123456789")
-    .setMarketingCloudServerUrl("http://127.0.0.1:9").build()
-  let store = try RegistrationStore.open(at: arguments[1])
-  // Every send fails at once, so retry state is being written while edits are made.
-  let transport = InMemoryTransport { _ in .transportFailed("connection refused") }
-  let engine = RegistrationEngine(
-    configuration: configuration, store: store, transport: transport, clock: SystemClock(),
-    environment: .demo(.iOS))
-  try await engine.launch()
-  say("launched")
-  for number in first..<(first + count) {
-    try await engine.apply(.setAttribute(key: "K\(number % 16)", value: "v\(number)"))
-    try await engine.apply(.addTag("t\(number)"))
-    if number % 7 == 0 { try await engine.tick() }
-    say("ack \(number)")
+
+switch arguments.first {
+case "child":
+  guard arguments.count == 4, let first = Int(arguments[2]), let count = Int(arguments[3]) else {
+    FileHandle.standardError.write(Data("usage: crash-probe child STORE FIRST COUNT\n".utf8))
+    exit(2)
   }
-  say("done")
-} catch {
-  FileHandle.standardError.write(Data("crash-probe: \(error)\n".utf8))
-  exit(1)
+  do {
+    try await Child.run(store: arguments[1], first: first, count: count)
+  } catch {
+    FileHandle.standardError.write(Data("crash-probe: \(error)\n".utf8))
+    exit(1)
+  }
+case "soak":
+  guard let rounds = Int(value("--rounds") ?? "1000"), (1...1_000_000).contains(rounds) else {
+    FileHandle.standardError.write(Data("--rounds takes a whole number from 1 to 1000000\n".utf8))
+    exit(2)
+  }
+  guard let seed = value("--seed").map({ UInt64($0) }) ?? UInt64.random(in: 1...UInt64.max)
+  else {
+    FileHandle.standardError.write(Data("--seed takes a whole number\n".utf8))
+    exit(2)
+  }
+  let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+    "regscope-soak-\(UUID().uuidString)")
+  try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+  let path = value("--store") ?? folder.appendingPathComponent("device.sqlite").path
+  print("seed \(seed) (replay with --seed \(seed)), store \(path)")
+  let started = Date()
+  do {
+    let probe = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
+    let result = try await Soak.run(rounds: rounds, seed: seed, store: path, probe: probe)
+    for problem in (result.lost + result.undelivered.map { "not delivered: \($0)" }).prefix(20) {
+      print(problem)
+    }
+    print(
+      "\(result.rounds) rounds of kill -9 in \(Int(Date().timeIntervalSince(started))) s: "
+        + "\(result.acknowledged) edits acknowledged, \(result.lost.count) lost, "
+        + "\(result.undelivered.count) not delivered")
+    exit(result.lost.isEmpty && result.undelivered.isEmpty ? 0 : 1)
+  } catch {
+    print("soak stopped: \(error)")
+    exit(1)
+  }
+default:
+  FileHandle.standardError.write(
+    Data(
+      "usage: crash-probe soak [--rounds N] [--seed S] | crash-probe child STORE FIRST COUNT\n".utf8
+    ))
+  exit(2)
 }

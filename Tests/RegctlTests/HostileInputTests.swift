@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// What must never reach a terminal raw: ESC, C0 (but newline), DEL, C1, bidi controls.
@@ -12,23 +13,24 @@ func rawControls(in text: String) -> [String] {
   }.map { String(format: "U+%04X", $0.value) }
 }
 
-@Suite("regctl with hostile input: clear errors, nothing raw on the terminal")
+@Suite(
+  "regctl with hostile input: clear errors, nothing raw on the terminal", .timeLimit(.minutes(2)))
 struct HostileInputTests {
   @Test("durations past a year are refused with file:line:col, never trap")
-  func hugeDurations() throws {
+  func hugeDurations() async throws {
     let at = try temporaryFile(
       "huge.yaml", "name: huge\nsteps:\n  - { at: 99999999999999999999s, do: launch }\n")
-    let output = try regctl(["run", at])
+    let output = try await regctl(["run", at])
     #expect(output.status == 2)
     #expect(output.stderr.contains("\(at):3:11: at: \"99999999999999999999s\" is too long"))
     let timeout = try temporaryFile(
       "timeout.yaml",
       "name: t\nconfig: { requestTimeout: 601s }\nsteps:\n  - { at: 0s, do: launch }\n")
-    let refused = try regctl(["run", timeout])
+    let refused = try await regctl(["run", timeout])
     #expect(refused.status == 2)
     #expect(
       refused.stderr.contains("\(timeout):2:27: requestTimeout must be above 0 and at most 10 min"))
-    let serve = try regctl([
+    let serve = try await regctl([
       "serve", "--app-id", "a", "--access-token", "t", "--processing-delay",
       "99999999999999999999d",
     ])
@@ -37,7 +39,7 @@ struct HostileInputTests {
   }
 
   @Test("the command language refuses huge numbers in run and shell, and the shell goes on")
-  func hugeCommandValues() throws {
+  func hugeCommandValues() async throws {
     let scenario = try temporaryFile(
       "fault.yaml",
       """
@@ -46,13 +48,13 @@ struct HostileInputTests {
         - { at: 0s, do: "server fail 429 retry-after 99999999999999999999" }
 
       """)
-    let run = try regctl(["run", scenario])
+    let run = try await regctl(["run", scenario])
     #expect(run.status == 2)
     #expect(run.stderr.contains("retry-after: \"99999999999999999999\" is too long"))
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "regctl-hostile-\(UUID().uuidString)"
     ).path
-    let shell = try regctl(
+    let shell = try await regctl(
       ["shell", "--state", folder],
       input:
         "server fail 429 retry-after 99999999999999999999\nserver fail 503 times 1e20\nwait 1e400\nstate\nquit\n"
@@ -64,36 +66,36 @@ struct HostileInputTests {
   }
 
   @Test("escape sequences in a scenario, its YAML error or its data never print raw")
-  func noRawEscapes() throws {
+  func noRawEscapes() async throws {
     let described = try temporaryFile(
       "title.yaml",
       "name: title\ndescription: \"\\e]0;pwned\\a \\u009B31m \\u202Eevil\"\nsteps:\n  - { at: 0s, do: launch }\n  - { at: 1s, do: \"tag add \\\"\\e[2J\\u009Bx\\u202E\\\"\" }\n"
     )
-    let run = try regctl(["run", described])
+    let run = try await regctl(["run", described])
     #expect(run.status == 0, "\(run.stderr)")
     #expect(rawControls(in: run.stdout) == [], "\(run.stdout)")
     #expect(run.stdout.contains("\\e]0;pwned"))
-    let json = try regctl(["run", "--json", described])
+    let json = try await regctl(["run", "--json", described])
     #expect(rawControls(in: json.stdout) == [])
     #expect(json.stdout.contains("\\u009b"))
     #expect(json.stdout.contains("\\u202e"))
     let broken = try temporaryFile("broken.yaml", "name: \u{1B}]0;pwned\u{07}\nsteps: [\n")
-    let error = try regctl(["run", broken])
+    let error = try await regctl(["run", broken])
     #expect(error.status == 2)
     #expect(rawControls(in: error.stderr) == [], "\(error.stderr)")
   }
 
   @Test("the shell and the state dump escape data from the store")
-  func shellAndStateEscape() throws {
+  func shellAndStateEscape() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "regctl-escape-\(UUID().uuidString)"
     ).path
-    let shell = try regctl(
+    let shell = try await regctl(
       ["shell", "--state", folder],
       input: "attr set CODE \"\u{1B}]0;x\u{07}\u{9B}1m\u{202E}\"\nstate\nquit\n")
     #expect(shell.status == 0)
     #expect(rawControls(in: shell.stdout) == [], "\(shell.stdout)")
-    let state = try regctl(["state", "--state", folder])
+    let state = try await regctl(["state", "--state", folder])
     #expect(state.status == 0)
     #expect(rawControls(in: state.stdout) == [], "\(state.stdout)")
     let object = try JSONSerialization.jsonObject(with: Data(state.stdout.utf8)) as? [String: Any]
@@ -104,40 +106,44 @@ struct HostileInputTests {
   }
 
   @Test("an access token from a file or the environment, never required on the command line")
-  func accessTokenSources() throws {
-    let none = try regctl(["serve", "--app-id", "a", "--port", "0"])
+  func accessTokenSources() async throws {
+    let none = try await regctl(["serve", "--app-id", "a", "--port", "0"])
     #expect(none.status == 64)
     #expect(none.stderr.contains("--access-token-file FILE, REGSCOPE_ACCESS_TOKEN"))
-    let unreadable = try regctl([
+    let unreadable = try await regctl([
       "serve", "--app-id", "a", "--access-token-file", "/nonexistent/token", "--port", "0",
     ])
     #expect(unreadable.status == 64)
     #expect(unreadable.stderr.contains("/nonexistent/token cannot be read"))
     let control = try temporaryFile("token", "bad\u{1B}token\n")
-    let bad = try regctl(["serve", "--app-id", "a", "--access-token-file", control, "--port", "0"])
+    let bad = try await regctl([
+      "serve", "--app-id", "a", "--access-token-file", control, "--port", "0",
+    ])
     #expect(bad.status == 64)
     #expect(rawControls(in: bad.stderr) == [])
   }
 
   @Test("a configuration name with control characters is quoted escaped in the error")
-  func configNameEscaped() throws {
+  func configNameEscaped() async throws {
     let config = try temporaryFile(
       "config.json",
       #"[{"name":"n","appid":"a","accesstoken":"t","marketingcloudserverurl":"http://127.0.0.1:9"}]"#
     )
-    let output = try regctl(["shell", "--config", config, "--config-name", "x\u{1B}]0;y\u{07}"])
+    let output = try await regctl([
+      "shell", "--config", config, "--config-name", "x\u{1B}]0;y\u{07}",
+    ])
     #expect(output.status != 0)
     #expect(output.stderr.contains(#""x\e]0;y\x07""#), "\(output.stderr)")
     #expect(rawControls(in: output.stderr) == [])
   }
 
   @Test("a store that exists but cannot be opened says so, and is left alone")
-  func storeCannotOpen() throws {
+  func storeCannotOpen() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "regctl-unopenable-\(UUID().uuidString)")
     let store = folder.appendingPathComponent("device.sqlite")
     try FileManager.default.createDirectory(at: store, withIntermediateDirectories: true)
-    let output = try regctl(["shell", "--state", folder.path], input: "quit\n")
+    let output = try await regctl(["shell", "--state", folder.path], input: "quit\n")
     #expect(output.status == 2)
     #expect(output.stderr.contains("cannot open the state store at \(store.path)"))
     #expect(!output.stderr.contains("cannot create"))

@@ -1,43 +1,15 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The regctl executable, built beside the test bundle.
-func regctlURL() throws -> URL {
-  let candidates = [
-    Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL,
-    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
-  ].map { $0.appendingPathComponent("regctl") }
-  guard
-    let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
-  else { throw CocoaError(.fileNoSuchFile) }
-  return found
-}
+func regctlURL() throws -> URL { try builtProduct("regctl") }
 
-struct Output {
-  var status: Int32
-  var stdout: String
-  var stderr: String
-}
-
-func regctl(_ arguments: [String], input: String? = nil) throws -> Output {
-  let process = Process()
-  process.executableURL = try regctlURL()
-  process.arguments = arguments
-  let out = Pipe()
-  let err = Pipe()
-  process.standardOutput = out
-  process.standardError = err
-  let inPipe = Pipe()
-  process.standardInput = inPipe
-  try process.run()
-  if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
-  try inPipe.fileHandleForWriting.close()
-  let stdout = out.fileHandleForReading.readDataToEndOfFile()
-  let stderr = err.fileHandleForReading.readDataToEndOfFile()
-  process.waitUntilExit()
-  return Output(
-    status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-    stderr: String(decoding: stderr, as: UTF8.self))
+/// Runs regctl to its end, as a user would from a shell (off the pool, with a watchdog). A
+/// token in the developer's own environment would change what `serve` does, so it is left out.
+func regctl(_ arguments: [String], input: String? = nil) async throws -> ProcessOutput {
+  try await runProcess(
+    regctlURL(), arguments, input: input, unset: ["REGSCOPE_ACCESS_TOKEN"])
 }
 
 func temporaryFile(_ name: String, _ text: String) throws -> String {
@@ -49,11 +21,11 @@ func temporaryFile(_ name: String, _ text: String) throws -> String {
   return url.path
 }
 
-@Suite("regctl, as a user runs it")
+@Suite("regctl, as a user runs it", .timeLimit(.minutes(2)))
 struct RegctlBinaryTests {
   @Test("regctl scenarios lists every built-in with a description")
-  func listing() throws {
-    let output = try regctl(["scenarios"])
+  func listing() async throws {
+    let output = try await regctl(["scenarios"])
     #expect(output.status == 0)
     for name in [
       "initial-registration", "throttle-coalesces", "edit-while-in-flight",
@@ -68,12 +40,12 @@ struct RegctlBinaryTests {
   }
 
   @Test("regctl run: a readable timeline, exit 0; --json: the event stream")
-  func run() throws {
-    let output = try regctl(["run", "throttle-coalesces"])
+  func run() async throws {
+    let output = try await regctl(["run", "throttle-coalesces"])
     #expect(output.status == 0)
     #expect(output.stdout.contains("PASS throttle-coalesces"))
     #expect(output.stdout.contains("> tag add sports"))
-    let json = try regctl(["run", "--json", "retry-after"])
+    let json = try await regctl(["run", "--json", "retry-after"])
     #expect(json.status == 0)
     let lines = json.stdout.split(separator: "\n")
     #expect(lines.count > 10)
@@ -84,23 +56,23 @@ struct RegctlBinaryTests {
   }
 
   @Test("a failed expectation exits 1 naming the step, expected and actual")
-  func failing() throws {
+  func failing() async throws {
     let path = try temporaryFile(
       "wrong.yaml",
       "name: wrong\nsteps:\n  - { at: 0s, do: launch }\n  - { at: 2m, expect: \"sent == 3\" }\n")
-    let output = try regctl(["run", path])
+    let output = try await regctl(["run", path])
     #expect(output.status == 1)
     #expect(output.stdout.contains("expected sent == 3 at step 2 (\(path):4:24); sent = 1"))
   }
 
   @Test("a bad scenario exits 2 with file:line:column; a bad name suggests the nearest")
-  func badInput() throws {
+  func badInput() async throws {
     let path = try temporaryFile("typo.yaml", "name: t\nsteps:\n  - { at: 0s, do: \"lanch\" }\n")
-    let output = try regctl(["run", path])
+    let output = try await regctl(["run", path])
     #expect(output.status == 2)
     #expect(output.stderr.contains("\(path):3:20: step 1: unknown \"lanch\""))
     #expect(output.stderr.contains("Did you mean \"launch\"?"))
-    let unknown = try regctl(["run", "throttle-coalesce"])
+    let unknown = try await regctl(["run", "throttle-coalesce"])
     #expect(unknown.status == 2)
     #expect(unknown.stderr.contains("did you mean \"throttle-coalesces\"?"))
   }
@@ -108,11 +80,11 @@ struct RegctlBinaryTests {
   @Test(
     "regctl shell, typed into: edits are refused or sent as they happen; the token never prints whole"
   )
-  func shellAndState() throws {
+  func shellAndState() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "regctl-state-\(UUID().uuidString)"
     ).path
-    let banner = try regctl(["shell", "--state", folder], input: "quit\n")
+    let banner = try await regctl(["shell", "--state", folder], input: "quit\n")
     #expect(banner.status == 0, "\(banner.stderr)")
     #expect(!banner.stdout.contains("demo-access-token-0123456789"))
     #expect(banner.stdout.contains("demo…(28 chars)"))
@@ -121,14 +93,16 @@ struct RegctlBinaryTests {
     let shell = try InteractiveProcess(
       try regctlURL(), ["shell", "--state", folder, "--speed", "1000000", "--json"])
     shell.send("attr set platform x\n")
-    let refused = shell.readLine { $0.contains(#""type":"inputRejected""#) }
+    let refused = try await shell.readLine { $0.contains(#""type":"inputRejected""#) }
     #expect(refused?.contains("reserved word") == true)
     shell.send("tag add sports\n")
-    let sent = shell.readLine { $0.contains(#""type":"sent""#) && $0.contains(#""sports""#) }
+    let sent = try await shell.readLine {
+      $0.contains(#""type":"sent""#) && $0.contains(#""sports""#)
+    }
     #expect(sent != nil)
     shell.send("quit\n")
-    #expect(shell.finish() == 0)
-    let state = try regctl(["state", "--state", folder])
+    #expect(try await shell.finish() == 0)
+    let state = try await regctl(["state", "--state", folder])
     #expect(state.status == 0)
     let object = try #require(
       try JSONSerialization.jsonObject(with: Data(state.stdout.utf8)) as? [String: Any])
@@ -141,13 +115,13 @@ struct RegctlBinaryTests {
   }
 
   @Test("regctl state on a damaged store names the file and leaves it alone")
-  func damagedState() throws {
+  func damagedState() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "regctl-bad-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let path = folder.appendingPathComponent("device.sqlite").path
     try Data(repeating: 0x42, count: 4096).write(to: URL(fileURLWithPath: path))
-    let output = try regctl(["state", "--state", folder.path])
+    let output = try await regctl(["state", "--state", folder.path])
     #expect(output.status == 2)
     #expect(output.stderr.contains(path))
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == Data(repeating: 0x42, count: 4096))
@@ -157,23 +131,23 @@ struct RegctlBinaryTests {
 /// A child process typed into and read from line by line. A watchdog kills it if it hangs, so
 /// a broken build fails the test instead of stalling it.
 final class InteractiveProcess: @unchecked Sendable {
-  // @unchecked: the buffer is touched only from the test's own thread; the watchdog only
-  // reads the process handle, which Foundation makes safe to terminate from any thread.
+  // @unchecked: the buffer is touched by one read at a time (each awaited before the next);
+  // the watchdog only reads the process handle, which Foundation makes safe to terminate from
+  // any thread.
   private let process = Process()
   private let input = Pipe()
   private let output = Pipe()
   private var buffer = ""
 
-  init(_ url: URL, _ arguments: [String]) throws {
+  init(_ url: URL, _ arguments: [String], environment: [String: String] = [:]) throws {
     process.executableURL = url
     process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     process.standardInput = input
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
     try process.run()
-    DispatchQueue.global().asyncAfter(deadline: .now() + 60) { [process] in
-      if process.isRunning { process.terminate() }
-    }
+    _ = Watchdog(process: process, seconds: 60)
   }
 
   func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
@@ -182,8 +156,13 @@ final class InteractiveProcess: @unchecked Sendable {
 
   func terminate() { process.terminate() }
 
-  /// The first line that satisfies `match`, or nil if the output ends first.
-  func readLine(where match: (String) -> Bool) -> String? {
+  /// The first line that satisfies `match`, or nil if the output ends first. Reads off the
+  /// cooperative pool, since it blocks until the child writes.
+  func readLine(where match: @escaping @Sendable (String) -> Bool) async throws -> String? {
+    try await offThePool { self.blockingReadLine(where: match) }
+  }
+
+  private func blockingReadLine(where match: (String) -> Bool) -> String? {
     while true {
       while let newline = buffer.firstIndex(of: "\n") {
         let line = String(buffer[..<newline])
@@ -196,9 +175,11 @@ final class InteractiveProcess: @unchecked Sendable {
     }
   }
 
-  func finish() -> Int32 {
+  func finish() async throws -> Int32 {
     try? input.fileHandleForWriting.close()
-    process.waitUntilExit()
-    return process.terminationStatus
+    return try await offThePool {
+      self.process.waitUntilExit()
+      return self.process.terminationStatus
+    }
   }
 }

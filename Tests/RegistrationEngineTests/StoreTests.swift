@@ -1,6 +1,7 @@
 import Foundation
 import RegistrationCore
 import RegistrationEngine
+import TestSupport
 import Testing
 
 @Suite("RegistrationStore")
@@ -92,17 +93,15 @@ struct StoreTests {
     try await f.engine.launch()
     await f.engine.shutDown()
     // Damage a JSON column through SQLite itself, as a bad tool or a bit flip might.
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = [
-      "python3", "-c",
-      """
-      import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE record SET tags='{oops'"); c.commit()
-      """, path,
-    ]
-    try process.run()
-    process.waitUntilExit()
-    #expect(process.terminationStatus == 0)
+    let python = try await runTool(
+      "python3",
+      [
+        "-c",
+        """
+        import sqlite3,sys; c=sqlite3.connect(sys.argv[1]); c.execute("UPDATE record SET tags='{oops'"); c.commit()
+        """, path,
+      ])
+    #expect(python.status == 0, "\(python.stderr)")
     #expect {
       _ = try RegistrationStore.open(at: path).load()
     } throws: { error in

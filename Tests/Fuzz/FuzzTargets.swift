@@ -1,0 +1,93 @@
+import EngagementServer
+import Foundation
+import InspectorUI
+import RegistrationCore
+import RegistrationEngine
+import Scenarios
+
+/// What the fuzzers feed: every place where text from outside becomes a value. Each target
+/// must never trap, and checks a property where it has one (what decodes re-encodes to the
+/// same value; what parses prints back to the same command).
+enum FuzzTarget: String, CaseIterable, Sendable {
+  case scenario, config, command, wire, fault, theme
+
+  func run(_ input: [UInt8]) {
+    let text = String(decoding: input, as: UTF8.self)
+    switch self {
+    case .scenario:
+      _ = try? ScenarioParser.parse(text, source: "fuzz")
+    case .config:
+      let data = Data(input)
+      for name in (try? ConfigurationFile.names(in: data, source: "fuzz")) ?? ["x"] {
+        _ = try? ConfigurationFile.parse(data, source: "fuzz", name: name)
+      }
+    case .command:
+      // What parses prints back (`description`) to a line that parses to the same command.
+      guard let command = try? CommandParser.parse(text) else { return }
+      let again = try? CommandParser.parse(command.description)
+      if again != command {
+        FuzzFailure.report("command \"\(command.description)\" does not parse back to itself")
+      }
+    case .wire:
+      // What decodes re-encodes to bytes that decode to the same payload.
+      guard case .success(let payload) = WireDecoding.payload(from: Data(input)) else { return }
+      let again = WireDecoding.payload(from: Data(payload.encodedBytes()))
+      if (try? again.get()) != payload {
+        FuzzFailure.report("a decoded payload does not survive re-encoding")
+      }
+    case .fault:
+      _ = try? FaultRequest.parse(input, now: Instant(1000))
+    case .theme:
+      _ = ThemeLoader.parse(text, source: "fuzz", base: nil)
+    }
+  }
+
+  /// The seeds: the built-in scenarios, themes and sample files, the README's examples, and
+  /// a few hostile values per target.
+  var seeds: [[UInt8]] {
+    let texts: [String]
+    switch self {
+    case .scenario:
+      texts =
+        BuiltInScenarios.all.map(\.yaml) + [
+          "name: x\nconfig: { requestTimeout: 601s }\nsteps:\n  - { at: 99999999999999999999s, do: launch }\n",
+          "name: t\nsteps:\n  - { at: 0s, do: [\"server fail 429 retry-after 1e20\", \"tag add \\\"\\e]0;x\\a\\\"\"] }\n",
+        ]
+    case .config:
+      texts = [
+        #"[{"name":"production","appid":"995k5k1j-162l-4n5m-j4lo-jl5mmnk14n47","accesstoken":"abcdefghijklmnopqrstuvwx","marketingcloudserverurl":"https://mc.example.com","delayregistrationuntilcontactkeyisset":true,"requesttimeout":30}]"#,
+        #"[{"name":"x","appid":"a","accesstoken":"t","marketingcloudserverurl":"http://127.0.0.1:8080","requesttimeout":1e300}]"#,
+      ]
+    case .command:
+      texts = [
+        "launch", "attr set CODE FREE99", "attr clear CODE", "tag add \"two words\"",
+        "contact-key set user@example.com", "system set timezone -14400",
+        "server fail 429 retry-after 120 for 10m", "server fail 503 times 3",
+        "server define-attribute CODE", "server down", "tag remove sports",
+      ]
+    case .wire:
+      texts = [
+        Self.seedRegistration, #"{"deviceID":"D","etAppId":"a","platform":"iOS","tags":"x"}"#,
+      ]
+    case .fault:
+      texts = [
+        #"{"status": 503, "times": 3}"#, #"{"status": 429, "retryAfter": 120, "seconds": 600}"#,
+        #"{"mode": "hang"}"#, #"{"mode": "down", "seconds": 30}"#, #"{"status":1e20}"#,
+      ]
+    case .theme:
+      texts = BuiltInThemes.all.map(\.yaml)
+    }
+    return texts.map { Array($0.utf8) }
+  }
+
+  /// Seed 000's registration example (R6.4), raw TAB included.
+  static let seedRegistration = """
+    {"quietPushEnabled": false, "location_Enabled": true, "timeZone": "-14400",
+     "etAppId": "\t995k5k1j-162l-4n5m-j4lo-jl5mmnk14n47", "hwid": "iPhone8,1", "dST": true,
+     "device_Token": "a6e5e2cb24e65f2ea3fe2fdbaaed32a8e05ef0db26b1cb81c4a8fc5e6c4ffe06",
+     "subscriberKey": "contactkey@example.com", "platform_Version": "9.3.2",
+     "tags": ["ALL", "IOS", "Tag1"], "sdk_Version": "4.6.0", "deviceID": "1EB8C21D-CA72-41AC-930D-CEC9A311D699",
+     "attributes": [{"key": "FirstName", "value": "Jane"}], "app_Version": "1.0", "push_Enabled": true,
+     "platform": "iOS", "locale": "en_US", "proximity_Enabled": false}
+    """
+}

@@ -1,0 +1,101 @@
+import Foundation
+import Synchronization
+
+/// What a child process printed and how it ended.
+public struct ProcessOutput: Sendable {
+  public let status: Int32
+  public let stdout: String
+  public let stderr: String
+  /// True when the watchdog had to end it.
+  public let timedOut: Bool
+}
+
+/// Runs a program to its end, off the cooperative pool, with a watchdog: a child that hangs is
+/// terminated after `timeLimit` seconds, so a broken build fails its test instead of stalling CI.
+/// Both pipes are drained at once so a chatty child never blocks on a full pipe.
+public func runProcess(
+  _ executable: URL, _ arguments: [String], input: String? = nil,
+  environment: [String: String] = [:], unset: Set<String> = [], timeLimit: Double = 60
+) async throws -> ProcessOutput {
+  try await offThePool {
+    let process = Process()
+    process.executableURL = executable
+    process.arguments = arguments
+    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+      .filter { !unset.contains($0.key) }
+    let out = Pipe()
+    let err = Pipe()
+    let inPipe = Pipe()
+    process.standardOutput = out
+    process.standardError = err
+    process.standardInput = inPipe
+    try process.run()
+    let watchdog = Watchdog(process: process, seconds: timeLimit)
+    let stderrReader = PipeReader(err.fileHandleForReading)
+    if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
+    try? inPipe.fileHandleForWriting.close()
+    let stdout = out.fileHandleForReading.readDataToEndOfFile()
+    let stderr = stderrReader.wait()
+    process.waitUntilExit()
+    return ProcessOutput(
+      status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+      stderr: String(decoding: stderr, as: UTF8.self), timedOut: watchdog.fired)
+  }
+}
+
+/// A program found on PATH, through /usr/bin/env.
+public func runTool(
+  _ name: String, _ arguments: [String], input: String? = nil, timeLimit: Double = 60
+) async throws -> ProcessOutput {
+  try await runProcess(
+    URL(fileURLWithPath: "/usr/bin/env"), [name] + arguments, input: input, timeLimit: timeLimit)
+}
+
+/// An executable built beside the test bundle (`swift build` puts every product there).
+public func builtProduct(_ name: String) throws -> URL {
+  let candidates = [
+    Bundle.main.bundleURL.deletingLastPathComponent(), Bundle.main.bundleURL,
+    URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent(),
+  ].map { $0.appendingPathComponent(name) }
+  guard
+    let found = candidates.first(where: { FileManager.default.isExecutableFile(atPath: $0.path) })
+  else {
+    throw CocoaError(.fileNoSuchFile, userInfo: [NSFilePathErrorKey: candidates.map(\.path)])
+  }
+  return found
+}
+
+/// Terminates a process that outlives its time limit.
+public final class Watchdog: Sendable {
+  private let state = Mutex(false)
+
+  public init(process: Process, seconds: Double) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+      if process.isRunning {
+        self.state.withLock { $0 = true }
+        process.terminate()
+      }
+    }
+  }
+
+  public var fired: Bool { state.withLock { $0 } }
+}
+
+/// Reads a pipe to its end on a thread of its own.
+final class PipeReader: Sendable {
+  private let done = DispatchSemaphore(value: 0)
+  private let data = Mutex(Data())
+
+  init(_ handle: FileHandle) {
+    Thread { [self] in
+      let all = handle.readDataToEndOfFile()
+      self.data.withLock { $0 = all }
+      self.done.signal()
+    }.start()
+  }
+
+  func wait() -> Data {
+    done.wait()
+    return data.withLock { $0 }
+  }
+}

@@ -1,0 +1,51 @@
+import Foundation
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// One raw HTTP/1.1 exchange over a socket, for what a URL client will not send: a body the
+/// server refuses before reading it, `Connection: close`, a method of our choosing. Sending and
+/// receiving each give up after `timeout` seconds, and the whole runs off the cooperative pool.
+/// Returns the bytes received until the server closed (an empty string if it could not connect).
+public func rawExchange(port: Int, _ request: [UInt8], timeout: Int = 10) async throws -> String {
+  try await offThePool { blockingExchange(port: port, request, timeout: timeout) }
+}
+
+private func blockingExchange(port: Int, _ request: [UInt8], timeout: Int) -> String {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard descriptor >= 0 else { return "" }
+  defer { close(descriptor) }
+  var limit = timeval(tv_sec: timeout, tv_usec: 0)
+  for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+    setsockopt(descriptor, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size))
+  }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+  inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+  let connected = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  guard connected == 0 else { return "" }
+  // The server may answer and stop reading long before the body is sent: a failed or timed-out
+  // send ends the sending, and whatever answer arrived is still read.
+  var sent = 0
+  while sent < request.count {
+    let count = request.withUnsafeBytes {
+      send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
+    }
+    if count <= 0 { break }
+    sent += count
+  }
+  var answer: [UInt8] = []
+  var chunk = [UInt8](repeating: 0, count: 4096)
+  while true {
+    let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+    if count <= 0 { break }
+    answer += chunk[0..<count]
+  }
+  return String(decoding: answer, as: UTF8.self)
+}
