@@ -65,7 +65,16 @@ enum EngagementRoutes {
       do throws(QueryProblem) { query = try pageQuery(request) } catch { return error.response }
       var before: Int?
       if let text = query.before {
-        guard let id = Int(text) else { return unknownCursor(text) }
+        // All digits but past Int: before everything there is, the newest page.
+        let huge = text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        guard let id = Int(text) ?? (huge ? Int.max : nil), id >= 0 else {
+          return json(
+            400,
+            EngagementServerCore.errorBody(
+              "invalidQuery",
+              "before must be a registration id (the next of the page before); got \"\(TerminalText.escaped(text))\"",
+              field: "before"))
+        }
         before = id
       }
       let page = await server.registrationsPage(limit: query.limit, before: before)
@@ -144,7 +153,7 @@ enum EngagementRoutes {
       return json(200, Array(#"{"fault":null}"#.utf8))
     }
     router.get("openapi.json") { _, _ in
-      json(200, Array(OpenAPIDocument.json.utf8))
+      json(200, Array(OpenAPIDocument.json(appID: server.validationSettings.appID).utf8))
     }
     return router
   }
@@ -236,6 +245,14 @@ enum EngagementRoutes {
   ) {
     let parameters = request.uri.queryParameters
     let before = parameters.get("before")
+    if before?.isEmpty == true {
+      throw QueryProblem(
+        response: json(
+          400,
+          EngagementServerCore.errorBody(
+            "invalidQuery", "before is empty: give the next of the page before, or leave it out",
+            field: "before")))
+    }
     guard let text = parameters.get("limit") else { return (defaultLimit, before) }
     guard let limit = Int(text), (1...largestLimit).contains(limit) else {
       throw QueryProblem(
@@ -249,11 +266,13 @@ enum EngagementRoutes {
     return (limit, before)
   }
 
+  /// 404, not 400: the query is well formed, but what it points at is not here (a `next` from
+  /// another run of the server, or one whose item has left the view).
   private static func unknownCursor(_ cursor: String) -> Response {
     json(
-      400,
+      404,
       EngagementServerCore.errorBody(
-        "invalidQuery",
+        "unknownCursor",
         "before \"\(TerminalText.escaped(cursor))\" names nothing this view holds; use the next of the page before",
         field: "before"))
   }

@@ -4,13 +4,13 @@ import RegistrationCore
 /// Parses the body of `POST /api/faults` (S7), naming the field that is wrong:
 /// `{"status": 503, "times": 3}`, `{"status": 429, "retryAfter": 120, "seconds": 600}`,
 /// `{"mode": "hang"}`, `{"mode": "drop", "times": 1}`, `{"mode": "down", "seconds": 30}`.
-enum FaultRequest {
-  struct Invalid: Error {
-    var field: String
-    var message: String
+public enum FaultRequest {
+  public struct Invalid: Error {
+    public var field: String
+    public var message: String
   }
 
-  static func parse(_ body: [UInt8], now: Instant) throws(Invalid) -> ServerFault {
+  public static func parse(_ body: [UInt8], now: Instant) throws(Invalid) -> ServerFault {
     guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
     else { throw Invalid(field: "body", message: "must be a JSON object") }
     func number(_ key: String) throws(Invalid) -> Double? {
@@ -38,6 +38,9 @@ enum FaultRequest {
       throw Invalid(
         field: "retryAfter",
         message: "retryAfter must be from 0 to \(NumberText.compact(longest)) seconds")
+    }
+    if object["status"] != nil, object["mode"] != nil {
+      throw Invalid(field: "mode", message: "give a status or a mode, not both")
     }
     let kind: ServerFault.Kind
     if let status = try number("status") {

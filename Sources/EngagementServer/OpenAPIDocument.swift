@@ -1,6 +1,14 @@
+import RegistrationCore
+
 /// The OpenAPI 3 description of the local Engagement server, served at `GET /openapi.json`.
+/// It names the server's own app ID, the one `etAppId` it accepts, so a schema-driven client
+/// (schemathesis, a generated SDK) sends registrations this server takes.
 enum OpenAPIDocument {
-  static let json = #"""
+  static func json(appID: String) -> String {
+    template.replacingOccurrences(of: "\"APP-ID\"", with: JSONText.quoted(appID))
+  }
+
+  private static let template = #"""
     {
       "openapi": "3.0.3",
       "info": {
@@ -29,23 +37,33 @@ enum OpenAPIDocument {
         },
         "/api/contacts": {
           "get": {
-            "summary": "Contacts: key, devices, orphaned, made-up key or not (S3, S4)",
-            "responses": {"200": {"description": "All contacts", "content": {"application/json": {"schema": {"type": "object", "required": ["contacts"], "properties": {"contacts": {"type": "array", "items": {"$ref": "#/components/schemas/Contact"}}}}}}}}
+            "summary": "Contacts, newest first: key, devices, orphaned, made-up key or not (S3, S4)",
+            "parameters": [{"$ref": "#/components/parameters/limit"}, {"$ref": "#/components/parameters/before"}],
+            "responses": {
+              "200": {"description": "One page", "content": {"application/json": {"schema": {"type": "object", "required": ["contacts", "next"], "properties": {"contacts": {"type": "array", "items": {"$ref": "#/components/schemas/Contact"}}, "next": {"$ref": "#/components/schemas/Next"}}}}}},
+              "400": {"$ref": "#/components/responses/BadQuery"},
+              "404": {"$ref": "#/components/responses/UnknownCursor"}
+            }
           }
         },
         "/api/devices": {
           "get": {
-            "summary": "Devices: id, token, contact, active, last registration",
-            "responses": {"200": {"description": "All devices", "content": {"application/json": {"schema": {"type": "object", "required": ["devices"], "properties": {"devices": {"type": "array", "items": {"$ref": "#/components/schemas/Device"}}}}}}}}
+            "summary": "Devices, newest first: id, token, contact, active, last registration",
+            "parameters": [{"$ref": "#/components/parameters/limit"}, {"$ref": "#/components/parameters/before"}],
+            "responses": {
+              "200": {"description": "One page", "content": {"application/json": {"schema": {"type": "object", "required": ["devices", "next"], "properties": {"devices": {"type": "array", "items": {"$ref": "#/components/schemas/Device"}}, "next": {"$ref": "#/components/schemas/Next"}}}}}},
+              "400": {"$ref": "#/components/responses/BadQuery"},
+              "404": {"$ref": "#/components/responses/UnknownCursor"}
+            }
           }
         },
         "/api/registrations": {
           "get": {
-            "summary": "Registrations: received, processed, rejected with the reason (S2, S5, S6)",
-            "parameters": [{"name": "limit", "in": "query", "schema": {"type": "integer", "minimum": 1, "default": 100}}],
+            "summary": "Registrations, newest first, of the newest the server keeps: received, processed, rejected with the reason (S2, S5, S6)",
+            "parameters": [{"$ref": "#/components/parameters/limit"}, {"$ref": "#/components/parameters/beforeID"}],
             "responses": {
-              "200": {"description": "Newest first", "content": {"application/json": {"schema": {"type": "object", "required": ["registrations"], "properties": {"registrations": {"type": "array", "items": {"$ref": "#/components/schemas/RegistrationStatus"}}}}}}},
-              "400": {"description": "A bad limit", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+              "200": {"description": "One page", "content": {"application/json": {"schema": {"type": "object", "required": ["registrations", "next"], "properties": {"registrations": {"type": "array", "items": {"$ref": "#/components/schemas/RegistrationStatus"}}, "next": {"$ref": "#/components/schemas/Next"}}}}}},
+              "400": {"$ref": "#/components/responses/BadQuery"}
             }
           }
         },
@@ -58,25 +76,35 @@ enum OpenAPIDocument {
         "/api/demographics": {
           "put": {
             "summary": "Define the attribute names the demographics table accepts (S5); null accepts all",
+            "security": [{"bearer": []}],
             "requestBody": {"required": true, "content": {"application/json": {"schema": {"type": "object", "required": ["attributes"], "properties": {"attributes": {"type": "array", "nullable": true, "items": {"type": "string"}}}}}}},
             "responses": {
               "200": {"description": "The table now", "content": {"application/json": {"schema": {"type": "object", "properties": {"attributes": {"type": "array", "nullable": true, "items": {"type": "string"}}}}}}},
-              "400": {"description": "Not the expected shape", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+              "400": {"description": "Not the expected shape", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+              "401": {"$ref": "#/components/responses/Unauthorized"},
+              "413": {"$ref": "#/components/responses/TooLarge"}
             }
           }
         },
         "/api/faults": {
           "post": {
             "summary": "Inject a fault (S7): a status for the next N requests or for a while, hang, drop, or down",
+            "security": [{"bearer": []}],
             "requestBody": {"required": true, "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Fault"}}}},
             "responses": {
               "200": {"description": "The fault now in force", "content": {"application/json": {"schema": {"type": "object", "properties": {"fault": {"type": "string"}}}}}},
-              "400": {"description": "A bad fault", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+              "400": {"description": "A bad fault", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+              "401": {"$ref": "#/components/responses/Unauthorized"},
+              "413": {"$ref": "#/components/responses/TooLarge"}
             }
           },
           "delete": {
             "summary": "Recover: clear the fault",
-            "responses": {"200": {"description": "No fault", "content": {"application/json": {"schema": {"type": "object", "properties": {"fault": {"type": "string", "nullable": true}}}}}}}
+            "security": [{"bearer": []}],
+            "responses": {
+              "200": {"description": "No fault", "content": {"application/json": {"schema": {"type": "object", "properties": {"fault": {"type": "string", "nullable": true}}}}}},
+              "401": {"$ref": "#/components/responses/Unauthorized"}
+            }
           }
         },
         "/openapi.json": {
@@ -85,29 +113,51 @@ enum OpenAPIDocument {
       },
       "components": {
         "securitySchemes": {"bearer": {"type": "http", "scheme": "bearer"}},
+        "parameters": {
+          "limit": {"name": "limit", "in": "query", "description": "How many items (1 to 1000)", "schema": {"type": "integer", "minimum": 1, "maximum": 1000, "default": 100}},
+          "before": {"name": "before", "in": "query", "description": "The next of the page before: items older than this one", "schema": {"type": "string", "minLength": 1}},
+          "beforeID": {"name": "before", "in": "query", "description": "The next of the page before: registrations with a smaller id", "schema": {"type": "integer", "minimum": 0, "description": "Past the largest id: the newest page"}}
+        },
+        "responses": {
+          "BadQuery": {"description": "A bad limit or an empty before", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+          "UnknownCursor": {"description": "The before names nothing the view holds (a next from another server, or mistyped)", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+          "Unauthorized": {"description": "The bearer token is missing or wrong", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+          "TooLarge": {"description": "The body is larger than 1 MiB", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+        },
         "schemas": {
+          "Next": {"type": "string", "nullable": true, "description": "Pass as before for the next page; null on the last"},
           "Error": {"type": "object", "required": ["error", "message"], "properties": {"error": {"type": "string"}, "message": {"type": "string"}, "field": {"type": "string"}}},
           "Received": {"type": "object", "required": ["received", "registrationId", "processAt"], "properties": {"received": {"type": "boolean"}, "registrationId": {"type": "integer"}, "processAt": {"type": "number"}}},
           "Registration": {
             "type": "object",
+            "description": "Optional fields may be null: null is the same as leaving the field out",
             "required": ["deviceID", "etAppId", "platform"],
             "properties": {
-              "deviceID": {"type": "string"}, "etAppId": {"type": "string"}, "platform": {"type": "string", "enum": ["iOS", "Android"]},
-              "subscriberKey": {"type": "string", "maxLength": 100}, "device_Token": {"type": "string"},
-              "platform_Version": {"type": "string"}, "app_Version": {"type": "string"}, "sdk_Version": {"type": "string"},
-              "hwid": {"type": "string"}, "locale": {"type": "string"}, "language": {"type": "string"},
-              "timeZone": {"type": "string"}, "dST": {"type": "boolean"}, "push_Enabled": {"type": "boolean"},
-              "quietPushEnabled": {"type": "boolean"}, "location_Enabled": {"type": "boolean"}, "proximity_Enabled": {"type": "boolean"},
-              "badge": {"type": "integer"}, "registrationId": {"type": "string"},
-              "attributes": {"type": "array", "items": {"type": "object", "required": ["key", "value"], "properties": {"key": {"type": "string"}, "value": {"type": "string"}}}},
-              "tags": {"type": "array", "items": {"type": "string"}}
+              "deviceID": {"type": "string", "pattern": "\\S"}, "etAppId": {"type": "string", "enum": ["APP-ID"]}, "platform": {"type": "string", "pattern": "\\S", "description": "iOS or Android; another value is received, then rejected in processing (S6)"},
+              "subscriberKey": {"nullable": true, "type": "string", "description": "Over 100 characters: received, then rejected in processing (S6)"}, "device_Token": {"nullable": true, "type": "string"},
+              "platform_Version": {"nullable": true, "type": "string"}, "app_Version": {"nullable": true, "type": "string"}, "sdk_Version": {"nullable": true, "type": "string"},
+              "hwid": {"nullable": true, "type": "string"}, "locale": {"nullable": true, "type": "string"}, "language": {"nullable": true, "type": "string"},
+              "timeZone": {"nullable": true, "type": "string"}, "dST": {"nullable": true, "type": "boolean"}, "push_Enabled": {"nullable": true, "type": "boolean"},
+              "quietPushEnabled": {"nullable": true, "type": "boolean"}, "location_Enabled": {"nullable": true, "type": "boolean"}, "proximity_Enabled": {"nullable": true, "type": "boolean"},
+              "badge": {"nullable": true, "type": "integer", "format": "int64"}, "registrationId": {"nullable": true, "type": "string"},
+              "attributes": {"nullable": true, "type": "array", "items": {"type": "object", "required": ["key", "value"], "properties": {"key": {"type": "string"}, "value": {"type": "string"}}}},
+              "tags": {"nullable": true, "type": "array", "items": {"type": "string"}}
             }
           },
           "Contact": {"type": "object", "required": ["key", "madeUp", "orphaned", "devices", "createdAt"], "properties": {"key": {"type": "string"}, "madeUp": {"type": "boolean"}, "orphaned": {"type": "boolean"}, "devices": {"type": "array", "items": {"type": "string"}}, "createdAt": {"type": "number"}, "orphanedAt": {"type": "number", "nullable": true}}},
           "Device": {"type": "object", "required": ["deviceID", "platform", "active", "pushEnabled", "attributes", "tags", "lastRegistration"], "properties": {"deviceID": {"type": "string"}, "token": {"type": "string", "nullable": true}, "contactKey": {"type": "string", "nullable": true}, "platform": {"type": "string"}, "active": {"type": "boolean"}, "inactiveReason": {"type": "string", "nullable": true}, "pushEnabled": {"type": "boolean"}, "attributes": {"type": "object", "additionalProperties": {"type": "string"}}, "tags": {"type": "array", "items": {"type": "string"}}, "lastRegistration": {"type": "object", "properties": {"id": {"type": "integer"}, "at": {"type": "number"}}}}},
           "RegistrationStatus": {"type": "object", "required": ["id", "status", "receivedAt", "processAt"], "properties": {"id": {"type": "integer"}, "status": {"type": "string", "enum": ["received", "processed", "rejected"]}, "deviceID": {"type": "string", "nullable": true}, "subscriberKey": {"type": "string", "nullable": true}, "receivedAt": {"type": "number"}, "processAt": {"type": "number"}, "processedAt": {"type": "number", "nullable": true}, "reason": {"type": "string", "nullable": true}, "contactKey": {"type": "string", "nullable": true}}},
           "Stats": {"type": "object", "required": ["distinctContacts", "orphanedContacts", "devices", "pending"], "properties": {"distinctContacts": {"type": "integer"}, "orphanedContacts": {"type": "integer"}, "madeUpContacts": {"type": "integer"}, "devices": {"type": "integer"}, "activeDevices": {"type": "integer"}, "pending": {"type": "integer"}, "processed": {"type": "integer"}, "rejected": {"type": "integer"}, "received": {"type": "integer"}, "definedAttributes": {"type": "array", "nullable": true, "items": {"type": "string"}}, "processingDelay": {"type": "number"}, "fault": {"type": "string", "nullable": true}}},
-          "Fault": {"type": "object", "properties": {"status": {"type": "integer", "minimum": 400, "maximum": 599}, "mode": {"type": "string", "enum": ["hang", "drop", "down"]}, "times": {"type": "integer", "minimum": 1}, "seconds": {"type": "number", "minimum": 0, "exclusiveMinimum": true}, "retryAfter": {"type": "number", "minimum": 0}}}
+          "Fault": {
+            "type": "object",
+            "description": "A status, or a mode; down needs seconds",
+            "oneOf": [
+              {"required": ["status"], "not": {"required": ["mode"]}},
+              {"required": ["mode"], "not": {"required": ["status"]}, "properties": {"mode": {"enum": ["hang", "drop"]}}},
+              {"required": ["mode", "seconds"], "not": {"required": ["status"]}, "properties": {"mode": {"enum": ["down"]}}}
+            ],
+            "properties": {"status": {"type": "integer", "minimum": 400, "maximum": 599}, "mode": {"type": "string", "enum": ["hang", "drop", "down"]}, "times": {"type": "integer", "minimum": 1, "maximum": 1000000}, "seconds": {"type": "number", "minimum": 0, "exclusiveMinimum": true, "maximum": 31622400}, "retryAfter": {"type": "number", "minimum": 0, "maximum": 31622400}}
+          }
         }
       }
     }

@@ -61,12 +61,23 @@ public enum WireDecoding {
     do {
       return .success(try JSONDecoder().decode(RegistrationPayload.self, from: cleaned))
     } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
+      if let problem = numberOutOfRange(cleaned) { return .failure(.wrongShape(problem)) }
       return .failure(.notJSON(underlyingMessage(context)))
     } catch let error as DecodingError {
       return .failure(.wrongShape(describe(error)))
     } catch {
       return .failure(.notJSON(String(describing: error)))
     }
+  }
+
+  /// Foundation's decoder calls a number too large for `Int` "not valid JSON". When the body
+  /// does parse as JSON, say which field is out of range instead.
+  private static func numberOutOfRange(_ data: Data) -> String? {
+    guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+      let badge = object["badge"] as? NSNumber,
+      Int(exactly: badge.doubleValue) == nil || badge.doubleValue.magnitude >= 0x1p63
+    else { return nil }
+    return "badge: expected a whole number from \(Int.min) to \(Int.max)"
   }
 
   private static func underlyingMessage(_ context: DecodingError.Context) -> String {

@@ -93,6 +93,15 @@ struct PayloadTests {
     }
     #expect(detail.contains("push_Enabled"))
     #expect(detail.contains("boolean"))
+    // Valid JSON whose number Int cannot hold is out of range, not "not JSON".
+    for badge in ["380221221234957558480896", "9223372036854775808", "-1e30"] {
+      let huge = WireDecoding.payload(from: Data(#"{"deviceID": "D", "badge": \#(badge)}"#.utf8))
+      guard case .failure(.wrongShape(let detail)) = huge else {
+        Issue.record("badge \(badge): expected wrongShape, got \(huge)")
+        continue
+      }
+      #expect(detail.hasPrefix("badge: expected a whole number"))
+    }
   }
 
   @Test("body hash is stable and tells bodies apart")
