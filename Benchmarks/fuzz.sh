@@ -3,7 +3,7 @@
 #   bash Benchmarks/fuzz.sh [SECONDS_PER_TARGET] [TARGET...]
 # Builds regscope-fuzz with -sanitize=fuzzer,address into .build-fuzz (the first build takes
 # several minutes), writes the seed corpus (the built-ins, the README's examples, hostile
-# values), then runs each target. A crash leaves its input as crash-* in .build-fuzz/corpus.
+# values), then runs each target. A crash leaves its input in .build-fuzz/crashes.
 # Where libFuzzer cannot be built, `swift run regscope-fuzz all --seconds 60` runs the same
 # targets under a seeded mutation runner.
 set -euo pipefail

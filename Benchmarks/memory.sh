@@ -23,7 +23,7 @@ trap cleanup EXIT
 run() {  # distinct(0|1)
   cat >"$script" <<LUA
 local body = $body
-local sent, answered = 0, 0
+local sent = 0
 local distinct = $1
 request = function()
   sent = sent + 1
@@ -32,18 +32,20 @@ request = function()
   return wrk.format("POST", "/device/v1/registration",
     {["Content-Type"] = "application/json", ["Authorization"] = "Bearer $token"}, b)
 end
-response = function(status)
-  answered = answered + 1
-  if answered >= $count then wrk.thread:stop() end
-end
 LUA
   REGSCOPE_ACCESS_TOKEN=$token "$bin/regctl" serve --quiet --port $port --app-id "$app" \
     --processing-delay "$delay" >/dev/null &
   pid=$!
   for _ in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$port/api/stats" && break; sleep 0.1; done
   local before; before=$(ps -o rss= -p "$pid")
-  wrk -t1 -c16 -d600s -s "$script" "http://127.0.0.1:$port/" >/dev/null
-  local received; received=$(curl -s "http://127.0.0.1:$port/api/stats" | python3 -c 'import json,sys; print(json.load(sys.stdin)["received"])')
+  # wrk has no request budget: it runs until the server has received COUNT, then is stopped.
+  wrk -t1 -c16 -d3600s -s "$script" "http://127.0.0.1:$port/" >/dev/null &
+  local load=$! received=0
+  while [ "$received" -lt "$count" ]; do
+    sleep 1
+    received=$(curl -s "http://127.0.0.1:$port/api/stats" | python3 -c 'import json,sys; print(json.load(sys.stdin)["received"])')
+  done
+  kill "$load"; wait "$load" 2>/dev/null || true
   local stats page
   stats=$(for _ in $(seq 1 21); do curl -s -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$port/api/stats"; done | sort -n | sed -n 11p)
   page=$(for _ in $(seq 1 21); do curl -s -o /dev/null -w '%{time_total}\n' "http://127.0.0.1:$port/api/registrations?limit=100"; done | sort -n | sed -n 11p)

@@ -11,10 +11,14 @@ struct Serve: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run the local Engagement server (SPEC S1-S7) on loopback.",
     discussion: """
-      Answers POST /device/v1/registration with 201 and processes registrations after the
-      processing delay. Inspect it with GET /api/contacts, /api/devices, /api/registrations,
-      /api/stats; define attributes with PUT /api/demographics; inject faults with
-      POST /api/faults and recover with DELETE /api/faults. GET /openapi.json describes it all.
+      Answers POST /device/v1/registration with 201 and processes registrations after the \
+      processing delay. Inspect it with GET /api/contacts, /api/devices, /api/registrations \
+      (pages: ?limit=N&before=NEXT) and /api/stats. With the bearer token: define attributes \
+      with PUT /api/demographics, inject faults with POST /api/faults, recover with \
+      DELETE /api/faults. GET /openapi.json describes it all.
+
+      The token comes from --access-token-file or --access-token (one of them), else from \
+      REGSCOPE_ACCESS_TOKEN.
       """)
 
   @Option(name: .customLong("app-id"), help: "The app id (etAppId) registrations must carry.")

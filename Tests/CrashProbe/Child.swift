@@ -8,7 +8,9 @@ func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").ut
 
 /// The child: numbered edits against a store on disk, printing "ack N" only after the engine
 /// has acknowledged edit N, which happens only once the edit is durable. Every send fails at
-/// once, so retry state is being written while edits are made.
+/// once, so retry state is being written while edits are made. Edit N sets attribute K(N % 16)
+/// and adds or removes tag `s(N % 64)` (see `Soak.tagPresent`): a fixed set of names, so the
+/// record and its queue stay the size of an app's however many rounds run.
 enum Child {
   static func run(store path: String, first: Int, count: Int) async throws {
     let store = try RegistrationStore.open(at: path)
@@ -20,7 +22,8 @@ enum Child {
     say("launched")
     for number in first..<(first + count) {
       try await engine.apply(.setAttribute(key: "K\(number % 16)", value: "v\(number)"))
-      try await engine.apply(.addTag("t\(number)"))
+      let tag = "s\(number % Soak.tagSlots)"
+      try await engine.apply(Soak.tagPresent(after: number) ? .addTag(tag) : .removeTag(tag))
       if number % 7 == 0 { try await engine.tick() }
       say("ack \(number)")
     }

@@ -14,8 +14,29 @@ enum Soak {
   struct Result {
     var rounds = 0
     var acknowledged = 0
+    var unsureTags: [Int: Int] = [:]  // tag slot -> an edit that may or may not have landed
     var lost: [String] = []
     var undelivered: [String] = []
+  }
+
+  static let tagSlots = 64
+
+  /// Whether tag `s(N % 64)` is there once edit N is made: each slot alternates, added on
+  /// one pass through the slots and removed on the next.
+  static func tagPresent(after number: Int) -> Bool { (number / tagSlots) % 2 == 0 }
+
+  /// The tag slots whose stored presence is not what their last acknowledged edit says.
+  /// A slot whose newest edit was cut short by the kill (`unsure`) may hold either.
+  static func wrongTags(_ tags: some Sequence<String>, acked: [Int: Int], unsure: [Int: Int])
+    -> [String]
+  {
+    let present = Set(tags)
+    return acked.sorted(by: { $0.key < $1.key }).compactMap { slot, number in
+      if let doubt = unsure[slot], doubt > number { return nil }
+      let expected = tagPresent(after: number)
+      guard present.contains("s\(slot)") != expected else { return nil }
+      return "tag s\(slot) \(expected ? "lost" : "back") after edit \(number)"
+    }
   }
 
   static func configuration() throws -> RegistrationConfiguration {
@@ -30,7 +51,9 @@ enum Soak {
     var random = SplitMix64(seed: seed)
     var result = Result()
     var lastAckedValue: [Int: Int] = [:]  // attribute K(n % 16) -> highest acknowledged n
-    var ackedTags: Set<Int> = []
+    var ackedTags: [Int: Int] = [:]  // tag slot -> highest acknowledged n
+    var acknowledged = 0
+    var unsureTags: [Int: Int] = [:]  // tag slot -> an edit that may or may not have landed
     var next = 0
     for round in 0..<rounds {
       let process = Process()
@@ -55,7 +78,8 @@ enum Soak {
           buffer.removeSubrange(...newline)
           if line.hasPrefix("ack "), let number = Int(line.dropFirst(4)) {
             lastAckedValue[number % 16] = number
-            ackedTags.insert(number)
+            ackedTags[number % tagSlots] = number
+            acknowledged += 1
             acks += 1
             next = number + 1
             if acks >= killAfter { break readLoop }
@@ -63,6 +87,7 @@ enum Soak {
         }
       }
       kill(process.processIdentifier, SIGKILL)
+      unsureTags[next % tagSlots] = next
       process.waitUntilExit()
       if process.terminationReason != .uncaughtSignal {
         result.lost.append("round \(round): the child ended before it was killed")
@@ -78,18 +103,20 @@ enum Soak {
         let stored = state.record.attributes["K\(slot)"].flatMap { Int($0.dropFirst()) } ?? -1
         if stored < number { result.lost.append("round \(round): K\(slot) lost v\(number)") }
       }
-      let storedTags = Set(state.record.tags.compactMap { Int($0.dropFirst()) })
-      for tag in ackedTags.subtracting(storedTags).sorted().prefix(5) {
-        result.lost.append("round \(round): tag t\(tag) lost")
+      for problem in wrongTags(state.record.tags, acked: ackedTags, unsure: unsureTags) {
+        result.lost.append("round \(round): \(problem)")
       }
     }
-    result.acknowledged = ackedTags.count
-    result.undelivered = try await deliver(path, lastAckedValue: lastAckedValue, tags: ackedTags)
+    result.acknowledged = acknowledged
+    result.undelivered = try await deliver(
+      path, lastAckedValue: lastAckedValue, tags: ackedTags, unsure: unsureTags)
     return result
   }
 
   /// A later registration, in virtual time against an answering server, delivers them all.
-  private static func deliver(_ path: String, lastAckedValue: [Int: Int], tags: Set<Int>)
+  private static func deliver(
+    _ path: String, lastAckedValue: [Int: Int], tags: [Int: Int], unsure: [Int: Int]
+  )
     async throws -> [String]
   {
     let store = try RegistrationStore.open(at: path)
@@ -104,8 +131,7 @@ enum Soak {
     try await engine.advance(clock, to: start + 2 * 86_400)
     guard let delivered = transport.requests.last?.payload else { return ["nothing was sent"] }
     var missing: [String] = []
-    let deliveredTags = Set((delivered.tags ?? []).compactMap { Int($0.dropFirst()) })
-    for tag in tags.subtracting(deliveredTags).sorted().prefix(5) { missing.append("tag t\(tag)") }
+    missing += wrongTags(delivered.tags ?? [], acked: tags, unsure: unsure)
     let attributes = Dictionary(
       (delivered.attributes ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
     for (slot, number) in lastAckedValue
