@@ -70,7 +70,7 @@ for index in 0..<10 { record.tags.insert("interest-\(index)") }
 let bodyCount = 20_000
 let bodySeconds = measure {
   for _ in 0..<bodyCount {
-    sink &+= RegistrationPayload(record: record, debugBuild: false).encodedBody().count
+    sink &+= RegistrationPayload(record: record, settings: settings).encodedBody().count
   }
 }
 print(

@@ -76,11 +76,10 @@ enum Panes {
       ])
     }
     lines.append([("tags", .accent)])
-    let locked = ContactRecord.systemTags(
-      platform: device.settings.platform, debugBuild: device.settings.debugBuild)
+    let locked = device.settings.systemTags(hwid: record.device.environment.hwid)
     var tagLine: [(String, StyleRole)] = [("  ", .normal)]
     let ackedTags = Set(acked?.tags ?? [])
-    for tag in record.allTags(debugBuild: device.settings.debugBuild) {
+    for tag in device.settings.allTags(of: record) {
       if locked.contains(tag) {
         tagLine.append((g.lock + " " + tag + "  ", .locked))
       } else {
@@ -88,7 +87,7 @@ enum Panes {
       }
     }
     lines.append(tagLine)
-    let removedTags = ackedTags.subtracting(record.allTags(debugBuild: device.settings.debugBuild))
+    let removedTags = ackedTags.subtracting(device.settings.allTags(of: record))
     if !removedTags.isEmpty {
       lines.append([
         ("  removed: " + removedTags.sorted().map(text).joined(separator: " "), .changed)
@@ -195,7 +194,7 @@ enum Panes {
       case .change:
         return [
           [("next send ", .normal), (countdown, .countdown)],
-          [("end of the 60 s window opened by", .dim)],
+          [(device.settings.profile.changeRule, .dim)],
           [("  " + (openedBy.map { text($0.description) } ?? "a change"), .normal)],
         ]
       }
@@ -250,7 +249,10 @@ enum Panes {
         )
       ])
     }
-    lines.append([("new edits wait for this retry (R4.3)", .dim)])
+    if retry.lastError?.hasPrefix("too early") == true {
+      lines.append([("android: too early, answered locally 429; nothing was sent", .warning)])
+    }
+    lines.append([(device.settings.profile.retryRule, .dim)])
     return lines
   }
 

@@ -137,8 +137,7 @@ public enum Inspector {
       model.mode = .attributes(AttributeEditor(attributes: device.state.record.attributes))
     case .editTags:
       guard let device = model.device else { return [] }
-      let locked = ContactRecord.systemTags(
-        platform: device.settings.platform, debugBuild: device.settings.debugBuild)
+      let locked = device.settings.systemTags(hwid: device.state.record.device.environment.hwid)
       model.mode = .tags(TagEditor(tags: device.state.record.tags, locked: locked))
     case .editContactKey:
       guard let device = model.device else { return [] }

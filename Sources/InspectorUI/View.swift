@@ -46,7 +46,8 @@ extension Inspector {
     canvas.buffer.fill(rect, role: .header)
     let speed = model.paused ? "paused" : "\(formatRate(model.rate))x"
     let state = model.device?.appState.rawValue ?? "not launched"
-    let right = "\(model.format(model.now))  \(speed)  \(state) "
+    let sdk = model.device.map { "sdk \($0.settings.profile.name.rawValue)  " } ?? ""
+    let right = "\(sdk)\(model.format(model.now))  \(speed)  \(state) "
     let left =
       " RegScope  "
       + TextWidth.truncate(

@@ -24,11 +24,14 @@ enum CanonicalBody {
     writer.field("proximity_Enabled", payload.proximityEnabled)
     writer.field("push_Enabled", payload.pushEnabled)
     writer.field("quietPushEnabled", payload.quietPushEnabled)
+    writer.field("registrationDateUtc", payload.registrationDateUtc)
     writer.field("registrationId", payload.registrationId)
     writer.field("sdk_Version", payload.sdkVersion)
+    writer.field("signedString", payload.signedString)
     writer.field("subscriberKey", payload.subscriberKey)
     writer.tags(payload.tags)
     writer.field("timeZone", payload.timeZone)
+    writer.field("uuid", payload.uuid)
     writer.raw("}")
     return writer.bytes
   }

@@ -21,16 +21,4 @@ public struct ContactRecord: Hashable, Sendable, Codable {
     self.clearedAttributes = clearedAttributes
     self.device = device
   }
-
-  /// The SDK's own tags, always present and not removable (R2.7).
-  public static func systemTags(platform: Platform, debugBuild: Bool) -> [String] {
-    debugBuild ? ["ALL", platform.tag, "DEBUG"] : ["ALL", platform.tag]
-  }
-
-  /// Every tag the registration carries: the SDK's own plus the app's, sorted (R6.2).
-  public func allTags(debugBuild: Bool) -> [String] {
-    var all = tags
-    all.formUnion(Self.systemTags(platform: device.platform, debugBuild: debugBuild))
-    return all.sorted()
-  }
 }

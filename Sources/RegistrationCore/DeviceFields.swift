@@ -62,14 +62,18 @@ public struct DeviceEnvironment: Hashable, Sendable, Codable {
     self.badge = badge
   }
 
-  /// A plausible device for demos and tests on the given platform.
-  public static func demo(_ platform: Platform) -> DeviceEnvironment {
+  /// A plausible device for demos and tests on the given platform, running the profile's SDK
+  /// version. Android's hwid is "<manufacturer> <model>", as its SDK writes it.
+  public static func demo(_ platform: Platform, profile: SDKProfile = .documented)
+    -> DeviceEnvironment
+  {
     switch platform {
     case .iOS:
-      DeviceEnvironment()
+      DeviceEnvironment(sdkVersion: profile.sdkVersion)
     case .android:
       DeviceEnvironment(
-        platformVersion: "14", hwid: "Pixel 8", badge: nil)
+        platformVersion: "14", sdkVersion: profile.sdkVersion, hwid: "Google Pixel 8",
+        badge: nil)
     }
   }
 }

@@ -28,8 +28,11 @@ public enum InputRules {
     "subscriberkey", "abc", "123",
   ]
 
-  public static func isReservedAttributeKey(_ key: String) -> Bool {
-    reservedLowercased.contains(key.lowercased())
+  /// - Parameter alsoReserved: words an SDK reserves on top of R2.5's (iOS: `HWID`).
+  public static func isReservedAttributeKey(_ key: String, alsoReserved: [String] = []) -> Bool {
+    let lowered = key.lowercased()
+    return reservedLowercased.contains(lowered)
+      || alsoReserved.contains { $0.lowercased() == lowered }
   }
 
   /// Removes leading and trailing white space and newlines. Most input has none, so that
@@ -76,7 +79,9 @@ public enum InputRules {
   }
 
   /// R2.5: the trimmed attribute key, or why it is refused.
-  public static func attributeKey(_ raw: String) -> Result<String, Rejection> {
+  public static func attributeKey(_ raw: String, alsoReserved: [String] = [])
+    -> Result<String, Rejection>
+  {
     let key = trimmed(raw)
     if key.isEmpty {
       return .failure(
@@ -89,7 +94,7 @@ public enum InputRules {
           rule: "R2.5", field: "attribute key",
           reason: "is \(key.count) characters; at most \(attributeKeyMaxLength) are allowed"))
     }
-    if isReservedAttributeKey(key) {
+    if isReservedAttributeKey(key, alsoReserved: alsoReserved) {
       return .failure(
         Rejection(
           rule: "R2.5", field: "attribute \(key)",

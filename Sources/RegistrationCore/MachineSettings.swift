@@ -6,16 +6,29 @@ public struct MachineSettings: Hashable, Sendable {
   /// Debug builds carry the SDK's `DEBUG` tag (R2.7, obs.).
   public var debugBuild: Bool
   public var hasAccessToken: Bool
+  /// Which SDK the machine is being (documented, ios, android).
+  public var profile: SDKProfile
 
   public init(
     platform: Platform, etAppId: String, delayRegistrationUntilContactKeyIsSet: Bool = false,
-    debugBuild: Bool = false, hasAccessToken: Bool = true
+    debugBuild: Bool = false, hasAccessToken: Bool = true, profile: SDKProfile = .documented
   ) {
     self.platform = platform
     self.etAppId = etAppId
     self.delayRegistrationUntilContactKeyIsSet = delayRegistrationUntilContactKeyIsSet
     self.debugBuild = debugBuild
     self.hasAccessToken = hasAccessToken
+    self.profile = profile
+  }
+
+  /// The SDK's own tags on this device: always present, never removable (R2.7).
+  public func systemTags(hwid: String) -> [String] {
+    profile.systemTags(platform: platform, debugBuild: debugBuild, hwid: hwid)
+  }
+
+  /// Every tag a registration of `record` carries: the SDK's own plus the app's, sorted (R6.2).
+  public func allTags(of record: ContactRecord) -> [String] {
+    record.tags.union(systemTags(hwid: record.device.environment.hwid)).sorted()
   }
 }
 

@@ -5,12 +5,15 @@ public enum RegistrationEvent: Hashable, Sendable {
   case edited(PendingChange)
   case inputRejected(Rejection)
   case warning(Warning)
-  case scheduled(at: Instant, reason: ScheduleReason, openedBy: ChangeTarget?)
+  /// `rule`: why a change goes out then, in the words of the SDK profile's schedule.
+  case scheduled(at: Instant, reason: ScheduleReason, openedBy: ChangeTarget?, rule: String = "")
   case delayed(reason: String)
   case sending(sendID: Int, attempt: Int, reason: ScheduleReason, payload: RegistrationPayload)
   case sent(sendID: Int, attempt: Int, status: Int, payload: RegistrationPayload)
+  /// `local`: no request left the device; the SDK answered itself (Android's too-early 429).
   case failed(
-    sendID: Int, attempt: Int, status: Int?, error: String?, retryAt: Instant, needsFix: Bool)
+    sendID: Int, attempt: Int, status: Int?, error: String?, retryAt: Instant, needsFix: Bool,
+    local: Bool = false)
   case sendSkipped(reason: String)
 
   public var type: String {

@@ -178,7 +178,7 @@ public struct RegistrationMachine: Sendable {
     -> EditOutcome
   {
     let key: String
-    switch InputRules.attributeKey(rawKey) {
+    switch InputRules.attributeKey(rawKey, alsoReserved: reservedExtras) {
     case .failure(let rejection): return .rejected(rejection)
     case .success(let value): key = value
     }
@@ -199,7 +199,7 @@ public struct RegistrationMachine: Sendable {
 
   private mutating func clearAttribute(_ rawKey: String, now: Instant) -> EditOutcome {
     let key: String
-    switch InputRules.attributeKey(rawKey) {
+    switch InputRules.attributeKey(rawKey, alsoReserved: reservedExtras) {
     case .failure(let rejection): return .rejected(rejection)
     case .success(let value): key = value
     }
@@ -262,9 +262,10 @@ public struct RegistrationMachine: Sendable {
   }
 
   private func isSystemTag(_ tag: String) -> Bool {
-    ContactRecord.systemTags(platform: settings.platform, debugBuild: settings.debugBuild)
-      .contains(tag)
+    settings.systemTags(hwid: state.record.device.environment.hwid).contains(tag)
   }
+
+  private var reservedExtras: [String] { settings.profile.extraReservedAttributeKeys }
 
   private func backgroundWarning() -> [Warning] {
     guard appState == .background else { return [] }
@@ -324,10 +325,41 @@ public struct RegistrationMachine: Sendable {
       return .due(at: dueAt, reason: .initial, openedBy: .initial)
     }
     guard let first = earliestPending else { return .idle }
-    // The window opens at the first change, but never before the last success (R3.2, R4.4).
-    let windowStart = max(first.firstAt, scheduler.lastSuccessAt ?? first.firstAt)
-    return .due(
-      at: windowStart + RetryPolicy.throttle, reason: .change, openedBy: first.target)
+    return .due(at: changeDue(first), reason: .change, openedBy: first.target)
+  }
+
+  /// When a change goes out, by the profile's schedule.
+  private func changeDue(_ first: PendingChange) -> Instant {
+    let scheduler = state.scheduler
+    switch settings.profile.schedule {
+    case .window:
+      // The window opens at the first change, but never before the last success (R3.2, R4.4).
+      let windowStart = max(first.firstAt, scheduler.lastSuccessAt ?? first.firstAt)
+      return windowStart + RetryPolicy.throttle
+    case .throttleAlarm:
+      // At once: a send inside the throttle is answered on the device (see `tick`).
+      return first.firstAt
+    case .interval(let batchPause):
+      // One send per interval (60 s after a success), after the batching pause, and not
+      // while the server's Retry-After lies ahead.
+      var due = first.firstAt + batchPause
+      if let last = scheduler.lastAttemptAt { due = max(due, last + RetryPolicy.firstInterval) }
+      if let until = scheduler.retryAfterUntil { due = max(due, until) }
+      return due
+    }
+  }
+
+  /// Android's device throttle: nothing leaves before 60 s after the last send and after the
+  /// last success, nor before the server's Retry-After (SDK-FACTS.md).
+  private func throttledUntil(now: Instant) -> Instant? {
+    guard case .throttleAlarm = settings.profile.schedule else { return nil }
+    let scheduler = state.scheduler
+    let until = [
+      scheduler.lastAttemptAt.map { $0 + RetryPolicy.throttle },
+      scheduler.lastSuccessAt.map { $0 + RetryPolicy.throttle }, scheduler.retryAfterUntil,
+    ].compactMap { $0 }.max()
+    guard let until, now < until else { return nil }
+    return until
   }
 
   /// When the engine must call `tick` next, or nil when nothing is scheduled.
@@ -347,7 +379,8 @@ public struct RegistrationMachine: Sendable {
     var step = Step()
     prepareInitial(now: now)
     guard case .due(let at, let reason, _) = plan, at <= now else { return step }
-    let payload = RegistrationPayload(record: state.record, debugBuild: settings.debugBuild)
+    if let until = throttledUntil(now: now) { return answerTooEarly(until: until, now: now) }
+    let payload = RegistrationPayload(record: state.record, settings: settings)
     if reason != .initial, let acked = state.lastAcknowledged, acked.payload == payload {
       state.pending.removeAll()
       rebuildPendingIndex()
@@ -377,6 +410,25 @@ public struct RegistrationMachine: Sendable {
     return step
   }
 
+  /// Android answers a send attempted inside its throttle itself, as a 429: no request leaves,
+  /// and the retry alarm is set as for any failure.
+  private mutating func answerTooEarly(until: Instant, now: Instant) -> Step {
+    var step = Step()
+    let sendID = state.scheduler.nextSendID
+    state.scheduler.nextSendID += 1
+    let attempt = (state.scheduler.retry?.failures ?? 0) + 1
+    let message =
+      "too early: answered on the device with 429 (the throttle ends in \(NumberText.compact((until - now).rounded(.up))) s)"
+    let retry = fail(status: 429, error: message, retryAfter: nil, now: now)
+    step.events.append(
+      .failed(
+        sendID: sendID, attempt: attempt, status: 429, error: message,
+        retryAt: retry.nextAttemptAt, needsFix: false, local: true))
+    step.persist = true
+    finish(&step, now: now)
+    return step
+  }
+
   /// The answer to the send `sendID` arrived (R4). A stale answer (after a restart) is ignored.
   public mutating func sendFinished(sendID: Int, result: SendResult, now: Instant) -> Step {
     var step = Step()
@@ -388,13 +440,13 @@ public struct RegistrationMachine: Sendable {
       step.events.append(
         .sent(sendID: send.id, attempt: send.attempt, status: status, payload: send.payload))
     case .answered(let status, let retryAfter):
-      let retry = fail(send, status: status, error: nil, retryAfter: retryAfter, now: now)
+      let retry = fail(status: status, error: nil, retryAfter: retryAfter, now: now)
       step.events.append(
         .failed(
           sendID: send.id, attempt: send.attempt, status: status, error: nil,
           retryAt: retry.nextAttemptAt, needsFix: retry.needsFix))
     case .transportFailed(let message):
-      let retry = fail(send, status: nil, error: message, retryAfter: nil, now: now)
+      let retry = fail(status: nil, error: message, retryAfter: nil, now: now)
       step.events.append(
         .failed(
           sendID: send.id, attempt: send.attempt, status: nil, error: message,
@@ -412,7 +464,8 @@ public struct RegistrationMachine: Sendable {
       state.record.clearedAttributes.remove(key)
     }
     state.lastAcknowledged = AcknowledgedRegistration(
-      payload: send.payload, hash: BodyHash.fnv1a64(send.body), at: now, status: status)
+      payload: send.payload, hash: BodyHash.digest(send.body, settings.profile.bodyHash), at: now,
+      status: status)
     state.scheduler.lastSuccessAt = now
     state.scheduler.retry = nil
     if pendingIndex[.initial] == nil { state.scheduler.initialDueAt = nil }
@@ -420,13 +473,27 @@ public struct RegistrationMachine: Sendable {
   }
 
   private mutating func fail(
-    _ send: InFlightSend, status: Int?, error: String?, retryAfter: Double?, now: Instant
+    status: Int?, error: String?, retryAfter: Double?, now: Instant
   ) -> RetryState {
     let failures = (state.scheduler.retry?.failures ?? 0) + 1
-    let wait = RetryPolicy.delay(afterFailures: failures, retryAfter: retryAfter)
+    let profile = settings.profile
+    let wait: Double
+    switch profile.schedule {
+    case .window:
+      wait = RetryPolicy.delay(afterFailures: failures, retryAfter: retryAfter)
+    case .throttleAlarm:
+      // The alarm keeps its own ladder; Retry-After is a separate gate on sending.
+      wait = RetryPolicy.backoff(afterFailures: failures)
+      if let retryAfter { state.scheduler.retryAfterUntil = now + retryAfter }
+    case .interval:
+      // The interval doubles with each failure: 120 s after the first.
+      wait = max(RetryPolicy.backoff(afterFailures: failures + 1), retryAfter ?? 0)
+      if let retryAfter { state.scheduler.retryAfterUntil = now + retryAfter }
+    }
     let retry = RetryState(
       failures: failures, nextAttemptAt: now + wait, failedAt: now, lastStatus: status,
-      lastError: error, needsFix: RetryPolicy.needsFix(status: status))
+      lastError: error,
+      needsFix: profile.flagsNeedsFix && RetryPolicy.needsFix(status: status))
     state.scheduler.retry = retry
     return retry
   }
@@ -449,7 +516,10 @@ public struct RegistrationMachine: Sendable {
     announced = current
     switch current {
     case .due(let at, let reason, let openedBy):
-      step.events.append(.scheduled(at: at, reason: reason, openedBy: openedBy))
+      step.events.append(
+        .scheduled(
+          at: at, reason: reason, openedBy: openedBy,
+          rule: settings.profile.changeReason(openedBy?.description ?? "a change")))
     case .delayedForContactKey:
       step.events.append(
         .delayed(

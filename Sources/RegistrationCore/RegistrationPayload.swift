@@ -1,3 +1,4 @@
+import Crypto
 import Foundation
 
 /// The registration object, exactly as it goes on the wire (R6.2) and as listeners receive it
@@ -35,6 +36,11 @@ public struct RegistrationPayload: Hashable, Sendable, Codable {
   public var registrationId: String?
   public var attributes: [Attribute]?
   public var tags: [String]?
+  /// The shipped SDKs add these three (SDK-FACTS.md): a fresh id per request, a signature when
+  /// configured, and the send time. They are stamped on the wire, after "unchanged" is decided.
+  public var uuid: String?
+  public var signedString: String?
+  public var registrationDateUtc: String?
 
   enum CodingKeys: String, CodingKey {
     case deviceID
@@ -58,14 +64,19 @@ public struct RegistrationPayload: Hashable, Sendable, Codable {
     case registrationId
     case attributes
     case tags
+    case uuid
+    case signedString
+    case registrationDateUtc
   }
 
   public init() {}
 
   /// The whole current record as a registration (R3.3: never a diff). Attributes are sorted
   /// by key, tags sorted; cleared attributes ride along once with an empty value (R2.6);
-  /// `subscriberKey`, `device_Token` and `badge` appear only when they apply (R6.2).
-  public init(record: ContactRecord, debugBuild: Bool) {
+  /// `subscriberKey`, `device_Token` and `badge` appear only when they apply (R6.2). The
+  /// settings' profile decides the SDK's own tags and the fields it writes differently.
+  public init(record: ContactRecord, settings: MachineSettings) {
+    let profile = settings.profile
     let device = record.device
     let env = device.environment
     deviceID = device.deviceID
@@ -78,14 +89,14 @@ public struct RegistrationPayload: Hashable, Sendable, Codable {
     sdkVersion = env.sdkVersion
     hwid = env.hwid
     locale = env.locale
-    language = env.language
-    timeZone = String(env.timeZone)
+    language = profile.sendsLanguageAndBadge ? env.language : nil
+    timeZone = profile.timeZoneText(env.timeZone)
     dst = env.dst
     pushEnabled = env.pushEnabled
-    quietPushEnabled = env.quietPushEnabled
+    quietPushEnabled = profile.quietPushAlwaysFalse ? false : env.quietPushEnabled
     locationEnabled = env.locationEnabled
     proximityEnabled = env.proximityEnabled
-    badge = device.platform == .iOS ? env.badge : nil
+    badge = device.platform == .iOS && profile.sendsLanguageAndBadge ? env.badge : nil
     registrationId = device.registrationId
     var pairs = record.attributes.map { Attribute(key: $0.key, value: $0.value) }
     for cleared in record.clearedAttributes where record.attributes[cleared] == nil {
@@ -93,7 +104,7 @@ public struct RegistrationPayload: Hashable, Sendable, Codable {
     }
     pairs.sort { $0.key < $1.key }
     attributes = pairs
-    tags = record.allTags(debugBuild: debugBuild)
+    tags = settings.allTags(of: record)
   }
 
   /// The attribute keys this payload clears (sent with an empty value because of a clear).
@@ -116,9 +127,28 @@ public struct RegistrationPayload: Hashable, Sendable, Codable {
   }
 }
 
-/// FNV-1a, 64 bits: a fast, stable fingerprint of a body, so "identical to the last one the
-/// server acknowledged" (R3.4) can be stored and shown without keeping two copies around.
+/// A body's fingerprint, so "identical to the last one the server acknowledged" (R3.4) can be
+/// stored and shown without keeping two copies around. FNV-1a for the documented profile (fast,
+/// stable); SHA-1 and SHA-256 as the iOS and Android SDKs hash it.
 public enum BodyHash {
+  public static func digest(_ bytes: [UInt8], _ kind: SDKProfile.BodyHashKind) -> String {
+    switch kind {
+    case .fnv1a64: return fnv1a64(bytes)
+    case .sha1: return "sha1:" + hex(Insecure.SHA1.hash(data: bytes))
+    case .sha256: return "sha256:" + hex(SHA256.hash(data: bytes))
+    }
+  }
+
+  private static func hex(_ digest: some Sequence<UInt8>) -> String {
+    let digits = Array("0123456789abcdef".utf8)
+    var text: [UInt8] = []
+    for byte in digest {
+      text.append(digits[Int(byte >> 4)])
+      text.append(digits[Int(byte & 0xF)])
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+
   public static func fnv1a64(_ bytes: some Sequence<UInt8>) -> String {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
     for byte in bytes {

@@ -30,6 +30,9 @@ public struct SchedulerState: Hashable, Sendable, Codable {
   public var sentWithoutContactKey = false
   public var retry: RetryState?
   public var nextSendID = 1
+  /// The shipped SDKs keep the server's Retry-After as a time before which nothing is sent
+  /// (SDK-FACTS.md); the documented profile folds it into the retry wait instead.
+  public var retryAfterUntil: Instant?
 
   public init() {}
 }

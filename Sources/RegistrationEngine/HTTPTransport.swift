@@ -45,7 +45,7 @@ public struct HTTPTransport: RegistrationTransport {
   public func send(_ request: RegistrationRequest) async -> SendResult {
     var http = HTTPClientRequest(url: request.url.absoluteString)
     http.method = .POST
-    for (name, value) in request.headers { http.headers.replaceOrAdd(name: name, value: value) }
+    for header in request.headers { http.headers.add(name: header.name, value: header.value) }
     // A fresh connection each time never meets a pooled one that a server restart left stale.
     http.headers.replaceOrAdd(name: "Connection", value: "close")
     http.body = .bytes(ByteBuffer(bytes: request.body))
@@ -62,7 +62,7 @@ public struct HTTPTransport: RegistrationTransport {
       }
       let serverDate = response.headers.first(name: "Date").flatMap(RetryAfter.httpDate)
       let retryAfter = response.headers.first(name: "Retry-After").flatMap {
-        RetryAfter.seconds(from: $0, now: serverDate ?? wallClock())
+        request.retryAfter(header: $0, now: serverDate ?? wallClock())
       }
       return .answered(status: Int(response.status.code), retryAfter: retryAfter)
     } catch {

@@ -13,6 +13,13 @@ public struct RegistrationConfiguration: Hashable, Sendable {
   public var debugBuild: Bool
   /// Seconds before a send with no answer counts as failed (R4.1: time-out).
   public var requestTimeout: Double
+  /// Which SDK to be (documented, ios, android).
+  public var profile: SDKProfile = .documented
+  /// The app's bundle id (iOS) or package name (Android), for the SDKs' User-Agent.
+  public var appBundleID = "com.example.app"
+  /// What the shipped SDK would refuse at start-up, under the documented profile only (under
+  /// ios and android, building the configuration fails instead).
+  public var startupWarnings: [String] = []
   /// The longest request time-out a configuration may ask for: ten minutes.
   public static let longestRequestTimeout: Double = 600
 
@@ -26,7 +33,7 @@ public struct RegistrationConfiguration: Hashable, Sendable {
     MachineSettings(
       platform: platform, etAppId: appID,
       delayRegistrationUntilContactKeyIsSet: delayRegistrationUntilContactKeyIsSet,
-      debugBuild: debugBuild, hasAccessToken: !accessToken.isEmpty)
+      debugBuild: debugBuild, hasAccessToken: !accessToken.isEmpty, profile: profile)
   }
 }
 
@@ -56,6 +63,8 @@ public struct RegistrationConfigurationBuilder: Sendable {
   public var platform: Platform = .iOS
   public var debugBuild = false
   public var requestTimeout: Double = 30
+  public var profile: SDKProfile = .documented
+  public var appBundleID = "com.example.app"
 
   public init() {}
 
@@ -69,6 +78,8 @@ public struct RegistrationConfigurationBuilder: Sendable {
   public func setDebugBuild(_ value: Bool) -> Self { with { $0.debugBuild = value } }
   public func setRequestTimeout(_ seconds: Double) -> Self { with { $0.requestTimeout = seconds } }
   public func setName(_ value: String) -> Self { with { $0.name = value } }
+  public func setSDKProfile(_ value: SDKProfile) -> Self { with { $0.profile = value } }
+  public func setAppBundleID(_ value: String) -> Self { with { $0.appBundleID = value } }
 
   private func with(_ change: (inout Self) -> Void) -> Self {
     var copy = self
@@ -90,11 +101,21 @@ public struct RegistrationConfigurationBuilder: Sendable {
     }
     let appID = try required(appID, "appid")
     let token = try required(accessToken, "accesstoken")
-    let serverText = try required(serverURL, "marketingcloudserverurl")
+    let serverText = try required(serverURL, "marketing_cloud_server_url")
     guard let url = URL(string: serverText), let scheme = url.scheme?.lowercased(),
       scheme == "http" || scheme == "https", url.host?.isEmpty == false
     else {
-      throw fail("marketingcloudserverurl", "\"\(serverText)\" is not an http(s) URL with a host")
+      throw fail(
+        "marketing_cloud_server_url", "\"\(serverText)\" is not an http(s) URL with a host")
+    }
+    // The shipped SDKs refuse to start on these; the documented profile only warns.
+    var warnings: [String] = []
+    for (setting, problem) in SDKStartupChecks.problems(appID: appID, accessToken: token) {
+      if profile.name == .documented {
+        warnings.append("\(setting) \(problem) (the \(Self.shippedSDKs) would not start)")
+      } else {
+        throw fail(setting, "\(problem): the \(profile.name.rawValue) SDK refuses to start")
+      }
     }
     guard requestTimeout.isFinite, requestTimeout > 0,
       requestTimeout <= RegistrationConfiguration.longestRequestTimeout
@@ -107,18 +128,24 @@ public struct RegistrationConfigurationBuilder: Sendable {
     return RegistrationConfiguration(
       name: name, appID: appID, accessToken: AccessToken(token), serverURL: url,
       delayRegistrationUntilContactKeyIsSet: delayRegistrationUntilContactKeyIsSet,
-      platform: platform, debugBuild: debugBuild, requestTimeout: requestTimeout)
+      platform: platform, debugBuild: debugBuild, requestTimeout: requestTimeout,
+      profile: profile, appBundleID: appBundleID, startupWarnings: warnings)
   }
+
+  private static let shippedSDKs = "shipped iOS and Android SDKs"
 }
 
-/// The JSON file of named configurations (R7.1), as the SDK reads it:
-/// `[{"name": "production", "appid": "...", "accesstoken": "...",
-///    "marketingcloudserverurl": "https://...", "delayregistrationuntilcontactkeyisset": true}]`.
+/// The JSON file of named configurations (R7.1), as the iOS SDK reads its
+/// `MarketingCloudSDKConfiguration.json`: `[{"name": "production", "appid": "...",
+/// "accesstoken": "...", "marketing_cloud_server_url": "https://...", "mid": "...",
+/// "delayregistrationuntilcontactkeyisset": true}]`. RegScope adds `regscope_sdk`,
+/// `regscope_bundle_id`, `platform`, `debug` and `requesttimeout`.
 /// Keys are matched case-insensitively; keys RegScope does not use (analytics, inbox, ...) are
 /// ignored, as the SDK does.
 public enum ConfigurationFile {
-  public static func load(path: String, name: String) throws(ConfigurationError)
-    -> RegistrationConfiguration
+  /// - Parameter sdk: a profile chosen elsewhere (`--sdk`), over the file's `regscope_sdk`.
+  public static func load(path: String, name: String, sdk: SDKProfile? = nil)
+    throws(ConfigurationError) -> RegistrationConfiguration
   {
     let data: Data
     do {
@@ -128,7 +155,7 @@ public enum ConfigurationFile {
         source: path, configuration: nil, setting: nil,
         reason: "cannot be read (\(error.localizedDescription))")
     }
-    return try parse(data, source: path, name: name)
+    return try parse(data, source: path, name: name, sdk: sdk)
   }
 
   /// The names of the configurations in a file, for listing.
@@ -136,9 +163,9 @@ public enum ConfigurationFile {
     try entries(in: data, source: source).map(\.name)
   }
 
-  public static func parse(_ data: Data, source: String, name: String) throws(ConfigurationError)
-    -> RegistrationConfiguration
-  {
+  public static func parse(
+    _ data: Data, source: String, name: String, sdk: SDKProfile? = nil
+  ) throws(ConfigurationError) -> RegistrationConfiguration {
     let all = try entries(in: data, source: source)
     guard let entry = all.first(where: { $0.name == name }) else {
       let known = all.map { "\"\($0.name)\"" }.joined(separator: ", ")
@@ -146,7 +173,7 @@ public enum ConfigurationFile {
         source: source, configuration: name, setting: nil,
         reason: "no configuration has this name; the file has \(known)")
     }
-    return try build(entry, source: source)
+    return try build(entry, source: source, sdk: sdk)
   }
 
   private struct Entry {
@@ -190,8 +217,8 @@ public enum ConfigurationFile {
     return result
   }
 
-  private static func build(_ entry: Entry, source: String) throws(ConfigurationError)
-    -> RegistrationConfiguration
+  private static func build(_ entry: Entry, source: String, sdk: SDKProfile?)
+    throws(ConfigurationError) -> RegistrationConfiguration
   {
     func fail(_ setting: String, _ reason: String) -> ConfigurationError {
       ConfigurationError(
@@ -213,8 +240,22 @@ public enum ConfigurationFile {
     var builder = RegistrationConfigurationBuilder().setName(entry.name)
     builder.appID = try string("appid")
     builder.accessToken = try string("accesstoken")
-    builder.serverURL = try string("marketingcloudserverurl")
+    // The iOS SDK's own key first; RegScope's earlier spellings stay as aliases.
+    builder.serverURL = try string("marketing_cloud_server_url")
+    if builder.serverURL == nil { builder.serverURL = try string("marketingcloudserverurl") }
     if builder.serverURL == nil { builder.serverURL = try string("serverurl") }
+    if let sdk = try string("regscope_sdk") {
+      guard let profile = SDKProfile(loose: sdk) else {
+        throw fail("regscope_sdk", "must be \(SDKProfile.choices); got \"\(sdk)\"")
+      }
+      builder.profile = profile
+    }
+    if let bundle = try string("regscope_bundle_id") { builder.appBundleID = bundle }
+    if let sdk { builder.profile = sdk }
+    // The iOS SDK's file says nothing of the platform: the SDK's own platform, unless told.
+    if entry.settings["platform"] == nil, let platform = builder.profile.platform {
+      builder.platform = platform
+    }
     builder.delayRegistrationUntilContactKeyIsSet =
       try flag("delayregistrationuntilcontactkeyisset") ?? false
     builder.debugBuild = try flag("debug") ?? false

@@ -14,6 +14,7 @@ public actor RegistrationEngine {
   private let transport: any RegistrationTransport
   private let environment: DeviceEnvironment
   private let makeDeviceID: @Sendable () -> String
+  private let makeRequestID: @Sendable () -> String
   private let eventSink: (@Sendable (TimedEvent) -> Void)?
 
   private var machine: RegistrationMachine?
@@ -38,8 +39,10 @@ public actor RegistrationEngine {
     transport: any RegistrationTransport, clock: any EngineClock,
     environment: DeviceEnvironment,
     makeDeviceID: @escaping @Sendable () -> String = { UUID().uuidString },
+    makeRequestID: @escaping @Sendable () -> String = { UUID().uuidString },
     eventSink: (@Sendable (TimedEvent) -> Void)? = nil
   ) {
+    self.makeRequestID = makeRequestID
     self.configuration = configuration
     self.store = store
     self.transport = transport
@@ -208,7 +211,11 @@ public actor RegistrationEngine {
   // MARK: Sending
 
   private func start(_ send: InFlightSend) {
-    let request = RegistrationRequest(send: send, configuration: configuration)
+    // The send time in the clock's own terms: real time for the system clock, the epoch plus
+    // the virtual time in a scenario.
+    let request = RegistrationRequest(
+      send: send, configuration: configuration, requestID: makeRequestID(),
+      sentAt: Date(timeIntervalSince1970: send.startedAt.seconds))
     let transport = self.transport
     sendTask = Task {
       let result = await transport.send(request)

@@ -185,5 +185,40 @@ public enum BuiltInScenarios {
           - { at: 10m, do: contact-key set customer-1001 }
           - { at: 2h, expect: ["sent == 2", "warnings.orphanRisk == 1", "server.distinctContacts == 2", "server.madeUpContacts == 1", "server.orphanedContacts == 1"] }
         """),
+    Entry(
+      name: "android-throttle",
+      yaml: """
+        name: android-throttle
+        description: "sdk android: an edit long after the last send goes out at once; one inside 60 s is answered on the device with 429, and sent when the retry alarm fires (SDK-FACTS)"
+        config: { sdk: android }
+        steps:
+          - { at: 0s, do: launch }
+          - { at: 0s, expect: ["sent == 1", "server.received == 1"] }
+          - { at: 120s, do: tag add sports }
+          - { at: 120s, expect: ["sent == 2", "lastSent.tags has sports", "pending == 0"] }
+          - { at: 130s, do: attr set CODE FREE99 }
+          - { at: 130s, expect: ["sent == 2", "failed == 1", "lastStatus == 429", "server.received == 2", "nextSend == 190s"] }
+          - { at: 189.999s, expect: "sent == 2" }
+          - { at: 190s, expect: ["sent == 3", "lastSent.attr.CODE == FREE99", "pending == 0", "server.received == 3"] }
+        """),
+    Entry(
+      name: "ios-interval",
+      yaml: """
+        name: ios-interval
+        description: "sdk ios: an edit long after the last send goes out after a 1 s pause; one inside the 60 s interval waits for its end; a failure doubles the interval (SDK-FACTS)"
+        config: { sdk: ios }
+        steps:
+          - { at: 0s, do: launch }
+          - { at: 5m, do: tag add sports }
+          - { at: 5m, expect: ["sent == 1", "nextSend == 301s"] }
+          - { at: 301s, expect: ["sent == 2", "lastSent.tags has sports"] }
+          - { at: 311s, do: attr set CODE FREE99 }
+          - { at: 311s, expect: "nextSend == 361s" }
+          - { at: 361s, expect: "sent == 3" }
+          - { at: 400s, do: server fail 503 times 1 }
+          - { at: 10m, do: tag add news }
+          - { at: 601s, expect: ["failed == 1", "nextSend == 721s"] }
+          - { at: 721s, expect: ["sent == 4", "lastSent.tags has news"] }
+        """),
   ]
 }

@@ -177,13 +177,13 @@ public struct Expectation: Hashable, Sendable, CustomStringConvertible {
       let last = context.events.last { $0.type == "sent" || $0.type == "failed" }
       switch last?.body {
       case .engine(.sent(_, _, let status, _)): return .number(Double(status))
-      case .engine(.failed(_, _, let status, _, _, _)):
+      case .engine(.failed(_, _, let status, _, _, _, _)):
         return status.map { .number(Double($0)) } ?? .none
       default: return .none
       }
     case "contactKey": return state.record.contactKey.map(Value.text) ?? .none
     case "tags":
-      return .list(state.record.allTags(debugBuild: device.settings.debugBuild))
+      return .list(device.settings.allTags(of: state.record))
     case "plan":
       switch device.plan {
       case .idle: return .text("idle")

@@ -6,11 +6,12 @@ import RegistrationEngine
 
 /// Opens the persistent session `regctl shell` and `regscope` work on: the device and the
 /// local server stored under `folder`, on a clock at `speed`, talking to the local server or
-/// to the endpoint `config`/`server` name.
+/// to the endpoint `config`/`server` name, as the SDK `sdk` names (else the configuration
+/// file's `regscope_sdk`, else the documented one).
 public enum LiveSession {
   public static func open(
     folder: String, config: String?, configName: String?, server: String?, speed: Double,
-    resetState: Bool, onEvent: @escaping @Sendable (RunEvent) -> Void
+    resetState: Bool, sdk: SDKProfile? = nil, onEvent: @escaping @Sendable (RunEvent) -> Void
   ) async throws -> Simulation {
     let devicePath = StateDirectory.deviceStore(in: folder)
     let serverPath = StateDirectory.serverStore(in: folder)
@@ -24,7 +25,7 @@ public enum LiveSession {
     var setup = SimulationSetup()
     setup.deviceID = nil
     if let config, let configName {
-      remote = try ConfigurationFile.load(path: config, name: configName)
+      remote = try ConfigurationFile.load(path: config, name: configName, sdk: sdk)
     }
     if let server {
       var builder = RegistrationConfigurationBuilder()
@@ -32,12 +33,15 @@ public enum LiveSession {
         builder = builder.setName(remote.name).setApplicationId(remote.appID)
           .setAccessToken(remote.accessToken.revealed).setPlatform(remote.platform)
           .setDelayRegistrationUntilContactKeyIsSet(remote.delayRegistrationUntilContactKeyIsSet)
-          .setDebugBuild(remote.debugBuild)
+          .setDebugBuild(remote.debugBuild).setSDKProfile(remote.profile)
+          .setAppBundleID(remote.appBundleID)
       } else {
         builder = builder.setApplicationId(setup.appID).setAccessToken(setup.accessToken)
+          .setSDKProfile(sdk ?? .documented)
       }
       remote = try builder.setMarketingCloudServerUrl(server).build(source: "--server")
     }
+    setup.use(remote?.profile ?? sdk ?? .documented)
     if let remote {
       setup.platform = remote.platform
       setup.appID = remote.appID

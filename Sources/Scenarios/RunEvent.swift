@@ -96,7 +96,7 @@ extension RunEvent {
         line.add("code", warning.code.rawValue)
         line.add("rule", warning.rule)
         line.add("message", warning.message)
-      case .scheduled(let at, let reason, let openedBy):
+      case .scheduled(let at, let reason, let openedBy, _):
         line.add("at", at.seconds)
         line.add("reason", reason.rawValue)
         line.add("openedBy", openedBy?.description)
@@ -112,13 +112,15 @@ extension RunEvent {
         line.add("attempt", attempt)
         line.add("status", status)
         line.addRaw("payload", payload.encodedBytes())
-      case .failed(let sendID, let attempt, let status, let error, let retryAt, let needsFix):
+      case .failed(
+        let sendID, let attempt, let status, let error, let retryAt, let needsFix, let local):
         line.add("sendID", sendID)
         line.add("attempt", attempt)
         line.add("status", status)
         line.add("error", error)
         line.add("retryAt", retryAt.seconds)
         line.add("needsFix", needsFix)
+        if local { line.add("local", true) }
       case .sendSkipped(let reason):
         line.add("reason", reason)
       }
@@ -174,12 +176,12 @@ extension RunEvent {
         text = "refused: \(rejection.field) \(rejection.reason) (\(rejection.rule))"
       case .warning(let warning):
         text = "\(warning.code.rawValue): \(warning.message) (\(warning.rule))"
-      case .scheduled(let at, let reason, let openedBy):
+      case .scheduled(let at, let reason, _, let rule):
         let why: String
         switch reason {
         case .initial: why = "the initial registration"
         case .retry: why = "retry after a failure"
-        case .change: why = "the 60 s window opened by \(openedBy?.description ?? "a change")"
+        case .change: why = rule
         }
         text = "next send at \(time(at)): \(why)"
       case .delayed(let reason):
@@ -189,11 +191,16 @@ extension RunEvent {
           "POST /device/v1/registration, attempt \(attempt) (\(reason.rawValue)): \(PayloadSummary.short(payload))"
       case .sent(_, let attempt, let status, _):
         text = "\(status) received (attempt \(attempt)); the server processes it later"
-      case .failed(_, let attempt, let status, let error, let retryAt, let needsFix):
-        let what = status.map { "HTTP \($0)" } ?? (error ?? "no answer")
-        text =
-          "attempt \(attempt) failed: \(what); retry at \(time(retryAt))"
-          + (needsFix ? " (needs a fix: waiting will not heal a \(status ?? 0))" : "")
+      case .failed(_, let attempt, let status, let error, let retryAt, let needsFix, let local):
+        if local {
+          text =
+            "attempt \(attempt) not sent: \(error ?? "answered on the device"); alarm at \(time(retryAt))"
+        } else {
+          let what = status.map { "HTTP \($0)" } ?? (error ?? "no answer")
+          text =
+            "attempt \(attempt) failed: \(what); retry at \(time(retryAt))"
+            + (needsFix ? " (needs a fix: waiting will not heal a \(status ?? 0))" : "")
+        }
       case .sendSkipped(let reason):
         text = "not sent: \(reason)"
       }

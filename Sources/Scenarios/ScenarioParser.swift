@@ -147,7 +147,7 @@ public enum ScenarioParser {
       guard let name, !name.isEmpty else {
         throw ScenarioError(position(root), "the scenario needs a name")
       }
-      var env = DeviceEnvironment.demo(setup.platform)
+      var env = DeviceEnvironment.demo(setup.platform, profile: setup.profile)
       for (field, raw, node) in environment {
         switch SystemFieldValue.parse(field, raw, platform: setup.platform) {
         case .success(let value): SystemFieldValue.write(value, to: &env)
@@ -165,15 +165,17 @@ public enum ScenarioParser {
     }
 
     func config(_ node: Node, into setup: inout SimulationSetup) throws(ScenarioError) {
+      var platformNode: Node?
       for (key, _, value) in try mapping(
         node, "config",
         keys: [
           "platform", "delayRegistrationUntilContactKeyIsSet", "debug", "requestTimeout",
-          "networkLatency",
+          "networkLatency", "sdk",
         ])
       {
         switch key {
         case "platform":
+          platformNode = value
           let text = try string(value, "platform")
           guard let platform = Platform(loose: text) else {
             throw ScenarioError(position(value), "platform must be iOS or Android; got \"\(text)\"")
@@ -182,6 +184,13 @@ public enum ScenarioParser {
         case "delayRegistrationUntilContactKeyIsSet":
           setup.delayRegistrationUntilContactKeyIsSet = try bool(value, key)
         case "debug": setup.debugBuild = try bool(value, key)
+        case "sdk":
+          let text = try string(value, "sdk")
+          guard let profile = SDKProfile(loose: text) else {
+            throw ScenarioError(
+              position(value), "sdk must be \(SDKProfile.choices); got \"\(text)\"")
+          }
+          setup.profile = profile
         case "requestTimeout":
           let seconds = try duration(value, key)
           let longest = RegistrationConfiguration.longestRequestTimeout
@@ -195,6 +204,17 @@ public enum ScenarioParser {
         case "networkLatency": setup.networkLatency = try duration(value, key)
         default: break
         }
+      }
+      // A shipped SDK runs on one platform: it sets the platform, and a different one is a
+      // mistake worth naming.
+      if let platform = setup.profile.platform {
+        if let platformNode, platform != setup.platform {
+          throw ScenarioError(
+            position(platformNode),
+            "sdk \(setup.profile.name.rawValue) runs on \(platform.rawValue); platform says \(setup.platform.rawValue)"
+          )
+        }
+        setup.platform = platform
       }
     }
 

@@ -50,12 +50,13 @@ public struct ScenarioReport: Sendable {
 public enum ScenarioRunner {
   /// Runs a scenario in virtual time; `onItem` sees each item as it happens.
   public static func run(
-    _ scenario: Scenario, overHTTP: Bool = false,
+    _ scenario: Scenario, overHTTP: Bool = false, sdk: SDKProfile? = nil,
     onItem: (@Sendable (TimelineItem) -> Void)? = nil
   ) async throws -> ScenarioReport {
     let started = ContinuousClock.now
     var setup = scenario.setup
     setup.overHTTP = overHTTP
+    if let sdk { setup.use(sdk) }
     let log = RunLog { event in onItem?(.event(event)) }
     let simulation = try await Simulation.start(setup, log: log)
     var checks: [CheckResult] = []

@@ -1,5 +1,6 @@
 import Clocks
 import EngagementServer
+import Foundation
 import RegistrationCore
 import RegistrationEngine
 import Synchronization
@@ -34,12 +35,16 @@ public final class SimulatedTransport: RegistrationTransport {
 
   public func send(_ request: RegistrationRequest) async -> SendResult {
     let answer = await server.receive(
-      authorization: request.headers["Authorization"], body: request.body)
+      authorization: request.header("Authorization"), body: request.body)
     let result: SendResult
     var wait = latency
     switch answer {
     case .respond(let status, _, let retryAfter):
-      result = .answered(status: status, retryAfter: retryAfter)
+      // Read as the SDK reads the header the HTTP front would write (whole seconds).
+      let header = retryAfter.map { NumberText.compact($0.rounded(.up)) }
+      result = .answered(
+        status: status,
+        retryAfter: header.flatMap { request.retryAfter(header: $0, now: Date()) })
     case .hang:
       wait = request.timeout
       result = .transportFailed("timed out after \(DurationText.describe(request.timeout))")

@@ -7,9 +7,12 @@ import Synchronization
 
 /// How a simulated run is set up: the app's configuration, the device, the server, the network.
 public struct SimulationSetup: Sendable {
-  public var appID = "995k5k1j-162l-4n5m-j4lo-jl5mmnk14n47"
-  public var accessToken = "demo-access-token-0123456789"
+  /// A UUID and 24 characters: the demo passes the shipped SDKs' start-up checks.
+  public var appID = "0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b"
+  public var accessToken = "demo-access-token-012345"
   public var platform: Platform = .iOS
+  /// Which SDK the device is (documented, ios, android).
+  public var profile: SDKProfile = .documented
   public var delayRegistrationUntilContactKeyIsSet = false
   public var debugBuild = false
   public var requestTimeout: Double = 30
@@ -24,6 +27,20 @@ public struct SimulationSetup: Sendable {
   public var overHTTP = false
 
   public init() {}
+
+  /// Becomes `profile`: the platform its SDK runs on, and a demo device running that SDK's
+  /// version unless the scenario gave one. A device of the other platform starts afresh.
+  public mutating func use(_ profile: SDKProfile) {
+    if let platform = profile.platform, platform != self.platform {
+      self.platform = platform
+      if environment != nil { environment = .demo(platform, profile: profile) }
+    }
+    if var environment, environment.sdkVersion == self.profile.sdkVersion {
+      environment.sdkVersion = profile.sdkVersion
+      self.environment = environment
+    }
+    self.profile = profile
+  }
 }
 
 /// Thread-safe, ordered record of everything a run did.
@@ -136,7 +153,9 @@ public final class Simulation: Sendable {
     self.simulated = simulated
     self.front = front
     self.configuration = configuration
-    current.withLock { $0.environment = setup.environment ?? .demo(setup.platform) }
+    current.withLock {
+      $0.environment = setup.environment ?? .demo(setup.platform, profile: setup.profile)
+    }
   }
 
   public static func start(
@@ -169,7 +188,7 @@ public final class Simulation: Sendable {
       .setMarketingCloudServerUrl(serverURL)
       .setDelayRegistrationUntilContactKeyIsSet(setup.delayRegistrationUntilContactKeyIsSet)
       .setPlatform(setup.platform).setDebugBuild(setup.debugBuild)
-      .setRequestTimeout(setup.requestTimeout).build()
+      .setRequestTimeout(setup.requestTimeout).setSDKProfile(setup.profile).build()
     let simulation = Simulation(
       setup: setup, clock: clock, server: server, log: log, deviceStore: place.deviceStore,
       simulated: simulated, front: front, configuration: configuration,

@@ -16,7 +16,7 @@ public enum StateReport {
       "record": [
         "contactKey": record.contactKey as Any,
         "attributes": record.attributes,
-        "tags": record.allTags(debugBuild: snapshot.settings.debugBuild),
+        "tags": snapshot.settings.allTags(of: record),
         "clearedAttributesToSend": record.clearedAttributes.sorted(),
         "deviceID": record.device.deviceID,
         "etAppId": record.device.etAppId,

@@ -26,6 +26,8 @@ struct Run: AsyncParsableCommand {
   @Flag(name: .shortAndLong, help: "Print only each scenario's result.")
   var quiet = false
 
+  @OptionGroup var sdk: SDKOption
+
   func run() async throws {
     var loaded: [Scenario] = []
     for name in scenarios {
@@ -46,7 +48,8 @@ struct Run: AsyncParsableCommand {
               "\(scenario.name): \(scenario.description)  [\(scenario.source)]")
         )
       }
-      let report = try await ScenarioRunner.run(scenario, overHTTP: http) { item in
+      let report = try await ScenarioRunner.run(scenario, overHTTP: http, sdk: sdk.profile) {
+        item in
         if quiet { return }
         if let line = TimelinePrinter.line(item, json: json) { Output.report(line) }
       }

@@ -36,6 +36,8 @@ struct Shell: AsyncParsableCommand {
   @Flag(help: "Print events as JSON lines.")
   var json = false
 
+  @OptionGroup var sdk: SDKOption
+
   @Flag(help: "Move the stored state aside and start afresh.")
   var resetState = false
 
@@ -55,7 +57,7 @@ struct Shell: AsyncParsableCommand {
     do {
       session = try await LiveSession.open(
         folder: folder, config: config, configName: configName, server: server, speed: speed,
-        resetState: resetState
+        resetState: resetState, sdk: sdk.profile
       ) { event in Output.line(LiveLine.event(event, json: json)) }
     } catch {
       Output.error("regctl: \(error)")
@@ -64,8 +66,9 @@ struct Shell: AsyncParsableCommand {
     if !json {
       let target = session.engineConfiguration
       Output.line(
-        "regctl shell: app \(target.appID) -> \(session.destination), token \(target.accessToken.masked), state \(session.storeLocation), speed \(speed)x"
+        "regctl shell: app \(target.appID) -> \(session.destination), sdk \(target.profile.name.rawValue), token \(target.accessToken.masked), state \(session.storeLocation), speed \(speed)x"
       )
+      for warning in target.startupWarnings { Output.line("warning: \(warning)") }
       Output.line("Type a command (help lists them), quit to leave.")
     }
     _ = try await session.execute(.launch)

@@ -46,6 +46,8 @@ struct RegScope: AsyncParsableCommand {
   @Option(help: "Play a built-in scenario live (demo mode), on fresh in-memory state.")
   var scenario: String?
 
+  @OptionGroup var sdk: SDKOption
+
   @Flag(help: "Move the stored state aside and start afresh.")
   var resetState = false
 
@@ -100,11 +102,12 @@ struct RegScope: AsyncParsableCommand {
           serverStore: try ServerStore.inMemory(), live: true)
         var setup = loaded.setup
         setup.deviceID = nil
+        if let profile = sdk.profile { setup.use(profile) }
         session = try await Simulation.start(setup, place: place, log: RunLog(listener: onEvent))
       } else {
         session = try await LiveSession.open(
           folder: folder, config: config, configName: configName, server: server,
-          speed: speed ?? 1, resetState: resetState, onEvent: onEvent)
+          speed: speed ?? 1, resetState: resetState, sdk: sdk.profile, onEvent: onEvent)
       }
     } catch {
       Output.error("regscope: \(error)")
@@ -132,6 +135,10 @@ struct RegScope: AsyncParsableCommand {
       session: session, terminal: terminal, title: TerminalText.escaped(title),
       theme: loadedTheme.theme, monochrome: monochrome, inbox: inbox, wakes: wakes, wake: wake)
     if ascii { app.useASCII() }
+    let startupWarnings = session.engineConfiguration.startupWarnings
+    if !startupWarnings.isEmpty {
+      app.flash("warning: " + startupWarnings.joined(separator: "; "), isError: true)
+    }
     if !loadedTheme.problems.isEmpty {
       app.flash(loadedTheme.problems.joined(separator: "; "), isError: true)
       for problem in loadedTheme.problems {

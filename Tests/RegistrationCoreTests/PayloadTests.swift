@@ -121,7 +121,7 @@ struct CanonicalBodyTests {
     h.edit(.setAttribute(key: "uni", value: "Zoë 東京 🚀 \u{2028}"))
     h.edit(.addTag("tag \"quoted\""))
     h.edit(.setSystem(.deviceToken, "tok"))
-    let payload = RegistrationPayload(record: h.machine.state.record, debugBuild: true)
+    let payload = RegistrationPayload(record: h.machine.state.record, settings: h.machine.settings)
     let canonical = payload.encodedBody()
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

@@ -16,6 +16,36 @@ struct ConfigurationTests {
     ]
     """
 
+  @Test(
+    "the iOS SDK's own MarketingCloudSDKConfiguration.json loads unchanged, under every profile")
+  func iosSampleFile() throws {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent(
+        "Fixtures/MarketingCloudSDKConfiguration.json"
+      ).path
+    for sdk in [nil, SDKProfile.ios, .android] {
+      let config = try ConfigurationFile.load(path: path, name: "production", sdk: sdk)
+      #expect(config.appID == "0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b")
+      #expect(
+        config.registrationURL.absoluteString
+          == "https://mc-example.device.marketingcloudapis.com/device/v1/registration")
+      #expect(config.startupWarnings.isEmpty)
+      #expect(config.profile == (sdk ?? .documented))
+    }
+    // RegScope's own key chooses the profile when --sdk does not.
+    let chosen = try ConfigurationFile.parse(
+      Data(
+        #"[{"name":"p","appid":"0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b","accesstoken":"abcdefghijklmnopqrstuvwx","marketing_cloud_server_url":"https://x","regscope_sdk":"Android"}]"#
+          .utf8), source: "sdk.json", name: "p")
+    #expect(chosen.profile == .android)
+    #expect {
+      try ConfigurationFile.parse(
+        Data(
+          #"[{"name":"p","appid":"a","accesstoken":"t","marketing_cloud_server_url":"https://x","regscope_sdk":"windows"}]"#
+            .utf8), source: "sdk.json", name: "p")
+    } throws: { "\($0)".contains("regscope_sdk") && "\($0)".contains("documented|ios|android") }
+  }
+
   @Test("R7.1 a file of named configurations; one is chosen by name; unknown keys ignored")
   func chooseByName() throws {
     let config = try ConfigurationFile.parse(
@@ -49,12 +79,12 @@ struct ConfigurationTests {
         "accesstoken", "must be a string"
       ),
       (
-        #"[{"name": "p", "appid": "a", "accesstoken": "t"}]"#, "marketingcloudserverurl",
+        #"[{"name": "p", "appid": "a", "accesstoken": "t"}]"#, "marketing_cloud_server_url",
         "is missing"
       ),
       (
         #"[{"name": "p", "appid": "a", "accesstoken": "t", "marketingcloudserverurl": "ftp://x"}]"#,
-        "marketingcloudserverurl", "not an http(s) URL"
+        "marketing_cloud_server_url", "not an http(s) URL"
       ),
       (
         #"[{"name": "p", "appid": "a", "accesstoken": "t", "marketingcloudserverurl": "https://x", "delayregistrationuntilcontactkeyisset": 1}]"#,

@@ -43,7 +43,7 @@ struct StoreFailureTests {
     #expect(snapshot.inFlight == nil)
     #expect(snapshot.storeProblem != nil)
     let failed = f.log.all.last { $0.event.type == "failed" }
-    guard case .failed(_, _, _, let error, let retryAt, _) = failed?.event else {
+    guard case .failed(_, _, _, let error, let retryAt, _, _) = failed?.event else {
       Issue.record("no failed event: \(f.log.types)")
       return
     }

@@ -30,7 +30,7 @@ struct ScenarioTests {
     #expect(report.passed, "\(report.failures.map(\.actual)) \(report.errors)")
     // A server that is down refuses at once; a time-out here would mean the listener lingered.
     for event in report.events {
-      if case .engine(.failed(_, _, nil, let error, _, _)) = event.body {
+      if case .engine(.failed(_, _, nil, let error, _, _, _)) = event.body {
         #expect(error == "connection refused", "\(name): \(error ?? "")")
       }
     }

@@ -1,0 +1,208 @@
+import Foundation
+
+/// Which SDK RegScope is being: the documented contract (SPEC.md, the seeds) or the shipped
+/// 10.0 iOS or Android SDK as observed (SDK-FACTS.md). A profile is data: the machine, the
+/// payload builder, the input rules and the request builder read it; none of them branch on
+/// the profile's name.
+public struct SDKProfile: Hashable, Sendable {
+  public enum Name: String, Hashable, Sendable, Codable, CaseIterable {
+    case documented, ios, android
+  }
+
+  /// How a registration's time is decided after a change, a send or a failure.
+  public enum Schedule: Hashable, Sendable {
+    /// SPEC R3.2, R4.1: a change goes out 60 s after the first change of its window, never
+    /// sooner than 60 s after the last success; failures back off 60 s doubling to a day.
+    case window
+    /// Android: a change goes out at once unless inside the device throttle (60 s after the
+    /// last send or success) or the server's Retry-After; a send attempted too early is
+    /// answered on the device as a 429 and sets the retry alarm (60 s doubling to a day).
+    case throttleAlarm
+    /// iOS: one interval, 60 s doubling on failure to a day and back to 60 s on success; one
+    /// send per interval, after a short batching pause.
+    case interval(batchPause: Double)
+  }
+
+  /// How a `Retry-After` header is read.
+  public enum RetryAfterForms: Hashable, Sendable {
+    /// Delay-seconds or an HTTP date (RFC 9110).
+    case secondsOrDate
+    /// Whole seconds only; anything else is ignored (Android).
+    case wholeSecondsOnly
+  }
+
+  /// How `timeZone` (the UTC offset in seconds) is written.
+  public enum TimeZoneForm: Hashable, Sendable {
+    /// `String(seconds)`: `"0"`, `"-18000"`.
+    case seconds
+    /// At least four digits: `"0000"`, `"3600"`, `"-14400"` (iOS).
+    case fourDigits
+  }
+
+  /// The hash that decides "unchanged" (and is shown as the body's fingerprint).
+  public enum BodyHashKind: String, Hashable, Sendable {
+    case fnv1a64, sha1, sha256
+  }
+
+  /// What a registration listener is handed after a 2xx (R5.1).
+  public enum ListenerPayload: Hashable, Sendable {
+    case sentBody, answerBody
+  }
+
+  /// How header names are spelled.
+  public enum HeaderCase: Hashable, Sendable {
+    case capitalized, lowercase
+  }
+
+  public var name: Name
+  /// The platforms the SDK runs on: one for a shipped SDK, both for the documented contract.
+  public var platforms: [Platform]
+  /// The SDK version this profile reproduces, sent in `X-SDK-Version` and the User-Agent.
+  public var sdkVersion: String
+  public var headerCase: HeaderCase
+  /// Whether `X-SDK-Version` is sent.
+  public var sendsSDKVersionHeader: Bool
+  /// The shipped SDKs' `MarketingCloudSdk/...` User-Agent, or RegScope's own.
+  public var userAgentForm: UserAgentForm
+  /// `uuid` (fresh per request) and `registrationDateUtc` (the send time) on the wire.
+  public var sendsRequestStamps: Bool
+  /// `language` and `badge`: in the seeds' example, in neither 10.0 SDK.
+  public var sendsLanguageAndBadge: Bool
+  public var timeZoneForm: TimeZoneForm
+  /// Android sends `quietPushEnabled: false` whatever the device says.
+  public var quietPushAlwaysFalse: Bool
+  public var bodyHash: BodyHashKind
+  public var schedule: Schedule
+  public var retryAfterForms: RetryAfterForms
+  /// Attribute keys reserved on top of SPEC R2.5's 46 (iOS: `HWID`).
+  public var extraReservedAttributeKeys: [String]
+  /// iOS tags the device with its model name (`iPhone15,2` gives `iPhone`).
+  public var tagsDeviceModel: Bool
+  /// 400, 401 and 403 flagged as needing a fix (R4.5). The shipped SDKs special-case nothing.
+  public var flagsNeedsFix: Bool
+  public var listenerPayload: ListenerPayload
+
+  public enum UserAgentForm: Hashable, Sendable {
+    case regscope, ios, android
+  }
+
+  /// The documented contract: RegScope's behaviour before profiles, the seeds' word.
+  public static let documented = SDKProfile(
+    name: .documented, platforms: [.iOS, .android], sdkVersion: "8.1.0", headerCase: .capitalized,
+    sendsSDKVersionHeader: false, userAgentForm: .regscope, sendsRequestStamps: false,
+    sendsLanguageAndBadge: true, timeZoneForm: .seconds, quietPushAlwaysFalse: false,
+    bodyHash: .fnv1a64, schedule: .window, retryAfterForms: .secondsOrDate,
+    extraReservedAttributeKeys: [], tagsDeviceModel: false, flagsNeedsFix: true,
+    listenerPayload: .sentBody)
+
+  /// The shipped iOS SDK 10.0.0 (SDK-FACTS.md).
+  public static let ios = SDKProfile(
+    name: .ios, platforms: [.iOS], sdkVersion: "10.0.0", headerCase: .capitalized,
+    sendsSDKVersionHeader: true,
+    userAgentForm: .ios, sendsRequestStamps: true, sendsLanguageAndBadge: false,
+    timeZoneForm: .fourDigits, quietPushAlwaysFalse: false, bodyHash: .sha1,
+    schedule: .interval(batchPause: 1), retryAfterForms: .secondsOrDate,
+    extraReservedAttributeKeys: ["HWID"], tagsDeviceModel: true, flagsNeedsFix: false,
+    listenerPayload: .answerBody)
+
+  /// The shipped Android SDK 10.0.0 (SDK-FACTS.md).
+  public static let android = SDKProfile(
+    name: .android, platforms: [.android], sdkVersion: "10.0.0", headerCase: .lowercase,
+    sendsSDKVersionHeader: true,
+    userAgentForm: .android, sendsRequestStamps: true, sendsLanguageAndBadge: false,
+    timeZoneForm: .seconds, quietPushAlwaysFalse: true, bodyHash: .sha256,
+    schedule: .throttleAlarm, retryAfterForms: .wholeSecondsOnly,
+    extraReservedAttributeKeys: [], tagsDeviceModel: false, flagsNeedsFix: false,
+    listenerPayload: .sentBody)
+
+  public static func named(_ name: Name) -> SDKProfile {
+    switch name {
+    case .documented: documented
+    case .ios: ios
+    case .android: android
+    }
+  }
+
+  public static let choices = Name.allCases.map(\.rawValue).joined(separator: "|")
+}
+
+extension SDKProfile {
+  /// The one platform a shipped SDK runs on; nil for the documented contract.
+  public var platform: Platform? { platforms.count == 1 ? platforms.first : nil }
+
+  /// `documented`, `ios` or `android`, in any case.
+  public init?(loose text: String) {
+    guard let name = Name(rawValue: InputRules.trimmed(text).lowercased()) else { return nil }
+    self = Self.named(name)
+  }
+
+  /// When a change goes out under this profile, in a few words, for the inspector.
+  public var changeRule: String {
+    switch schedule {
+    case .window: "end of the 60 s window opened by"
+    case .throttleAlarm: "android: at once unless within 60 s of the last send; opened by"
+    case .interval(let pause):
+      "ios: one send per 60 s interval, after a \(NumberText.compact(pause)) s pause; opened by"
+    }
+  }
+
+  /// Why a change opened by `target` goes out when it does, for the event stream.
+  public func changeReason(_ target: String) -> String {
+    switch schedule {
+    case .window: "the 60 s window opened by \(target)"
+    case .throttleAlarm: "\(target), at once unless within 60 s of the last send"
+    case .interval(let pause):
+      "\(target), after a \(NumberText.compact(pause)) s pause, one send per 60 s interval"
+    }
+  }
+
+  /// How failures are retried under this profile, in a few words, for the inspector.
+  public var retryRule: String {
+    switch schedule {
+    case .window: "new edits wait for this retry (R4.3)"
+    case .throttleAlarm: "android: the alarm doubles from 60 s to 1 d; edits wait for it"
+    case .interval: "ios: the interval doubles on failure (2 min first), 60 s after a success"
+    }
+  }
+
+  /// `timeZone` as this SDK writes it.
+  public func timeZoneText(_ seconds: Int) -> String {
+    switch timeZoneForm {
+    case .seconds: return String(seconds)
+    case .fourDigits:
+      let digits = String(seconds.magnitude)
+      let padded = String(repeating: "0", count: max(0, 4 - digits.count)) + digits
+      return seconds < 0 ? "-" + padded : padded
+    }
+  }
+
+  /// The model name iOS tags a device with: the letters before the first digit of its
+  /// hardware id (`iPhone15,2` gives `iPhone`, `iPad13,1` gives `iPad`).
+  public static func deviceModel(fromHardwareID hwid: String) -> String? {
+    let model = String(hwid.prefix { !$0.isNumber && $0 != "," })
+    let trimmed = InputRules.trimmed(model)
+    return trimmed.isEmpty ? nil : trimmed
+  }
+
+  /// The tags this SDK owns on this device: always present, never removable (R2.7).
+  public func systemTags(platform: Platform, debugBuild: Bool, hwid: String) -> [String] {
+    var tags = ["ALL", platform.tag]
+    if debugBuild { tags.append("DEBUG") }
+    if tagsDeviceModel, let model = Self.deviceModel(fromHardwareID: hwid) { tags.append(model) }
+    return tags
+  }
+
+  /// A `Retry-After` header read as this SDK reads it: seconds from `now`, capped at a day,
+  /// or nil when the SDK ignores the value.
+  public func retryAfterSeconds(_ header: String, now: Date) -> Double? {
+    switch retryAfterForms {
+    case .secondsOrDate:
+      return RetryAfter.seconds(from: header, now: now).map { min($0, RetryPolicy.cap) }
+    case .wholeSecondsOnly:
+      let text = InputRules.trimmed(header)
+      guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
+      // All digits: a number too long for Double's exact range is past the cap anyway.
+      return min(Double(text) ?? RetryPolicy.cap, RetryPolicy.cap)
+    }
+  }
+}

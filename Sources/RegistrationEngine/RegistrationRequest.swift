@@ -1,0 +1,103 @@
+import Foundation
+import RegistrationCore
+
+/// One HTTP header, in the order and spelling it goes on the wire.
+public struct HTTPHeader: Hashable, Sendable {
+  public var name: String
+  public var value: String
+
+  public init(_ name: String, _ value: String) {
+    self.name = name
+    self.value = value
+  }
+}
+
+/// One registration as it goes on the wire (R6.1), shaped by the SDK profile: the headers and
+/// their spelling, the User-Agent, and the per-request stamps (`uuid`, `registrationDateUtc`)
+/// the shipped SDKs add after deciding the body is worth sending.
+public struct RegistrationRequest: Sendable {
+  public var url: URL
+  public var headers: [HTTPHeader]
+  public var body: [UInt8]
+  public var timeout: Double
+  /// The payload as sent, stamps included.
+  public var payload: RegistrationPayload
+  public var profile: SDKProfile
+
+  public init(
+    send: InFlightSend, configuration: RegistrationConfiguration, requestID: String = "",
+    sentAt: Date = Date()
+  ) {
+    let profile = configuration.profile
+    var payload = send.payload
+    if profile.sendsRequestStamps {
+      payload.uuid = requestID.isEmpty ? UUID().uuidString : requestID
+      payload.registrationDateUtc = Self.utcStamp(sentAt)
+    }
+    url = configuration.registrationURL
+    body = profile.sendsRequestStamps ? payload.encodedBytes() : send.body
+    timeout = configuration.requestTimeout
+    self.payload = payload
+    self.profile = profile
+    var headers = [
+      HTTPHeader("Accept", "application/json"), HTTPHeader("Content-Type", "application/json"),
+      HTTPHeader("User-Agent", Self.userAgent(payload, configuration: configuration)),
+      HTTPHeader("Authorization", "Bearer \(configuration.accessToken.revealed)"),
+    ]
+    if profile.sendsSDKVersionHeader {
+      headers.append(HTTPHeader("X-SDK-Version", payload.sdkVersion ?? profile.sdkVersion))
+    }
+    if profile.headerCase == .lowercase {
+      headers = headers.map { HTTPHeader($0.name.lowercased(), $0.value) }
+    }
+    self.headers = headers
+  }
+
+  /// A header's value, its name matched in any case.
+  public func header(_ name: String) -> String? {
+    headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+  }
+
+  /// A `Retry-After` header read as this request's SDK reads it.
+  public func retryAfter(header: String, now: Date) -> Double? {
+    profile.retryAfterSeconds(header, now: now)
+  }
+
+  /// `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` in UTC, as both SDKs write `registrationDateUtc`.
+  static func utcStamp(_ date: Date) -> String {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
+    return formatter.string(from: date)
+  }
+
+  /// The SDK's own User-Agent (SDK-FACTS.md), or RegScope's under the documented profile.
+  static func userAgent(_ payload: RegistrationPayload, configuration: RegistrationConfiguration)
+    -> String
+  {
+    let sdk = payload.sdkVersion ?? configuration.profile.sdkVersion
+    let app = payload.appVersion ?? "unknown"
+    let os = payload.platformVersion ?? ""
+    let locale = payload.locale ?? "en_US"
+    let hwid = payload.hwid ?? "unknown"
+    let bundle = configuration.appBundleID
+    switch configuration.profile.userAgentForm {
+    case .regscope:
+      let system = "\(payload.platform ?? "unknown") \(os)".trimmingCharacters(in: .whitespaces)
+      return "RegScope MobilePushSDK/\(sdk) (\(system)) App/\(app)"
+    case .ios:
+      return "MarketingCloudSdk/\(sdk) (iOS \(os); \(locale); Apple/\(hwid)) \(bundle)/\(app)"
+    case .android:
+      // hwid is "<manufacturer> <model>" on Android: the User-Agent writes it with a slash.
+      let parts = hwid.split(separator: " ", maxSplits: 1).map(String.init)
+      let device = parts.count == 2 ? "\(parts[0])/\(parts[1])" : "unknown/\(hwid)"
+      return "MarketingCloudSdk/\(sdk) (Android \(os); \(locale); \(device)) \(bundle)/\(app)"
+    }
+  }
+}
+
+/// How a registration reaches a server. The answer is a `SendResult`; a transport never throws.
+public protocol RegistrationTransport: Sendable {
+  func send(_ request: RegistrationRequest) async -> SendResult
+}

@@ -1,0 +1,24 @@
+import ArgumentParser
+import RegistrationCore
+
+/// `--sdk documented|ios|android`, shared by `regscope`, `regctl run` and `regctl shell`.
+public struct SDKOption: ParsableArguments {
+  @Option(
+    name: .customLong("sdk"),
+    help: ArgumentHelp(
+      "Which SDK to be: documented (the seeds' contract), ios or android (the shipped 10.0 SDKs).",
+      valueName: SDKProfile.choices))
+  public var name: String?
+
+  public init() {}
+
+  /// The chosen profile, or nil when `--sdk` was not given.
+  public var profile: SDKProfile? { name.flatMap(SDKProfile.init(loose:)) }
+
+  public func validate() throws {
+    if let name, SDKProfile(loose: name) == nil {
+      throw ValidationError(
+        "--sdk must be \(SDKProfile.choices); got \"\(TerminalText.escaped(name))\"")
+    }
+  }
+}

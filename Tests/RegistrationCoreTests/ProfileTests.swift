@@ -1,0 +1,198 @@
+import Foundation
+import RegistrationCore
+import Testing
+
+/// The SDK profiles (SDK-FACTS.md): each observation, at its boundaries.
+@Suite("SDK profiles: documented, ios, android")
+struct ProfileTests {
+  static func harness(_ profile: SDKProfile, platform: Platform = .iOS) -> CoreHarness {
+    CoreHarness.launchedAndRegistered(
+      settings: CoreHarness.settings(platform: platform, profile: profile))
+  }
+
+  @Test("android: an edit long after the last send goes out at once")
+  func androidAtOnce() {
+    var h = Self.harness(.android, platform: .android)
+    h.edit(.addTag("sports"), at: 120)
+    h.advance(to: 120)
+    #expect(h.sendTimes == [0, 120])
+  }
+
+  @Test(
+    "android: inside 60 s of the last send, a send is answered locally with 429 and the alarm sends it",
+    arguments: [59.999, 60.0])
+  func androidTooEarly(editAt: Double) {
+    var h = Self.harness(.android, platform: .android)
+    h.edit(.addTag("sports"), at: editAt)
+    h.advance(to: editAt)
+    let local = h.events.compactMap { event -> (Int?, Bool)? in
+      if case .failed(_, _, let status, _, _, _, let local) = event.event { return (status, local) }
+      return nil
+    }
+    if editAt < 60 {
+      // No request left the device: one send so far, a local 429, the alarm 60 s later.
+      #expect(h.sendTimes == [0])
+      #expect(local.count == 1 && local.first?.0 == 429 && local.first?.1 == true)
+      #expect(h.machine.nextDeadline == Instant(editAt + 60))
+      h.advance(to: editAt + 60)
+      #expect(h.sendTimes == [0, editAt + 60])
+      #expect(h.machine.state.scheduler.retry == nil)
+    } else {
+      #expect(h.sendTimes == [0, 60])
+      #expect(local.isEmpty)
+    }
+  }
+
+  @Test("android: the alarm doubles from 60 s on failures and ignores a Retry-After for its time")
+  func androidAlarm() {
+    var h = Self.harness(.android, platform: .android)
+    h.respond = { _ in .answered(status: 503, retryAfter: 300) }
+    h.edit(.addTag("a"), at: 120)
+    h.advance(to: 120)
+    #expect(h.machine.state.scheduler.retry?.nextAttemptAt == Instant(180))
+    // At 180 the Retry-After (until 420) still holds: a local 429, and the alarm doubles.
+    h.advance(to: 180)
+    #expect(h.sendTimes == [0, 120])
+    #expect(h.machine.state.scheduler.retry?.failures == 2)
+    #expect(h.machine.state.scheduler.retry?.nextAttemptAt == Instant(300))
+    // 503s with Retry-After never succeed here; past 420 the alarm sends again.
+    h.respond = { _ in .answered(status: 201, retryAfter: nil) }
+    h.advance(to: 1000)
+    #expect(h.sendTimes.last.map { $0 >= 420 } == true)
+    #expect(h.machine.state.scheduler.retry == nil)
+  }
+
+  @Test("ios: a change waits a 1 s pause, and a full 60 s interval after the last send")
+  func iosInterval() {
+    var h = Self.harness(.ios)
+    h.edit(.addTag("late"), at: 300)
+    h.advance(to: 300.999)
+    #expect(h.sendTimes == [0])
+    h.advance(to: 301)
+    #expect(h.sendTimes == [0, 301])
+    h.edit(.addTag("soon"), at: 310)
+    #expect(h.machine.nextDeadline == Instant(361))
+  }
+
+  @Test("ios: the interval doubles on failure (120 s first), is capped at a day, resets on success")
+  func iosBackoff() {
+    var h = Self.harness(.ios)
+    h.respond = { _ in .answered(status: 500, retryAfter: nil) }
+    h.edit(.addTag("a"), at: 300)
+    h.advance(to: 301)
+    #expect(h.machine.state.scheduler.retry?.nextAttemptAt == Instant(421))
+    h.advance(to: 421)
+    #expect(h.machine.state.scheduler.retry?.nextAttemptAt == Instant(661))
+    h.advance(to: 40 * 86_400)
+    let retry = h.machine.state.scheduler.retry
+    #expect(retry.map { $0.nextAttemptAt - $0.failedAt } == 86_400)
+    h.respond = { _ in .answered(status: 201, retryAfter: nil) }
+    h.advance(to: 41 * 86_400)
+    #expect(h.machine.state.scheduler.retry == nil)
+  }
+
+  @Test("only the documented profile flags 400/401/403 as needing a fix (R4.5)")
+  func needsFix() {
+    for (profile, flagged) in [(SDKProfile.documented, true), (.ios, false), (.android, false)] {
+      var h = Self.harness(profile)
+      h.respond = { _ in .answered(status: 401, retryAfter: nil) }
+      h.edit(.addTag("a"), at: 200)
+      h.advance(to: 400)
+      #expect(h.machine.state.scheduler.retry?.needsFix == flagged, "\(profile.name)")
+    }
+  }
+
+  @Test("Retry-After: android reads whole seconds only; ios and documented read dates too")
+  func retryAfter() {
+    let now = Date(timeIntervalSince1970: 1_445_412_400)  // 2015-10-21 07:26:40 GMT
+    let date = "Wed, 21 Oct 2015 07:28:00 GMT"
+    #expect(SDKProfile.android.retryAfterSeconds("120", now: now) == 120)
+    #expect(SDKProfile.android.retryAfterSeconds(date, now: now) == nil)
+    #expect(SDKProfile.android.retryAfterSeconds("1.5", now: now) == nil)
+    #expect(SDKProfile.android.retryAfterSeconds("99999999999999999999999", now: now) == 86_400)
+    #expect(SDKProfile.ios.retryAfterSeconds(date, now: now) == 80)
+    #expect(SDKProfile.ios.retryAfterSeconds("200000", now: now) == 86_400)
+    #expect(SDKProfile.documented.retryAfterSeconds(" 30 ", now: now) == 30)
+  }
+
+  @Test("reserved words: ios adds HWID (47); android and documented keep R2.5's 46")
+  func reservedWords() {
+    for spelling in ["HWID", "hwid", "HwId"] {
+      var ios = Self.harness(.ios)
+      #expect(ios.edit(.setAttribute(key: spelling, value: "x")).rejection?.rule == "R2.5")
+      var android = Self.harness(.android, platform: .android)
+      #expect(android.edit(.setAttribute(key: spelling, value: "x")).rejection == nil)
+    }
+    var ios = Self.harness(.ios)
+    #expect(ios.edit(.setAttribute(key: "deviceType", value: "x")).rejection != nil)
+  }
+
+  @Test("the SDK's own tags: ios adds the model name from hwid; none can be removed (R2.7)")
+  func systemTags() {
+    #expect(SDKProfile.deviceModel(fromHardwareID: "iPhone15,2") == "iPhone")
+    #expect(SDKProfile.deviceModel(fromHardwareID: "iPad13,1") == "iPad")
+    #expect(SDKProfile.deviceModel(fromHardwareID: "15,2") == nil)
+    var ios = Self.harness(.ios)
+    #expect(ios.machine.settings.allTags(of: ios.machine.state.record) == ["ALL", "IOS", "iPhone"])
+    #expect(ios.edit(.removeTag("iPhone")).rejection?.rule == "R2.7")
+    let android = Self.harness(.android, platform: .android)
+    #expect(
+      android.machine.settings.allTags(of: android.machine.state.record) == ["ALL", "Android"])
+    let documented = Self.harness(.documented)
+    #expect(
+      documented.machine.settings.allTags(of: documented.machine.state.record) == ["ALL", "IOS"])
+  }
+
+  @Test("the body: fields each SDK writes its own way; the hash each SDK uses")
+  func body() throws {
+    var environment = DeviceEnvironment.demo(.iOS, profile: .ios)
+    environment.timeZone = -14_400
+    for (profile, platform, timeZone) in [
+      (SDKProfile.documented, Platform.iOS, "-14400"), (.ios, .iOS, "-14400"),
+      (.android, .android, "-14400"),
+    ] {
+      var h = CoreHarness(
+        settings: CoreHarness.settings(platform: platform, profile: profile),
+        environment: platform == .iOS ? environment : .demo(.android, profile: profile))
+      h.advance(to: 0)
+      let payload = try #require(h.lastPayload)
+      #expect(payload.language == (profile.name == .documented ? "en" : nil), "\(profile.name)")
+      #expect(payload.badge == (profile.name == .documented ? 0 : nil), "\(profile.name)")
+      if platform == .iOS { #expect(payload.timeZone == timeZone) }
+      #expect(payload.uuid == nil && payload.registrationDateUtc == nil)
+      let hash = try #require(h.machine.state.lastAcknowledged?.hash)
+      let prefix = ["documented": "fnv1a64:", "ios": "sha1:", "android": "sha256:"][
+        profile.name.rawValue]
+      #expect(hash.hasPrefix(prefix ?? "?"), "\(hash)")
+    }
+    #expect(SDKProfile.ios.timeZoneText(0) == "0000")
+    #expect(SDKProfile.ios.timeZoneText(3600) == "3600")
+    #expect(SDKProfile.ios.timeZoneText(-3600) == "-3600")
+    #expect(SDKProfile.ios.timeZoneText(-60) == "-0060")
+    #expect(SDKProfile.android.timeZoneText(-18_000) == "-18000")
+    var quiet = DeviceEnvironment.demo(.android, profile: .android)
+    quiet.quietPushEnabled = true
+    var android = CoreHarness(
+      settings: CoreHarness.settings(platform: .android, profile: .android), environment: quiet)
+    android.advance(to: 0)
+    #expect(android.lastPayload?.quietPushEnabled == false)
+    #expect(android.lastPayload?.hwid == "Google Pixel 8")
+  }
+
+  @Test("SHA-1 and SHA-256 are the standard digests")
+  func digests() {
+    let abc = Array("abc".utf8)
+    #expect(BodyHash.digest(abc, .sha1) == "sha1:a9993e364706816aba3e25717850c26c9cd0d89d")
+    #expect(
+      BodyHash.digest(abc, .sha256)
+        == "sha256:ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+  }
+
+  @Test("profiles by name, in any case; anything else is refused")
+  func names() {
+    #expect(SDKProfile(loose: "Android")?.name == .android)
+    #expect(SDKProfile(loose: " IOS ")?.name == .ios)
+    #expect(SDKProfile(loose: "documented") == .documented)
+    #expect(SDKProfile(loose: "windows") == nil)
+  }
+}

@@ -1,0 +1,119 @@
+import Clocks
+import Foundation
+import RegistrationCore
+import RegistrationEngine
+import TestSupport
+import Testing
+
+/// Golden requests: what a server on loopback receives from each profile, header by header.
+@Suite("SDK profiles on the wire", .serialized, .timeLimit(.minutes(1)))
+struct ProfileWireTests {
+  static let appID = "0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b"
+  static let token = "wire-test-access-token-1"  // 24 characters: the SDKs' own check
+  /// 2026-11-22 10:15:30.250 UTC.
+  static let sendTime = 1_795_342_530.25
+
+  static func capture(_ profile: SDKProfile, platform: Platform) async throws
+    -> CaptureServer.Request
+  {
+    let server = try CaptureServer()
+    defer { server.stop() }
+    let configuration = try RegistrationConfigurationBuilder()
+      .setApplicationId(appID).setAccessToken(token)
+      .setMarketingCloudServerUrl("http://127.0.0.1:\(server.port)").setPlatform(platform)
+      .setSDKProfile(profile).build()
+    let clock = VirtualClock(start: Instant(sendTime))
+    let engine = RegistrationEngine(
+      configuration: configuration, store: try RegistrationStore.inMemory(),
+      transport: HTTPTransport(), clock: clock,
+      environment: .demo(platform, profile: profile), makeDeviceID: { "WIRE-DEVICE" },
+      makeRequestID: { "3F2504E0-4F89-11D3-9A0C-0305E82C3301" })
+    try await engine.launch()
+    try await engine.advance(clock, to: Instant(sendTime))
+    await engine.shutDown()
+    #expect(try await engine.history().first?.status == 201)
+    return try #require(server.requests.first)
+  }
+
+  static func body(_ request: CaptureServer.Request) throws -> [String: Any] {
+    try #require(JSONSerialization.jsonObject(with: Data(request.body)) as? [String: Any])
+  }
+
+  /// The headers the profile writes, in order, with the client's own (Host, Content-Length,
+  /// Connection) left out.
+  static func profileHeaders(_ request: CaptureServer.Request) -> [String] {
+    request.headers.map(\.name).filter {
+      !["host", "content-length", "connection"].contains($0.lowercased())
+    }
+  }
+
+  @Test(
+    "ios: Capitalized headers, X-SDK-Version, the SDK's User-Agent, uuid and registrationDateUtc")
+  func ios() async throws {
+    let request = try await Self.capture(.ios, platform: .iOS)
+    #expect(request.method == "POST" && request.path == "/device/v1/registration")
+    #expect(
+      Self.profileHeaders(request) == [
+        "Accept", "Content-Type", "User-Agent", "Authorization", "X-SDK-Version",
+      ])
+    #expect(
+      request.header("User-Agent")
+        == "MarketingCloudSdk/10.0.0 (iOS 17.5; en_US; Apple/iPhone15,2) com.example.app/1.0.0")
+    #expect(request.header("X-SDK-Version") == "10.0.0")
+    #expect(request.header("Authorization") == "Bearer \(Self.token)")
+    let body = try Self.body(request)
+    #expect(body["uuid"] as? String == "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+    #expect(body["registrationDateUtc"] as? String == "2026-11-22T10:15:30.250Z")
+    #expect(body["language"] == nil && body["badge"] == nil)
+    #expect(body["timeZone"] as? String == "0000")
+    #expect(body["sdk_Version"] as? String == "10.0.0")
+    #expect((body["tags"] as? [String]) == ["ALL", "IOS", "iPhone"])
+  }
+
+  @Test("android: lower-case header names, its User-Agent, quietPushEnabled false, stamps")
+  func android() async throws {
+    let request = try await Self.capture(.android, platform: .android)
+    #expect(
+      Self.profileHeaders(request) == [
+        "accept", "content-type", "user-agent", "authorization", "x-sdk-version",
+      ])
+    #expect(
+      request.header("user-agent")
+        == "MarketingCloudSdk/10.0.0 (Android 14; en_US; Google/Pixel 8) com.example.app/1.0.0")
+    let body = try Self.body(request)
+    #expect(body["platform"] as? String == "Android")
+    #expect(body["hwid"] as? String == "Google Pixel 8")
+    #expect(body["quietPushEnabled"] as? Bool == false)
+    #expect(body["uuid"] as? String == "3F2504E0-4F89-11D3-9A0C-0305E82C3301")
+    #expect(body["registrationDateUtc"] as? String == "2026-11-22T10:15:30.250Z")
+    #expect(body["language"] == nil && body["badge"] == nil)
+  }
+
+  @Test("documented: RegScope's own User-Agent, no X-SDK-Version, no stamps, language and badge")
+  func documented() async throws {
+    let request = try await Self.capture(.documented, platform: .iOS)
+    #expect(
+      Self.profileHeaders(request) == ["Accept", "Content-Type", "User-Agent", "Authorization"])
+    #expect(request.header("User-Agent")?.hasPrefix("RegScope MobilePushSDK/8.1.0") == true)
+    let body = try Self.body(request)
+    #expect(body["uuid"] == nil && body["registrationDateUtc"] == nil)
+    #expect(body["language"] as? String == "en" && body["badge"] as? Int == 0)
+  }
+
+  @Test("the shipped SDKs refuse a token that is not 24 characters or an app id that is no UUID")
+  func startupChecks() throws {
+    let builder = RegistrationConfigurationBuilder()
+      .setApplicationId("995k5k1j-162l-4n5m-j4lo-jl5mmnk14n47").setAccessToken("short")
+      .setMarketingCloudServerUrl("https://mc.example.com")
+    for profile in [SDKProfile.ios, .android] {
+      #expect {
+        try builder.setSDKProfile(profile).build()
+      } throws: { error in
+        "\(error)".contains("appid") && "\(error)".contains("refuses to start")
+      }
+    }
+    let documented = try builder.build()
+    #expect(documented.startupWarnings.count == 2)
+    #expect(documented.startupWarnings.first { $0.contains("24 characters") } != nil)
+  }
+}

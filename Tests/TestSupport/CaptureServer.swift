@@ -1,0 +1,117 @@
+import Foundation
+import Synchronization
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// A loopback HTTP server that takes requests exactly as a client wrote them (method, path,
+/// every header in order, the body) and answers each with `status` and `body`. For golden
+/// requests: what a shipped SDK's server would see.
+public final class CaptureServer: Sendable {
+  public struct Request: Sendable {
+    public var method: String
+    public var path: String
+    /// In the order and spelling they arrived.
+    public var headers: [(name: String, value: String)]
+    public var body: [UInt8]
+
+    public func header(_ name: String) -> String? {
+      headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+  }
+
+  public let port: Int
+  private let listener: Int32
+  private let received = Mutex<[Request]>([])
+
+  public init(status: Int = 201, answer: String = #"{"received":true}"#) throws {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard descriptor >= 0, bound == 0, listen(descriptor, 8) == 0 else {
+      throw CocoaError(.fileWriteUnknown)
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        getsockname(descriptor, $0, &length)
+      }
+    }
+    port = Int(UInt16(bigEndian: address.sin_port))
+    listener = descriptor
+    let reply = Array(
+      ("HTTP/1.1 \(status) Answer\r\nContent-Type: application/json\r\nContent-Length: "
+        + "\(answer.utf8.count)\r\nConnection: close\r\n\r\n\(answer)").utf8)
+    Thread { [self] in
+      while true {
+        let client = accept(descriptor, nil, nil)
+        if client < 0 { return }
+        if let request = Self.read(client) { received.withLock { $0.append(request) } }
+        _ = reply.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        close(client)
+      }
+    }.start()
+  }
+
+  public var requests: [Request] { received.withLock { $0 } }
+
+  public func stop() {
+    shutdown(listener, Int32(SHUT_RDWR))
+    close(listener)
+  }
+
+  private static func read(_ client: Int32) -> Request? {
+    var limit = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(client, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    var bytes: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    var headEnd: Int?
+    var expected = Int.max
+    while bytes.count < expected {
+      let count = chunk.withUnsafeMutableBytes { recv(client, $0.baseAddress, $0.count, 0) }
+      if count <= 0 { break }
+      bytes += chunk[0..<count]
+      if headEnd == nil, let end = find(Array("\r\n\r\n".utf8), in: bytes) {
+        headEnd = end + 4
+        let head = String(decoding: bytes[..<end], as: UTF8.self)
+        let length =
+          head.split(separator: "\r\n").first {
+            $0.lowercased().hasPrefix("content-length:")
+          }.flatMap { Int($0.split(separator: ":")[1].trimmingCharacters(in: .whitespaces)) } ?? 0
+        expected = end + 4 + length
+      }
+    }
+    guard let headEnd else { return nil }
+    let lines = String(decoding: bytes[..<(headEnd - 4)], as: UTF8.self)
+      .components(separatedBy: "\r\n")
+    let start = lines[0].split(separator: " ")
+    guard start.count >= 2 else { return nil }
+    let headers = lines.dropFirst().compactMap { line -> (name: String, value: String)? in
+      guard let colon = line.firstIndex(of: ":") else { return nil }
+      return (
+        String(line[..<colon]),
+        String(line[line.index(after: colon)...]).trimmingCharacters(in: .whitespaces)
+      )
+    }
+    return Request(
+      method: String(start[0]), path: String(start[1]), headers: headers,
+      body: Array(bytes[headEnd...]))
+  }
+
+  private static func find(_ needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    guard haystack.count >= needle.count else { return nil }
+    for index in 0...(haystack.count - needle.count)
+    where haystack[index..<(index + needle.count)].elementsEqual(needle) {
+      return index
+    }
+    return nil
+  }
+}
