@@ -114,6 +114,20 @@ struct RegctlBinaryTests {
     #expect((attributes[.posixPermissions] as? Int ?? 0) & 0o777 == 0o600)
   }
 
+  @Test("--sdk chooses the SDK: the same scenario holds for one and fails for another")
+  func sdkOption() async throws {
+    let android = try await regctl(["run", "--json", "android-throttle"])
+    #expect(android.status == 0, "\(android.stdout)")
+    let local = android.stdout.split(separator: "\n").first { $0.contains(#""type":"failed""#) }
+    #expect(local?.contains(#""local":true"#) == true && local?.contains(#""status":429"#) == true)
+    // The documented window: an edit 10 s after a send waits 60 s; ios sends it at 60 s.
+    let ios = try await regctl(["run", "--sdk", "ios", "throttle-coalesces"])
+    #expect(ios.status == 1)
+    #expect(ios.stdout.contains("expected nextSend == 70s") && ios.stdout.contains("nextSend = 60"))
+    let bad = try await regctl(["run", "--sdk", "windows", "throttle-coalesces"])
+    #expect(bad.status == 64 && bad.stderr.contains("--sdk must be documented|ios|android"))
+  }
+
   @Test("regctl state on a damaged store names the file and leaves it alone")
   func damagedState() async throws {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
