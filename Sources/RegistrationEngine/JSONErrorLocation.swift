@@ -1,8 +1,8 @@
 import Foundation
 
 /// Foundation's JSON errors say "around character 16"; people read files by line and column.
-enum JSONErrorLocation {
-  static func describe(_ error: any Error, in data: Data) -> String {
+public enum JSONErrorLocation {
+  public static func describe(_ error: any Error, in data: Data) -> String {
     let detail =
       (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String
       ?? error.localizedDescription

@@ -7,16 +7,41 @@ import ToolSupport
 
 struct State: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
-    abstract:
-      "Print the stored SDK state as JSON: record, pending changes, retry, last acknowledged body.")
+    abstract: "Print the stored SDK state, as RegScope or a shipped SDK dumps it; or read a dump.",
+    discussion: """
+      Without --import: the state under --state as JSON, in RegScope's form (record, pending \\
+      changes, retry, last acknowledged body) or as the Android (getSdkState) or iOS \\
+      (sfmc_getSDKState) SDK dumps it.
+
+      With --import FILE: a dump from a real app (Android, the unified SDK's wrapper, or iOS), \\
+      read and explained: what is pending, when the next registration is due, missing fields, \\
+      reserved-word attributes, a generic contact key, the orphan risk.
+      """)
 
   @Option(help: "State folder (default: $XDG_STATE_HOME/regscope).")
   var state: String?
 
-  @Option(help: "How many recent sends to include.")
+  @Option(help: "How many recent sends to include (regscope format).")
   var history = 10
 
+  @Option(help: "regscope, android or ios.")
+  var format = "regscope"
+
+  @Option(name: .customLong("import"), help: "Read this SDK state dump and explain it.")
+  var importPath: String?
+
+  @Flag(help: "With --import: the findings as JSON.")
+  var json = false
+
+  func validate() throws {
+    guard SDKStateDump.Format(rawValue: format.lowercased()) != nil else {
+      throw ValidationError(
+        "--format must be regscope, android or ios; got \"\(TerminalText.escaped(format))\"")
+    }
+  }
+
   func run() async throws {
+    if let importPath { return try explain(importPath) }
     let path = StateDirectory.deviceStore(in: StateDirectory.resolve(state))
     guard FileManager.default.fileExists(atPath: path) else {
       Output.error("regctl: no state at \(path) yet; regctl shell or regscope makes it")
@@ -28,6 +53,11 @@ struct State: AsyncParsableCommand {
         Output.error("regctl: \(path) holds no launch yet")
         throw ExitCode(2)
       }
+      let chosen = SDKStateDump.Format(rawValue: format.lowercased()) ?? .regscope
+      if chosen != .regscope {
+        Output.report(SDKStateDump.write(stored, format: chosen))
+        return
+      }
       let snapshot = EngineSnapshot.stored(stored, location: path)
       Output.report(
         StateReport.json(
@@ -36,5 +66,20 @@ struct State: AsyncParsableCommand {
       Output.error("regctl: \(error)")
       throw ExitCode(2)
     }
+  }
+
+  private func explain(_ path: String) throws {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      Output.error("regctl: \(path) cannot be read")
+      throw ExitCode(2)
+    }
+    let reading: StateDumpReading
+    do {
+      reading = try StateDumpImport.read(data, source: path)
+    } catch {
+      Output.error("regctl: \(error)")
+      throw ExitCode(2)
+    }
+    Output.report(json ? StateDumpReport.json(reading) : StateDumpReport.text(reading))
   }
 }

@@ -12,6 +12,12 @@ func regctl(_ arguments: [String], input: String? = nil) async throws -> Process
     regctlURL(), arguments, input: input, unset: ["REGSCOPE_ACCESS_TOKEN"])
 }
 
+/// The repository's Tests/Fixtures file `name`.
+func fixture(_ name: String) -> String {
+  URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .appendingPathComponent("Fixtures/\(name)").path
+}
+
 func temporaryFile(_ name: String, _ text: String) throws -> String {
   let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
     "regctl-\(UUID().uuidString)")
@@ -126,6 +132,41 @@ struct RegctlBinaryTests {
     #expect(ios.stdout.contains("expected nextSend == 70s") && ios.stdout.contains("nextSend = 60"))
     let bad = try await regctl(["run", "--sdk", "windows", "throttle-coalesces"])
     #expect(bad.status == 64 && bad.stderr.contains("--sdk must be documented|ios|android"))
+  }
+
+  @Test("regctl state --format android writes the SDK's dump; --import reads it back")
+  func stateDumpRoundTrip() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "regctl-dump-\(UUID().uuidString)"
+    ).path
+    // Launched and registered (read from the event stream), then a tag left pending: inside
+    // the 60 s throttle, Android answers the send itself.
+    let shell = try InteractiveProcess(
+      try regctlURL(), ["shell", "--state", folder, "--json", "--sdk", "android"])
+    _ = try await shell.readLine { $0.contains(#""type":"sent""#) }
+    shell.send("tag add sports\n")
+    _ = try await shell.readLine {
+      $0.contains(#""type":"failed""#) && $0.contains(#""local":true"#)
+    }
+    shell.send("quit\n")
+    #expect(try await shell.finish() == 0)
+    for (format, title) in [("android", "Android SDK state dump"), ("ios", "iOS SDK state dump")] {
+      let dump = try await regctl(["state", "--state", folder, "--format", format])
+      #expect(dump.status == 0, "\(dump.stderr)")
+      #expect(!dump.stdout.contains("demo-access-token"))
+      let file = try temporaryFile("\(format)-dump.json", dump.stdout)
+      let reading = try await regctl(["state", "--import", file])
+      #expect(reading.status == 0, "\(reading.stderr)")
+      #expect(reading.stdout.hasPrefix(title), "\(reading.stdout)")
+      #expect(reading.stdout.contains("tag + sports"), "\(reading.stdout)")
+    }
+    let broken = try temporaryFile("broken.json", "{\"RegistrationManager\": ")
+    let error = try await regctl(["state", "--import", broken])
+    #expect(error.status == 2 && error.stderr.contains(broken))
+    let json = try await regctl(
+      ["state", "--import", fixture("android-sdk-state.json"), "--json"])
+    let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    #expect((object?["findings"] as? [[String: Any]])?.count == 3)
   }
 
   @Test("regctl state on a damaged store names the file and leaves it alone")

@@ -1,0 +1,123 @@
+import Foundation
+import RegistrationCore
+import RegistrationEngine
+
+/// The stored state written as a shipped SDK dumps its own (SDK-FACTS.md, the SDK state dump):
+/// Android's `getSdkState()` or iOS's `sfmc_getSDKState` sections. What a QA engineer pastes
+/// into a ticket, so RegScope's state can sit beside the app's. The access token is never in it.
+public enum SDKStateDump {
+  public enum Format: String, CaseIterable, Sendable {
+    case regscope, android, ios
+  }
+
+  /// The dump as JSON text, keys sorted.
+  public static func write(_ state: RegistrationState, format: Format) -> String {
+    let object: [String: Any]
+    switch format {
+    case .regscope: return ""
+    case .android: object = android(state)
+    case .ios: object = ios(state)
+    }
+    let data =
+      (try? JSONSerialization.data(
+        withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+      ?? Data()
+    return JSONText.escapingInvisibles(String(decoding: data, as: UTF8.self))
+  }
+
+  static func settings(_ state: RegistrationState, _ profile: SDKProfile) -> MachineSettings {
+    let device = state.record.device
+    return MachineSettings(platform: device.platform, etAppId: device.etAppId, profile: profile)
+  }
+
+  /// The registration as this SDK would send it now, and the last one the server acknowledged.
+  static func bodies(_ state: RegistrationState, _ profile: SDKProfile) -> (Any, Any) {
+    let current = RegistrationPayload(record: state.record, settings: settings(state, profile))
+    return (json(current), state.lastAcknowledged.map { json($0.payload) } ?? NSNull())
+  }
+
+  static func json(_ payload: RegistrationPayload) -> Any {
+    (try? JSONSerialization.jsonObject(with: payload.encodedBody())) ?? NSNull()
+  }
+
+  static func android(_ state: RegistrationState) -> [String: Any] {
+    let (current, last) = bodies(state, .android)
+    var alarms: [String: Any] = [:]
+    if let retry = state.scheduler.retry {
+      alarms["REGISTRATION"] = stamp(retry.nextAttemptAt)
+    }
+    return [
+      "initConfig": ["applicationId": state.record.device.etAppId],
+      "initStatus": ["status": "SUCCESS"],
+      "RegistrationManager": [
+        "current_registration": current,
+        "last_registration_sent": last,
+        "last_sent_timestamp": state.lastAcknowledged.map { stamp($0.at) as Any } ?? NSNull(),
+      ],
+      "AlarmScheduler": ["pending_alarms": alarms],
+      "RequestManager": [:] as [String: Any],
+    ]
+  }
+
+  static func ios(_ state: RegistrationState) -> [String: Any] {
+    let (current, last) = bodies(state, .ios)
+    let environment = state.record.device.environment
+    var retry: [String: Any] = [:]
+    if let pending = state.scheduler.retry {
+      retry["Registration"] = stamp(pending.nextAttemptAt)
+    }
+    return [
+      "Registration Details": [
+        "Subscriber Token": NSNull(),
+        "Current Registration": current,
+        "Last Successfully Sent Registration": last,
+        "Date of Last Successful Registration": state.lastAcknowledged.map { stamp($0.at) as Any }
+          ?? NSNull(),
+      ],
+      "Device Details": [
+        "Device ID": state.record.device.deviceID, "Hardware": environment.hwid,
+        "System Version": environment.platformVersion,
+      ],
+      "Push Information": [
+        "Push Enabled": environment.pushEnabled,
+        "Device Token": environment.deviceToken.map { $0 as Any } ?? NSNull(),
+      ],
+      "Retry Alarms Active": retry,
+    ]
+  }
+
+  /// `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'`, as the SDKs write dates.
+  static func stamp(_ instant: Instant) -> String {
+    DumpDates.formatter.string(from: Date(timeIntervalSince1970: instant.seconds))
+  }
+}
+
+enum DumpDates {
+  static var formatter: DateFormatter {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
+    return formatter
+  }
+
+  /// The SDKs' date forms: with or without milliseconds, or seconds since 1970.
+  static func parse(_ value: Any?) -> Instant? {
+    if let number = value as? NSNumber, String(cString: number.objCType) != "c" {
+      // Milliseconds (Android's System.currentTimeMillis) or seconds.
+      let raw = number.doubleValue
+      return Instant(raw > 1e11 ? raw / 1000 : raw)
+    }
+    guard let text = value as? String else { return nil }
+    for format in [
+      "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'", "yyyy-MM-dd'T'HH:mm:ss'Z'", "yyyy-MM-dd HH:mm:ss Z",
+    ] {
+      let formatter = DateFormatter()
+      formatter.locale = Locale(identifier: "en_US_POSIX")
+      formatter.timeZone = TimeZone(identifier: "UTC")
+      formatter.dateFormat = format
+      if let date = formatter.date(from: text) { return Instant(date.timeIntervalSince1970) }
+    }
+    return nil
+  }
+}

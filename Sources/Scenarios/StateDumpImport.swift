@@ -1,0 +1,212 @@
+import Foundation
+import RegistrationCore
+import RegistrationEngine
+
+/// Reads a shipped SDK's state dump (Android's `getSdkState()`, the unified SDK's wrapper
+/// around it, or iOS's `Registration Details`) and says what it means: what is pending, when the
+/// next registration is due, and what is wrong with it. Unknown keys are ignored; broken JSON
+/// and a shape that is no dump are errors that say where and what.
+public struct StateDumpReading: Sendable {
+  public enum Shape: String, Sendable {
+    case android, unified, ios
+  }
+
+  public struct Finding: Sendable, Hashable {
+    public var code: String
+    public var rule: String
+    public var message: String
+  }
+
+  public var shape: Shape
+  public var current: RegistrationPayload
+  public var lastSent: RegistrationPayload?
+  public var lastSentAt: Instant?
+  public var alarmAt: Instant?
+  /// What the current registration changes against the last sent one, one line each.
+  public var pending: [String]
+  /// When the next registration is due, in words.
+  public var nextDue: String
+  public var findings: [Finding]
+}
+
+public struct StateDumpError: Error, CustomStringConvertible, Sendable {
+  public var source: String
+  public var reason: String
+  public var description: String { "\(source): \(reason)" }
+}
+
+public enum StateDumpImport {
+  public static func read(_ data: Data, source: String) throws(StateDumpError)
+    -> StateDumpReading
+  {
+    func fail(_ reason: String) -> StateDumpError { StateDumpError(source: source, reason: reason) }
+    let root: Any
+    do {
+      root = try JSONSerialization.jsonObject(with: data)
+    } catch {
+      throw fail("is not valid JSON: \(JSONErrorLocation.describe(error, in: data))")
+    }
+    guard var object = root as? [String: Any] else {
+      throw fail("is not an SDK state dump: expected a JSON object")
+    }
+    var shape = StateDumpReading.Shape.android
+    if let modules = object["modules"] as? [String: Any] {
+      guard let inner = (modules["ENGAGEMENT"] ?? modules["PUSH"]) as? [String: Any] else {
+        throw fail("has modules but no ENGAGEMENT (or PUSH) module")
+      }
+      object = inner
+      shape = .unified
+    }
+    let current: Any?
+    let last: Any?
+    var lastAt: Instant?
+    var alarm: Instant?
+    if let manager = object["RegistrationManager"] as? [String: Any] {
+      current = manager["current_registration"]
+      last = manager["last_registration_sent"]
+      lastAt = DumpDates.parse(manager["last_sent_timestamp"])
+      let alarms = (object["AlarmScheduler"] as? [String: Any])?["pending_alarms"]
+      alarm = DumpDates.parse((alarms as? [String: Any])?["REGISTRATION"])
+    } else if let details = object["Registration Details"] as? [String: Any] {
+      shape = .ios
+      current = details["Current Registration"]
+      last = details["Last Successfully Sent Registration"]
+      lastAt = DumpDates.parse(details["Date of Last Successful Registration"])
+      let alarms = object["Retry Alarms Active"] as? [String: Any]
+      alarm = alarms?.values.compactMap { DumpDates.parse($0) }.min()
+    } else {
+      throw fail(
+        "is not an SDK state dump: expected RegistrationManager (Android), modules.ENGAGEMENT (the unified SDK) or \"Registration Details\" (iOS)"
+      )
+    }
+    guard let currentPayload = try payload(current, "the current registration", fail) else {
+      throw fail("has no current registration")
+    }
+    let lastPayload = try payload(last, "the last sent registration", fail)
+    let profile: SDKProfile = shape == .ios ? .ios : .android
+    let pending = differences(from: lastPayload, to: currentPayload)
+    return StateDumpReading(
+      shape: shape, current: currentPayload, lastSent: lastPayload, lastSentAt: lastAt,
+      alarmAt: alarm, pending: pending,
+      nextDue: nextDue(pending: !pending.isEmpty, lastAt: lastAt, alarm: alarm, profile: profile),
+      findings: findings(currentPayload, lastSent: lastPayload, profile: profile))
+  }
+
+  /// A body as an object, or as a string holding JSON (Android stores them as strings).
+  private static func payload(
+    _ value: Any?, _ what: String, _ fail: (String) -> StateDumpError
+  ) throws(StateDumpError) -> RegistrationPayload? {
+    guard let value, !(value is NSNull) else { return nil }
+    let data: Data
+    if let text = value as? String {
+      data = Data(text.utf8)
+    } else if JSONSerialization.isValidJSONObject(value),
+      let encoded = try? JSONSerialization.data(withJSONObject: value)
+    {
+      data = encoded
+    } else {
+      throw fail("\(what) is neither a JSON object nor a string of JSON")
+    }
+    switch WireDecoding.payload(from: data) {
+    case .success(let payload): return payload
+    case .failure(let problem): throw fail("\(what): \(problem)")
+    }
+  }
+
+  static func differences(from last: RegistrationPayload?, to current: RegistrationPayload)
+    -> [String]
+  {
+    guard let last else { return ["nothing was ever sent: the whole record is pending"] }
+    var lines: [String] = []
+    if last.subscriberKey != current.subscriberKey {
+      lines.append(
+        "contact key: \(show(last.subscriberKey)) -> \(show(current.subscriberKey))")
+    }
+    let before = Dictionary(
+      (last.attributes ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+    let after = Dictionary(
+      (current.attributes ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+    for key in Set(before.keys).union(after.keys).sorted() where before[key] != after[key] {
+      lines.append("attribute \(key): \(show(before[key])) -> \(show(after[key]))")
+    }
+    let oldTags = Set(last.tags ?? [])
+    let newTags = Set(current.tags ?? [])
+    for tag in newTags.subtracting(oldTags).sorted() { lines.append("tag + \(tag)") }
+    for tag in oldTags.subtracting(newTags).sorted() { lines.append("tag - \(tag)") }
+    let fields: [(String, (RegistrationPayload) -> String?)] = [
+      ("device_Token", \.deviceToken), ("platform_Version", \.platformVersion),
+      ("app_Version", \.appVersion), ("sdk_Version", \.sdkVersion), ("locale", \.locale),
+      ("timeZone", \.timeZone), ("push_Enabled", { $0.pushEnabled.map(String.init) }),
+      ("location_Enabled", { $0.locationEnabled.map(String.init) }),
+    ]
+    for (name, read) in fields where read(last) != read(current) {
+      lines.append("\(name): \(show(read(last))) -> \(show(read(current)))")
+    }
+    return lines
+  }
+
+  private static func show(_ value: String?) -> String {
+    value.map { "\"\(TerminalText.escaped($0))\"" } ?? "(none)"
+  }
+
+  static func nextDue(pending: Bool, lastAt: Instant?, alarm: Instant?, profile: SDKProfile)
+    -> String
+  {
+    if let alarm {
+      return "the retry alarm fires at \(SDKStateDump.stamp(alarm))"
+    }
+    guard pending else { return "nothing is due: the current registration was sent" }
+    guard let lastAt else { return "at once: nothing was ever sent" }
+    return
+      "at once if it is past \(SDKStateDump.stamp(lastAt + RetryPolicy.throttle)) (60 s after the last send); before that, \(profile.name == .android ? "answered on the device with 429 and sent by the alarm" : "at that time")"
+  }
+
+  static func findings(
+    _ current: RegistrationPayload, lastSent: RegistrationPayload?, profile: SDKProfile
+  ) -> [StateDumpReading.Finding] {
+    var found: [StateDumpReading.Finding] = []
+    for (name, value) in [
+      ("deviceID", current.deviceID), ("etAppId", current.etAppId), ("platform", current.platform),
+    ] where InputRules.trimmed(value ?? "").isEmpty {
+      found.append(
+        .init(
+          code: "missingRequired", rule: "R6.3",
+          message: "\(name) is missing: the registration cannot be sent"))
+    }
+    for attribute in current.attributes ?? []
+    where InputRules.isReservedAttributeKey(
+      attribute.key, alsoReserved: profile.extraReservedAttributeKeys)
+    {
+      found.append(
+        .init(
+          code: "reservedAttribute", rule: "R2.5",
+          message:
+            "attribute \(TerminalText.escaped(attribute.key)) is a reserved word: the SDK keeps it for its own use"
+        ))
+    }
+    if let key = current.subscriberKey, InputRules.isGenericContactKey(key) {
+      found.append(
+        .init(
+          code: "genericContactKey", rule: "R2.4",
+          message:
+            "contact key \"\(TerminalText.escaped(key))\" is generic: every device that uses it becomes one contact"
+        ))
+    }
+    if let old = lastSent?.subscriberKey, let new = current.subscriberKey, old != new {
+      found.append(
+        .init(
+          code: "orphanRisk", rule: "R8.3",
+          message:
+            "the contact key changes from \"\(TerminalText.escaped(old))\" to \"\(TerminalText.escaped(new))\": the old contact is orphaned unless another device has it"
+        ))
+    } else if let lastSent, lastSent.subscriberKey == nil, let new = current.subscriberKey {
+      found.append(
+        .init(
+          code: "orphanRisk", rule: "R8.2",
+          message:
+            "the device was registered without a contact key; sending \"\(TerminalText.escaped(new))\" orphans the contact the server made up"
+        ))
+    }
+    return found
+  }
+}
