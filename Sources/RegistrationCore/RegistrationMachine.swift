@@ -435,11 +435,11 @@ public struct RegistrationMachine: Sendable {
     guard let send = inFlight, send.id == sendID else { return step }
     inFlight = nil
     switch result {
-    case .answered(let status, _) where RetryPolicy.isSuccess(status: status):
+    case .answered(let status, _, _) where RetryPolicy.isSuccess(status: status):
       acknowledge(send, status: status, now: now)
       step.events.append(
         .sent(sendID: send.id, attempt: send.attempt, status: status, payload: send.payload))
-    case .answered(let status, let retryAfter):
+    case .answered(let status, let retryAfter, _):
       let retry = fail(status: status, error: nil, retryAfter: retryAfter, now: now)
       step.events.append(
         .failed(

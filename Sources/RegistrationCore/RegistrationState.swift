@@ -123,7 +123,8 @@ public enum SendPlan: Hashable, Sendable {
 
 /// The answer to a send, as the transport saw it. `retryAfter` is already in seconds.
 public enum SendResult: Hashable, Sendable {
-  case answered(status: Int, retryAfter: Double?)
+  /// `body`: the answer's body as text, for listeners that receive it (iOS).
+  case answered(status: Int, retryAfter: Double?, body: String? = nil)
   /// No connection, a time-out, a dropped connection: no HTTP status at all.
   case transportFailed(String)
 }

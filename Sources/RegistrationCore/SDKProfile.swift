@@ -44,7 +44,9 @@ public struct SDKProfile: Hashable, Sendable {
     case fnv1a64, sha1, sha256
   }
 
-  /// What a registration listener is handed after a 2xx (R5.1).
+  /// What a registration listener is handed after a 2xx (R5.1): the body sent (Android's
+  /// `onRegistrationReceived`), or the server's answer body (iOS's callback, skipped when the
+  /// answer is empty).
   public enum ListenerPayload: Hashable, Sendable {
     case sentBody, answerBody
   }

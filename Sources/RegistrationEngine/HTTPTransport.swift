@@ -56,15 +56,17 @@ public struct HTTPTransport: RegistrationTransport {
         http, deadline: .now() + .milliseconds(milliseconds))
       // An answer counts only once its body has arrived: a connection dropped after the
       // headers is a failure without a status. Past `largestAnswer`, the rest is dropped.
-      var kept = 0
-      for try await chunk in response.body where kept < Self.largestAnswer {
-        kept += chunk.readableBytes
+      var kept: [UInt8] = []
+      for try await chunk in response.body where kept.count < Self.largestAnswer {
+        kept += chunk.readableBytesView.prefix(Self.largestAnswer - kept.count)
       }
       let serverDate = response.headers.first(name: "Date").flatMap(RetryAfter.httpDate)
       let retryAfter = response.headers.first(name: "Retry-After").flatMap {
         request.retryAfter(header: $0, now: serverDate ?? wallClock())
       }
-      return .answered(status: Int(response.status.code), retryAfter: retryAfter)
+      return .answered(
+        status: Int(response.status.code), retryAfter: retryAfter,
+        body: String(decoding: kept, as: UTF8.self))
     } catch {
       return .transportFailed(Self.describe(error, timeout: request.timeout))
     }

@@ -6,7 +6,7 @@ import RegistrationCore
 /// the listeners, feeds the machine its inputs and carries out its decisions. Every state
 /// change is stored before it is acknowledged to the caller (R1.4).
 public actor RegistrationEngine {
-  public typealias Listener = @Sendable (RegistrationPayload, ListenerID) async -> Void
+  public typealias Listener = @Sendable (ListenerDelivery, ListenerID) async -> Void
 
   public nonisolated let clock: any EngineClock
   public nonisolated let configuration: RegistrationConfiguration
@@ -194,7 +194,8 @@ public actor RegistrationEngine {
 
   private func unsubscribe(_ id: Int) { subscribers[id] = nil }
 
-  /// After each successful registration the listener gets the registration as sent (R5.1).
+  /// After each successful registration the listener gets the registration as sent (R5.1), or,
+  /// under the ios profile, the server's answer body (skipped when it is empty).
   @discardableResult
   public func addRegistrationListener(_ listener: @escaping Listener) -> ListenerID {
     let id = ListenerID(value: nextListenerID)
@@ -231,7 +232,7 @@ public actor RegistrationEngine {
     var status: Int?
     var transportError: String?
     switch result {
-    case .answered(let code, _): status = code
+    case .answered(let code, _, _): status = code
     case .transportFailed(let message): transportError = message
     }
     let record = SendRecord(
@@ -260,8 +261,15 @@ public actor RegistrationEngine {
     publish(step.events, at: now)
     for event in step.events {
       guard case .sent(_, _, _, let payload) = event else { continue }
+      let delivery: ListenerDelivery
+      switch configuration.profile.listenerPayload {
+      case .sentBody: delivery = .registration(payload)
+      case .answerBody:
+        guard case .answered(_, _, let body?) = result, !body.isEmpty else { continue }
+        delivery = .answer(body)
+      }
       // A snapshot, so a listener may remove itself (or others) while being called (R5.2).
-      for (id, listener) in listeners { await listener(payload, id) }
+      for (id, listener) in listeners { await listener(delivery, id) }
     }
   }
 
@@ -286,4 +294,12 @@ public actor RegistrationEngine {
     }
     scheduleChanged.fire()
   }
+}
+
+/// What a registration listener is handed after a 2xx, as the SDK profile decides.
+public enum ListenerDelivery: Hashable, Sendable {
+  /// The registration as sent (R5.1; Android's `onRegistrationReceived`).
+  case registration(RegistrationPayload)
+  /// The server's answer body, as text (iOS's registration callback).
+  case answer(String)
 }

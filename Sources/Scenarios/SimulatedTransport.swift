@@ -39,12 +39,13 @@ public final class SimulatedTransport: RegistrationTransport {
     let result: SendResult
     var wait = latency
     switch answer {
-    case .respond(let status, _, let retryAfter):
+    case .respond(let status, let body, let retryAfter):
       // Read as the SDK reads the header the HTTP front would write (whole seconds).
       let header = retryAfter.map { NumberText.compact($0.rounded(.up)) }
       result = .answered(
         status: status,
-        retryAfter: header.flatMap { request.retryAfter(header: $0, now: Date()) })
+        retryAfter: header.flatMap { request.retryAfter(header: $0, now: Date()) },
+        body: String(decoding: body, as: UTF8.self))
     case .hang:
       wait = request.timeout
       result = .transportFailed("timed out after \(DurationText.describe(request.timeout))")

@@ -92,7 +92,9 @@ struct EngineTests {
     let everyTime = Mutex<[RegistrationPayload]>([])
     let once = Mutex<Int>(0)
     let engine = f.engine
-    await engine.addRegistrationListener { payload, _ in everyTime.withLock { $0.append(payload) } }
+    await engine.addRegistrationListener { delivery, _ in
+      if case .registration(let payload) = delivery { everyTime.withLock { $0.append(payload) } }
+    }
     await engine.addRegistrationListener { _, id in
       once.withLock { $0 += 1 }
       await engine.removeRegistrationListener(id)

@@ -2,6 +2,7 @@ import Clocks
 import Foundation
 import RegistrationCore
 import RegistrationEngine
+import Synchronization
 import TestSupport
 import Testing
 
@@ -13,10 +14,11 @@ struct ProfileWireTests {
   /// 2026-11-22 10:15:30.250 UTC.
   static let sendTime = 1_795_342_530.25
 
-  static func capture(_ profile: SDKProfile, platform: Platform) async throws
-    -> CaptureServer.Request
-  {
-    let server = try CaptureServer()
+  static func capture(
+    _ profile: SDKProfile, platform: Platform, answer: String = #"{"received":true}"#,
+    listener: RegistrationEngine.Listener? = nil
+  ) async throws -> CaptureServer.Request {
+    let server = try CaptureServer(answer: answer)
     defer { server.stop() }
     let configuration = try RegistrationConfigurationBuilder()
       .setApplicationId(appID).setAccessToken(token)
@@ -28,6 +30,7 @@ struct ProfileWireTests {
       transport: HTTPTransport(), clock: clock,
       environment: .demo(platform, profile: profile), makeDeviceID: { "WIRE-DEVICE" },
       makeRequestID: { "3F2504E0-4F89-11D3-9A0C-0305E82C3301" })
+    if let listener { await engine.addRegistrationListener(listener) }
     try await engine.launch()
     try await engine.advance(clock, to: Instant(sendTime))
     await engine.shutDown()
@@ -98,6 +101,24 @@ struct ProfileWireTests {
     let body = try Self.body(request)
     #expect(body["uuid"] == nil && body["registrationDateUtc"] == nil)
     #expect(body["language"] as? String == "en" && body["badge"] as? Int == 0)
+  }
+
+  @Test("listeners: android gets the body sent, ios the server's answer (and nothing when empty)")
+  func listeners() async throws {
+    let heard = Mutex<[ListenerDelivery]>([])
+    let listener: RegistrationEngine.Listener = { delivery, _ in
+      heard.withLock { $0.append(delivery) }
+    }
+    _ = try await Self.capture(.android, platform: .android, listener: listener)
+    guard case .registration(let payload)? = heard.withLock({ $0.last }) else {
+      Issue.record("android: expected the registration, got \(heard.withLock { $0 })")
+      return
+    }
+    #expect(payload.deviceID == "WIRE-DEVICE")
+    _ = try await Self.capture(.ios, platform: .iOS, listener: listener)
+    #expect(heard.withLock { $0.last } == .answer(#"{"received":true}"#))
+    _ = try await Self.capture(.ios, platform: .iOS, answer: "", listener: listener)
+    #expect(heard.withLock { $0.count } == 2)
   }
 
   @Test("the shipped SDKs refuse a token that is not 24 characters or an app id that is no UUID")
