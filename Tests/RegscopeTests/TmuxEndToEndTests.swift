@@ -35,6 +35,10 @@ struct Tmux {
       posix_spawn_file_actions_addopen(
         &actions, descriptor, "/dev/null", descriptor == 0 ? O_RDONLY : O_WRONLY, 0)
     }
+    // Nothing else goes with it: the tmux server outlives this call (its pane ends in
+    // `sleep 60`), and a pipe of another test's child that it inherited would keep that test
+    // waiting for end-of-file for a minute.
+    closeOtherDescriptors(&actions)
     var pid: pid_t = 0
     let spawned = posix_spawnp(&pid, "tmux", &actions, nil, argv, environment)
     guard spawned == 0 else { throw CocoaError(.executableNotLoadable) }
@@ -81,6 +85,19 @@ struct Tmux {
     FileManager.default.isExecutableFile(atPath: "/usr/bin/tmux")
       || FileManager.default.isExecutableFile(atPath: "/usr/local/bin/tmux")
   }
+}
+
+/// glibc's posix_spawn_file_actions_addclosefrom_np (2.34+), which Swift's Glibc module does
+/// not import: looked up at run time, and skipped where it is missing.
+func closeOtherDescriptors(_ actions: inout posix_spawn_file_actions_t) {
+  typealias CloseFrom =
+    @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32)
+    -> Int32
+  guard
+    let symbol = dlsym(
+      UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addclosefrom_np")
+  else { return }
+  _ = unsafeBitCast(symbol, to: CloseFrom.self)(&actions, 3)
 }
 
 func regscopeURL() throws -> URL { try builtProduct("regscope") }

@@ -31,12 +31,15 @@ public func runProcess(
     process.standardInput = inPipe
     try process.run()
     let watchdog = Watchdog(process: process, seconds: timeLimit)
+    let stdoutReader = PipeReader(out.fileHandleForReading)
     let stderrReader = PipeReader(err.fileHandleForReading)
     if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
     try? inPipe.fileHandleForWriting.close()
-    let stdout = out.fileHandleForReading.readDataToEndOfFile()
-    let stderr = stderrReader.wait()
     process.waitUntilExit()
+    // Once the child has ended, its output is in the pipes. A grandchild that inherited a
+    // pipe could hold it open far longer; what the child wrote is read by then.
+    let stdout = stdoutReader.wait(seconds: 5)
+    let stderr = stderrReader.wait(seconds: 5)
     return ProcessOutput(
       status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
       stderr: String(decoding: stderr, as: UTF8.self), timedOut: watchdog.fired)
@@ -81,21 +84,25 @@ public final class Watchdog: Sendable {
   public var fired: Bool { state.withLock { $0 } }
 }
 
-/// Reads a pipe to its end on a thread of its own.
+/// Reads a pipe on a thread of its own, keeping what has arrived.
 final class PipeReader: Sendable {
   private let done = DispatchSemaphore(value: 0)
   private let data = Mutex(Data())
 
   init(_ handle: FileHandle) {
     Thread { [self] in
-      let all = handle.readDataToEndOfFile()
-      self.data.withLock { $0 = all }
+      while true {
+        let chunk = handle.availableData
+        if chunk.isEmpty { break }
+        self.data.withLock { $0.append(chunk) }
+      }
       self.done.signal()
     }.start()
   }
 
-  func wait() -> Data {
-    done.wait()
+  /// Everything up to the end of the pipe, or what arrived within `seconds` if it stays open.
+  func wait(seconds: Double) -> Data {
+    _ = done.wait(timeout: .now() + seconds)
     return data.withLock { $0 }
   }
 }
