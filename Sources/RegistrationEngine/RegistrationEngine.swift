@@ -237,7 +237,8 @@ public actor RegistrationEngine {
     }
     let record = SendRecord(
       sendID: send.id, attempt: send.attempt, reason: send.reason, startedAt: send.startedAt,
-      finishedAt: now, status: status, error: transportError, hash: BodyHash.fnv1a64(send.body),
+      finishedAt: now, status: status, error: transportError,
+      hash: BodyHash.digest(send.body, configuration.profile.bodyHash),
       body: String(decoding: send.body, as: UTF8.self))
     do {
       try save(updated.state, appending: record)

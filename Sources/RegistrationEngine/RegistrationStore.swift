@@ -21,7 +21,7 @@ public final class RegistrationStore: Sendable {
   private let lastSaved = Mutex<RegistrationState?>(nil)
   /// Sends kept in the history; older ones are dropped.
   public static let historyLimit = 1_000
-  static let schemaVersion = 1
+  static let schemaVersion = 2
 
   private init(location: String, database: DatabaseQueue) {
     self.location = location
@@ -114,6 +114,7 @@ public final class RegistrationStore: Sendable {
           scheduler.lastSuccessAt = (row["last_success_at"] as Double?).map(Instant.init)
           scheduler.lastAttemptAt = (row["last_attempt_at"] as Double?).map(Instant.init)
           scheduler.sentWithoutContactKey = row["sent_without_contact_key"]
+          scheduler.retryAfterUntil = (row["retry_after_until"] as Double?).map(Instant.init)
         }
         if let row = try Row.fetchOne(db, sql: "SELECT * FROM retry_state WHERE id = 1") {
           scheduler.retry = RetryState(
@@ -179,13 +180,13 @@ public final class RegistrationStore: Sendable {
         try db.execute(
           sql: """
             INSERT OR REPLACE INTO scheduler (id, next_seq, next_send_id, initial_due_at,
-              last_success_at, last_attempt_at, sent_without_contact_key)
-            VALUES (1, ?, ?, ?, ?, ?, ?)
+              last_success_at, last_attempt_at, sent_without_contact_key, retry_after_until)
+            VALUES (1, ?, ?, ?, ?, ?, ?, ?)
             """,
           arguments: [
             scheduler.nextSeq, scheduler.nextSendID, scheduler.initialDueAt?.seconds,
             scheduler.lastSuccessAt?.seconds, scheduler.lastAttemptAt?.seconds,
-            scheduler.sentWithoutContactKey,
+            scheduler.sentWithoutContactKey, scheduler.retryAfterUntil?.seconds,
           ])
         if let retry = scheduler.retry {
           try db.execute(
@@ -362,6 +363,15 @@ public final class RegistrationStore: Sendable {
             hash TEXT NOT NULL,
             body TEXT NOT NULL);
           PRAGMA user_version = 1;
+          """)
+    }
+    // The shipped SDKs' Retry-After gate (SDK profiles), kept across a restart like the rest
+    // of the schedule (R4.3).
+    migrator.registerMigration("v2") { db in
+      try db.execute(
+        sql: """
+          ALTER TABLE scheduler ADD COLUMN retry_after_until REAL;
+          PRAGMA user_version = 2;
           """)
     }
     do {

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import RegistrationCore
 import RegistrationEngine
 import TestSupport
@@ -19,6 +20,48 @@ struct StoreTests {
     let loaded = try #require(try f.store.load())
     #expect(loaded == snapshot.state)
     #expect(loaded.scheduler.retry?.nextAttemptAt == Instant(300))
+  }
+
+  @Test("a store from before SDK profiles (schema 1) opens, migrates and keeps its state")
+  func migratesSchemaOne() async throws {
+    let path = try temporaryDirectory().appendingPathComponent("state.sqlite").path
+    let f = try EngineFixture(store: RegistrationStore.open(at: path))
+    try await f.engine.launch()
+    try await f.engine.apply(.addTag("kept"))
+    await f.engine.shutDown()
+    let before = try #require(try RegistrationStore.open(at: path).load())
+    // Make it the file RegScope wrote before: no v2 column, schema 1.
+    let queue = try DatabaseQueue(path: path)
+    try await queue.write { db in
+      try db.execute(sql: "ALTER TABLE scheduler DROP COLUMN retry_after_until")
+      try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2'")
+      try db.execute(sql: "PRAGMA user_version = 1")
+    }
+    try queue.close()
+    let reopened = try RegistrationStore.open(at: path)
+    #expect(try reopened.load() == before)
+    #expect(try reopened.load()?.record.tags.contains("kept") == true)
+    // The migrated file takes the new column: a save writes it, a load reads it back.
+    var updated = before
+    updated.scheduler.retryAfterUntil = Instant(99)
+    try reopened.save(updated)
+    #expect(try reopened.load()?.scheduler.retryAfterUntil == Instant(99))
+  }
+
+  @Test("R4.3 the shipped SDKs' Retry-After gate survives a restart too")
+  func retryAfterGate() async throws {
+    let configuration = try RegistrationConfigurationBuilder()
+      .setApplicationId("0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b")
+      .setAccessToken("store-test-access-token1").setMarketingCloudServerUrl("http://127.0.0.1:9")
+      .setPlatform(.android).setSDKProfile(.android).build()
+    let f = try EngineFixture(
+      transport: InMemoryTransport { _ in .answered(status: 429, retryAfter: 300) },
+      configuration: configuration, environment: .demo(.android, profile: .android))
+    try await f.engine.launch()
+    try await f.advance(to: 10)
+    let snapshot = try await f.engine.snapshot()
+    #expect(snapshot.state.scheduler.retryAfterUntil == Instant(300))
+    #expect(try f.store.load() == snapshot.state)
   }
 
   @Test("state files are created 0600 in a 0700 folder")
