@@ -435,11 +435,12 @@ public struct RegistrationMachine: Sendable {
     guard let send = inFlight, send.id == sendID else { return step }
     inFlight = nil
     switch result {
-    case .answered(let status, _, _) where RetryPolicy.isSuccess(status: status):
+    case .answered(let status, _, _, let token) where RetryPolicy.isSuccess(status: status):
+      if let token, !token.isEmpty { state.scheduler.subscriberToken = token }
       acknowledge(send, status: status, now: now)
       step.events.append(
         .sent(sendID: send.id, attempt: send.attempt, status: status, payload: send.payload))
-    case .answered(let status, let retryAfter, _):
+    case .answered(let status, let retryAfter, _, _):
       let retry = fail(status: status, error: nil, retryAfter: retryAfter, now: now)
       step.events.append(
         .failed(

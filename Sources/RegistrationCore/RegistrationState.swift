@@ -33,6 +33,8 @@ public struct SchedulerState: Hashable, Sendable, Codable {
   /// The shipped SDKs keep the server's Retry-After as a time before which nothing is sent
   /// (SDK-FACTS.md); the documented profile folds it into the retry wait instead.
   public var retryAfterUntil: Instant?
+  /// The last `X-Subscriber-Token` a server handed out; the shipped SDKs send it back.
+  public var subscriberToken: String?
 
   public init() {}
 }
@@ -124,7 +126,10 @@ public enum SendPlan: Hashable, Sendable {
 /// The answer to a send, as the transport saw it. `retryAfter` is already in seconds.
 public enum SendResult: Hashable, Sendable {
   /// `body`: the answer's body as text, for listeners that receive it (iOS).
-  case answered(status: Int, retryAfter: Double?, body: String? = nil)
+  /// `subscriberToken`: an `X-Subscriber-Token` the server handed out, which the shipped SDKs
+  /// keep and send back.
+  case answered(
+    status: Int, retryAfter: Double?, body: String? = nil, subscriberToken: String? = nil)
   /// No connection, a time-out, a dropped connection: no HTTP status at all.
   case transportFailed(String)
 }

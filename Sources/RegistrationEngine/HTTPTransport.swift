@@ -66,7 +66,8 @@ public struct HTTPTransport: RegistrationTransport {
       }
       return .answered(
         status: Int(response.status.code), retryAfter: retryAfter,
-        body: String(decoding: kept, as: UTF8.self))
+        body: String(decoding: kept, as: UTF8.self),
+        subscriberToken: response.headers.first(name: "X-Subscriber-Token"))
     } catch {
       return .transportFailed(Self.describe(error, timeout: request.timeout))
     }

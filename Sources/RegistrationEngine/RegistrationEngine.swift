@@ -216,7 +216,8 @@ public actor RegistrationEngine {
     // the virtual time in a scenario.
     let request = RegistrationRequest(
       send: send, configuration: configuration, requestID: makeRequestID(),
-      sentAt: Date(timeIntervalSince1970: send.startedAt.seconds))
+      sentAt: Date(timeIntervalSince1970: send.startedAt.seconds),
+      subscriberToken: machine?.state.scheduler.subscriberToken)
     let transport = self.transport
     sendTask = Task {
       let result = await transport.send(request)
@@ -232,7 +233,7 @@ public actor RegistrationEngine {
     var status: Int?
     var transportError: String?
     switch result {
-    case .answered(let code, _, _): status = code
+    case .answered(let code, _, _, _): status = code
     case .transportFailed(let message): transportError = message
     }
     let record = SendRecord(
@@ -266,7 +267,7 @@ public actor RegistrationEngine {
       switch configuration.profile.listenerPayload {
       case .sentBody: delivery = .registration(payload)
       case .answerBody:
-        guard case .answered(_, _, let body?) = result, !body.isEmpty else { continue }
+        guard case .answered(_, _, let body?, _) = result, !body.isEmpty else { continue }
         delivery = .answer(body)
       }
       // A snapshot, so a listener may remove itself (or others) while being called (R5.2).

@@ -26,7 +26,7 @@ public struct RegistrationRequest: Sendable {
 
   public init(
     send: InFlightSend, configuration: RegistrationConfiguration, requestID: String = "",
-    sentAt: Date = Date()
+    sentAt: Date = Date(), subscriberToken: String? = nil
   ) {
     let profile = configuration.profile
     var payload = send.payload
@@ -46,6 +46,8 @@ public struct RegistrationRequest: Sendable {
     ]
     if profile.sendsSDKVersionHeader {
       headers.append(HTTPHeader("X-SDK-Version", payload.sdkVersion ?? profile.sdkVersion))
+      // Both shipped SDKs send back the token a server handed out earlier.
+      if let subscriberToken { headers.append(HTTPHeader("X-Subscriber-Token", subscriberToken)) }
     }
     if profile.headerCase == .lowercase {
       headers = headers.map { HTTPHeader($0.name.lowercased(), $0.value) }

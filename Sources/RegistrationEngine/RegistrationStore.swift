@@ -115,6 +115,7 @@ public final class RegistrationStore: Sendable {
           scheduler.lastAttemptAt = (row["last_attempt_at"] as Double?).map(Instant.init)
           scheduler.sentWithoutContactKey = row["sent_without_contact_key"]
           scheduler.retryAfterUntil = (row["retry_after_until"] as Double?).map(Instant.init)
+          scheduler.subscriberToken = row["subscriber_token"]
         }
         if let row = try Row.fetchOne(db, sql: "SELECT * FROM retry_state WHERE id = 1") {
           scheduler.retry = RetryState(
@@ -180,13 +181,15 @@ public final class RegistrationStore: Sendable {
         try db.execute(
           sql: """
             INSERT OR REPLACE INTO scheduler (id, next_seq, next_send_id, initial_due_at,
-              last_success_at, last_attempt_at, sent_without_contact_key, retry_after_until)
-            VALUES (1, ?, ?, ?, ?, ?, ?, ?)
+              last_success_at, last_attempt_at, sent_without_contact_key, retry_after_until,
+              subscriber_token)
+            VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
             """,
           arguments: [
             scheduler.nextSeq, scheduler.nextSendID, scheduler.initialDueAt?.seconds,
             scheduler.lastSuccessAt?.seconds, scheduler.lastAttemptAt?.seconds,
             scheduler.sentWithoutContactKey, scheduler.retryAfterUntil?.seconds,
+            scheduler.subscriberToken,
           ])
         if let retry = scheduler.retry {
           try db.execute(
@@ -365,12 +368,13 @@ public final class RegistrationStore: Sendable {
           PRAGMA user_version = 1;
           """)
     }
-    // The shipped SDKs' Retry-After gate (SDK profiles), kept across a restart like the rest
-    // of the schedule (R4.3).
+    // What the shipped SDKs keep besides (SDK profiles): the server's Retry-After gate, kept
+    // across a restart like the rest of the schedule (R4.3), and the X-Subscriber-Token.
     migrator.registerMigration("v2") { db in
       try db.execute(
         sql: """
           ALTER TABLE scheduler ADD COLUMN retry_after_until REAL;
+          ALTER TABLE scheduler ADD COLUMN subscriber_token TEXT;
           PRAGMA user_version = 2;
           """)
     }

@@ -68,7 +68,9 @@ public enum SDKStateDump {
     }
     return [
       "Registration Details": [
-        "Subscriber Token": NSNull(),
+        // A credential: shown masked, as everywhere else.
+        "Subscriber Token": state.scheduler.subscriberToken.map { AccessToken($0).masked as Any }
+          ?? NSNull(),
         "Current Registration": current,
         "Last Successfully Sent Registration": last,
         "Date of Last Successful Registration": state.lastAcknowledged.map { stamp($0.at) as Any }

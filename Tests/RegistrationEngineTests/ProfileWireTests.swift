@@ -121,6 +121,31 @@ struct ProfileWireTests {
     #expect(heard.withLock { $0.count } == 2)
   }
 
+  @Test("an X-Subscriber-Token the server hands out is kept and sent back (ios, android)")
+  func subscriberToken() async throws {
+    for (profile, platform) in [(SDKProfile.ios, Platform.iOS), (.android, .android)] {
+      let server = try CaptureServer(headers: ["X-Subscriber-Token: sub-token-42"])
+      defer { server.stop() }
+      let configuration = try RegistrationConfigurationBuilder()
+        .setApplicationId(Self.appID).setAccessToken(Self.token)
+        .setMarketingCloudServerUrl("http://127.0.0.1:\(server.port)").setPlatform(platform)
+        .setSDKProfile(profile).build()
+      let clock = VirtualClock(start: Instant(Self.sendTime))
+      let engine = RegistrationEngine(
+        configuration: configuration, store: try RegistrationStore.inMemory(),
+        transport: HTTPTransport(), clock: clock, environment: .demo(platform, profile: profile))
+      try await engine.launch()
+      try await engine.advance(clock, to: Instant(Self.sendTime))
+      try await engine.apply(.addTag("second"))
+      try await engine.advance(clock, to: Instant(Self.sendTime + 300))
+      await engine.shutDown()
+      let requests = server.requests
+      #expect(requests.count == 2, "\(profile.name)")
+      #expect(requests.first?.header("X-Subscriber-Token") == nil)
+      #expect(requests.last?.header("X-Subscriber-Token") == "sub-token-42", "\(profile.name)")
+    }
+  }
+
   @Test("the shipped SDKs refuse a token that is not 24 characters or an app id that is no UUID")
   func startupChecks() throws {
     let builder = RegistrationConfigurationBuilder()

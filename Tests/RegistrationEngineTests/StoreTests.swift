@@ -34,6 +34,7 @@ struct StoreTests {
     let queue = try DatabaseQueue(path: path)
     try await queue.write { db in
       try db.execute(sql: "ALTER TABLE scheduler DROP COLUMN retry_after_until")
+      try db.execute(sql: "ALTER TABLE scheduler DROP COLUMN subscriber_token")
       try db.execute(sql: "DELETE FROM grdb_migrations WHERE identifier = 'v2'")
       try db.execute(sql: "PRAGMA user_version = 1")
     }

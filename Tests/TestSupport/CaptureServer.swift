@@ -25,7 +25,10 @@ public final class CaptureServer: Sendable {
   private let listener: Int32
   private let received = Mutex<[Request]>([])
 
-  public init(status: Int = 201, answer: String = #"{"received":true}"#) throws {
+  /// - Parameter headers: extra answer headers, `Name: value` each.
+  public init(
+    status: Int = 201, answer: String = #"{"received":true}"#, headers: [String] = []
+  ) throws {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -49,7 +52,8 @@ public final class CaptureServer: Sendable {
     listener = descriptor
     let reply = Array(
       ("HTTP/1.1 \(status) Answer\r\nContent-Type: application/json\r\nContent-Length: "
-        + "\(answer.utf8.count)\r\nConnection: close\r\n\r\n\(answer)").utf8)
+        + "\(answer.utf8.count)\r\n" + headers.map { $0 + "\r\n" }.joined()
+        + "Connection: close\r\n\r\n\(answer)").utf8)
     Thread { [self] in
       while true {
         let client = accept(descriptor, nil, nil)
