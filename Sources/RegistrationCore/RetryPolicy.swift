@@ -66,15 +66,10 @@ public enum RetryAfter {
 
   /// IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must accept.
   public static func httpDate(_ text: String) -> Date? {
-    for format in [
-      "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
-    ] {
-      let formatter = DateFormatter()
-      formatter.locale = Locale(identifier: "en_US_POSIX")
-      formatter.timeZone = TimeZone(identifier: "GMT")
-      formatter.dateFormat = format
-      if let date = formatter.date(from: text) { return date }
-    }
-    return nil
+    DateText.parse(
+      text,
+      formats: [
+        "EEE, dd MMM yyyy HH:mm:ss zzz", "EEEE, dd-MMM-yy HH:mm:ss zzz", "EEE MMM d HH:mm:ss yyyy",
+      ], timeZone: "GMT")
   }
 }

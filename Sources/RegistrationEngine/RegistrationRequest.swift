@@ -32,7 +32,7 @@ public struct RegistrationRequest: Sendable {
     var payload = send.payload
     if profile.sendsRequestStamps {
       payload.uuid = requestID.isEmpty ? UUID().uuidString : requestID
-      payload.registrationDateUtc = Self.utcStamp(sentAt)
+      payload.registrationDateUtc = DateText.utcStamp(sentAt)
     }
     url = configuration.registrationURL
     body = profile.sendsRequestStamps ? payload.encodedBytes() : send.body
@@ -63,15 +63,6 @@ public struct RegistrationRequest: Sendable {
   /// A `Retry-After` header read as this request's SDK reads it.
   public func retryAfter(header: String, now: Date) -> Double? {
     profile.retryAfterSeconds(header, now: now)
-  }
-
-  /// `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` in UTC, as both SDKs write `registrationDateUtc`.
-  static func utcStamp(_ date: Date) -> String {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
-    return formatter.string(from: date)
   }
 
   /// The SDK's own User-Agent (SDK-FACTS.md), or RegScope's under the documented profile.

@@ -90,20 +90,12 @@ public enum SDKStateDump {
 
   /// `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'`, as the SDKs write dates.
   static func stamp(_ instant: Instant) -> String {
-    DumpDates.formatter.string(from: Date(timeIntervalSince1970: instant.seconds))
+    DateText.utcStamp(Date(timeIntervalSince1970: instant.seconds))
   }
 }
 
 enum DumpDates {
-  static var formatter: DateFormatter {
-    let formatter = DateFormatter()
-    formatter.locale = Locale(identifier: "en_US_POSIX")
-    formatter.timeZone = TimeZone(identifier: "UTC")
-    formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
-    return formatter
-  }
-
-  /// The SDKs' date forms: with or without milliseconds, or seconds since 1970.
+  /// The SDKs' date forms: with or without milliseconds, or a number since 1970.
   static func parse(_ value: Any?) -> Instant? {
     if let number = value as? NSNumber, String(cString: number.objCType) != "c" {
       // Milliseconds (Android's System.currentTimeMillis) or seconds.
@@ -111,15 +103,11 @@ enum DumpDates {
       return Instant(raw > 1e11 ? raw / 1000 : raw)
     }
     guard let text = value as? String else { return nil }
-    for format in [
-      "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'", "yyyy-MM-dd'T'HH:mm:ss'Z'", "yyyy-MM-dd HH:mm:ss Z",
-    ] {
-      let formatter = DateFormatter()
-      formatter.locale = Locale(identifier: "en_US_POSIX")
-      formatter.timeZone = TimeZone(identifier: "UTC")
-      formatter.dateFormat = format
-      if let date = formatter.date(from: text) { return Instant(date.timeIntervalSince1970) }
-    }
-    return nil
+    let date = DateText.parse(
+      text,
+      formats: [
+        "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'", "yyyy-MM-dd'T'HH:mm:ss'Z'", "yyyy-MM-dd HH:mm:ss Z",
+      ])
+    return date.map { Instant($0.timeIntervalSince1970) }
   }
 }

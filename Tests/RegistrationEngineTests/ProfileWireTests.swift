@@ -20,6 +20,19 @@ struct ProfileWireTests {
   ) async throws -> CaptureServer.Request {
     let server = try CaptureServer(answer: answer)
     defer { server.stop() }
+    let (engine, clock) = try engine(profile, platform: platform, server: server)
+    if let listener { await engine.addRegistrationListener(listener) }
+    try await engine.launch()
+    try await engine.advance(clock, to: Instant(sendTime))
+    await engine.shutDown()
+    #expect(try await engine.history().first?.status == 201)
+    return try #require(server.requests.first)
+  }
+
+  /// An engine being `profile` on `platform`, sending to `server`, on a clock at `sendTime`.
+  static func engine(_ profile: SDKProfile, platform: Platform, server: CaptureServer) throws
+    -> (RegistrationEngine, VirtualClock)
+  {
     let configuration = try RegistrationConfigurationBuilder()
       .setApplicationId(appID).setAccessToken(token)
       .setMarketingCloudServerUrl("http://127.0.0.1:\(server.port)").setPlatform(platform)
@@ -30,12 +43,7 @@ struct ProfileWireTests {
       transport: HTTPTransport(), clock: clock,
       environment: .demo(platform, profile: profile), makeDeviceID: { "WIRE-DEVICE" },
       makeRequestID: { "3F2504E0-4F89-11D3-9A0C-0305E82C3301" })
-    if let listener { await engine.addRegistrationListener(listener) }
-    try await engine.launch()
-    try await engine.advance(clock, to: Instant(sendTime))
-    await engine.shutDown()
-    #expect(try await engine.history().first?.status == 201)
-    return try #require(server.requests.first)
+    return (engine, clock)
   }
 
   static func body(_ request: CaptureServer.Request) throws -> [String: Any] {
@@ -126,14 +134,7 @@ struct ProfileWireTests {
     for (profile, platform) in [(SDKProfile.ios, Platform.iOS), (.android, .android)] {
       let server = try CaptureServer(headers: ["X-Subscriber-Token: sub-token-42"])
       defer { server.stop() }
-      let configuration = try RegistrationConfigurationBuilder()
-        .setApplicationId(Self.appID).setAccessToken(Self.token)
-        .setMarketingCloudServerUrl("http://127.0.0.1:\(server.port)").setPlatform(platform)
-        .setSDKProfile(profile).build()
-      let clock = VirtualClock(start: Instant(Self.sendTime))
-      let engine = RegistrationEngine(
-        configuration: configuration, store: try RegistrationStore.inMemory(),
-        transport: HTTPTransport(), clock: clock, environment: .demo(platform, profile: profile))
+      let (engine, clock) = try Self.engine(profile, platform: platform, server: server)
       try await engine.launch()
       try await engine.advance(clock, to: Instant(Self.sendTime))
       try await engine.apply(.addTag("second"))
