@@ -7,8 +7,11 @@ import RegistrationEngine
 /// into a ticket, so RegScope's state can sit beside the app's. The access token is never in it.
 public enum SDKStateDump {
   public enum Format: String, CaseIterable, Sendable {
-    case regscope, android, ios
+    case regscope, android, unified, ios
   }
+
+  /// The unified SDK's version in its wrapper.
+  static let unifiedVersion = "3.0.1"
 
   /// The dump as JSON text, keys sorted.
   public static func write(_ state: RegistrationState, format: Format) -> String {
@@ -16,6 +19,8 @@ public enum SDKStateDump {
     switch format {
     case .regscope: return ""
     case .android: object = android(state)
+    case .unified:
+      object = ["sfmcSDKVersion": unifiedVersion, "modules": ["ENGAGEMENT": android(state)]]
     case .ios: object = ios(state)
     }
     let data =

@@ -24,7 +24,7 @@ struct State: AsyncParsableCommand {
   @Option(help: "How many recent sends to include (regscope format).")
   var history = 10
 
-  @Option(help: "regscope, android or ios.")
+  @Option(help: "regscope, android, unified (Android in the unified SDK's wrapper) or ios.")
   var format = "regscope"
 
   @Option(name: .customLong("import"), help: "Read this SDK state dump and explain it.")
@@ -36,7 +36,8 @@ struct State: AsyncParsableCommand {
   func validate() throws {
     guard SDKStateDump.Format(rawValue: format.lowercased()) != nil else {
       throw ValidationError(
-        "--format must be regscope, android or ios; got \"\(TerminalText.escaped(format))\"")
+        "--format must be regscope, android, unified or ios; got \"\(TerminalText.escaped(format))\""
+      )
     }
   }
 

@@ -34,7 +34,9 @@ struct StateDumpTests {
 
   @Test("android and ios dumps written from the store read back to the same registrations")
   func roundTrip() throws {
-    for (format, profile) in [(SDKStateDump.Format.android, SDKProfile.android), (.ios, .ios)] {
+    for (format, profile) in [
+      (SDKStateDump.Format.android, SDKProfile.android), (.unified, .android), (.ios, .ios),
+    ] {
       let state = Self.state(profile)
       let text = SDKStateDump.write(state, format: format)
       #expect(!text.contains("token"), "the access token is never in a dump")
