@@ -105,7 +105,9 @@ enum DumpDates {
     if let number = value as? NSNumber, String(cString: number.objCType) != "c" {
       // Milliseconds (Android's System.currentTimeMillis) or seconds.
       let raw = number.doubleValue
-      return Instant(raw > 1e11 ? raw / 1000 : raw)
+      let seconds = raw > 1e11 ? raw / 1000 : raw
+      // Past year 9999 (or before year 1) no formatter can write it: no usable date.
+      return (-62_135_596_800...253_402_300_799).contains(seconds) ? Instant(seconds) : nil
     }
     guard let text = value as? String else { return nil }
     let date = DateText.parse(

@@ -102,5 +102,13 @@ struct StateDumpTests {
     #expect {
       try StateDumpImport.read(Data(#"[1]"#.utf8), source: "w.json")
     } throws: { "\($0)".contains("expected a JSON object") }
+    // A date no formatter can write is no date, not an empty one.
+    for stamp in ["1e308", "-1e308", "99999999999999999999"] {
+      let reading = try? StateDumpImport.read(
+        Data(
+          #"{"RegistrationManager": {"current_registration": {"deviceID": "D"}, "last_sent_timestamp": \#(stamp)}}"#
+            .utf8), source: "v.json")
+      #expect(reading != nil && reading?.lastSentAt == nil, "\(stamp)")
+    }
   }
 }
