@@ -365,7 +365,9 @@ enum Panes {
   // MARK: 7 Payload
 
   static func payload(_ model: InspectorModel) -> [[(String, StyleRole)]] {
-    guard let last = model.lastPayloads.last else {
+    // After a restart, or for an imported device, the stored acknowledged registration.
+    guard let last = model.lastPayloads.last ?? model.device?.state.lastAcknowledged?.payload
+    else {
       return [[("no registration sent yet", .dim)]]
     }
     let previous = Set(

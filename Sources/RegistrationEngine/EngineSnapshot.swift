@@ -17,14 +17,18 @@ public struct EngineSnapshot: Sendable {
 
 extension EngineSnapshot {
   /// A snapshot of stored state with no engine running (the SDK-state dump).
-  public static func stored(_ state: RegistrationState, location: String) -> EngineSnapshot {
+  public static func stored(
+    _ state: RegistrationState, location: String, profile: SDKProfile = .documented,
+    now: Instant = .zero
+  ) -> EngineSnapshot {
     let device = state.record.device
-    let settings = MachineSettings(platform: device.platform, etAppId: device.etAppId)
+    let settings = MachineSettings(
+      platform: device.platform, etAppId: device.etAppId, profile: profile)
     let (machine, _) = RegistrationMachine.relaunch(
       settings: settings, state: state, environment: device.environment,
       now: state.scheduler.lastAttemptAt ?? .zero)
     return EngineSnapshot(
-      now: .zero, state: state, plan: machine.plan, inFlight: nil, appState: .foreground,
+      now: now, state: state, plan: machine.plan, inFlight: nil, appState: .foreground,
       missingRequired: machine.missingRequired, settings: settings, storeLocation: location,
       storeProblem: nil)
   }

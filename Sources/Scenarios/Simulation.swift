@@ -25,6 +25,8 @@ public struct SimulationSetup: Sendable {
   public var networkLatency: Double = 0
   /// Send over real loopback HTTP to the Hummingbird front instead of in process.
   public var overHTTP = false
+  /// A device read from an SDK state dump, shown read-only: no engine runs, nothing is sent.
+  public var imported: ImportedDevice?
 
   public init() {}
 
@@ -76,9 +78,12 @@ public enum SimulationError: Error, CustomStringConvertible {
   case notLaunched(String)
   case noLocalServer(String)
   case notVirtual
+  case readOnly(String)
 
   public var description: String {
     switch self {
+    case .readOnly(let source):
+      "the device was imported from \(source) and is read-only: edit the app, then dump it again"
     case .notLaunched(let command): "\(command): the app has not launched yet; add `launch` first"
     case .noLocalServer(let command):
       "\(command): server commands drive the local server, and this session talks to a remote one"
@@ -224,6 +229,10 @@ public final class Simulation: Sendable {
   // MARK: Commands
 
   public func execute(_ command: Command) async throws -> CommandOutcome {
+    if let imported = setup.imported {
+      if command == .launch { return .done("showing the device imported from \(imported.source)") }
+      throw SimulationError.readOnly(imported.source)
+    }
     switch command {
     case .launch:
       if engine != nil { return .done("already running; use restart to kill and relaunch") }
@@ -313,7 +322,12 @@ public final class Simulation: Sendable {
 
   /// Everything the device holds now.
   public func deviceSnapshot() async throws -> EngineSnapshot? {
-    try await engine?.snapshot()
+    if let imported = setup.imported {
+      return EngineSnapshot.stored(
+        imported.state, location: "imported from \(imported.source) (read-only)",
+        profile: imported.profile, now: clock.now())
+    }
+    return try await engine?.snapshot()
   }
 
   public func stop() async {

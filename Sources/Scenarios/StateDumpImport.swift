@@ -32,6 +32,12 @@ public struct StateDumpReading: Sendable {
 public struct StateDumpError: Error, CustomStringConvertible, Sendable {
   public var source: String
   public var reason: String
+
+  public init(source: String, reason: String) {
+    self.source = source
+    self.reason = reason
+  }
+
   public var description: String { "\(source): \(reason)" }
 }
 
@@ -116,23 +122,42 @@ public enum StateDumpImport {
   static func differences(from last: RegistrationPayload?, to current: RegistrationPayload)
     -> [String]
   {
-    guard let last else { return ["nothing was ever sent: the whole record is pending"] }
-    var lines: [String] = []
+    changes(from: last, to: current).map(\.summary)
+  }
+
+  /// Each thing the current registration changes against the last sent one, with the queue
+  /// target it would be in RegScope's own state.
+  static func changes(from last: RegistrationPayload?, to current: RegistrationPayload)
+    -> [(target: ChangeTarget, summary: String)]
+  {
+    guard let last else {
+      return [(.initial, "nothing was ever sent: the whole record is pending")]
+    }
+    var lines: [(target: ChangeTarget, summary: String)] = []
     if last.subscriberKey != current.subscriberKey {
       lines.append(
-        "contact key: \(show(last.subscriberKey)) -> \(show(current.subscriberKey))")
+        (.contactKey, "contact key: \(show(last.subscriberKey)) -> \(show(current.subscriberKey))")
+      )
     }
     let before = Dictionary(
       (last.attributes ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
     let after = Dictionary(
       (current.attributes ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
     for key in Set(before.keys).union(after.keys).sorted() where before[key] != after[key] {
-      lines.append("attribute \(key): \(show(before[key])) -> \(show(after[key]))")
+      lines.append(
+        (
+          ChangeTarget(.attribute, key),
+          "attribute \(key): \(show(before[key])) -> \(show(after[key]))"
+        ))
     }
     let oldTags = Set(last.tags ?? [])
     let newTags = Set(current.tags ?? [])
-    for tag in newTags.subtracting(oldTags).sorted() { lines.append("tag + \(tag)") }
-    for tag in oldTags.subtracting(newTags).sorted() { lines.append("tag - \(tag)") }
+    for tag in newTags.subtracting(oldTags).sorted() {
+      lines.append((ChangeTarget(.tag, tag), "tag + \(tag)"))
+    }
+    for tag in oldTags.subtracting(newTags).sorted() {
+      lines.append((ChangeTarget(.tag, tag), "tag - \(tag)"))
+    }
     let fields: [(String, (RegistrationPayload) -> String?)] = [
       ("device_Token", \.deviceToken), ("platform_Version", \.platformVersion),
       ("app_Version", \.appVersion), ("sdk_Version", \.sdkVersion), ("locale", \.locale),
@@ -140,7 +165,8 @@ public enum StateDumpImport {
       ("location_Enabled", { $0.locationEnabled.map(String.init) }),
     ]
     for (name, read) in fields where read(last) != read(current) {
-      lines.append("\(name): \(show(read(last))) -> \(show(read(current)))")
+      lines.append(
+        (ChangeTarget(.device, name), "\(name): \(show(read(last))) -> \(show(read(current)))"))
     }
     return lines
   }

@@ -48,6 +48,11 @@ struct RegScope: AsyncParsableCommand {
 
   @OptionGroup var sdk: SDKOption
 
+  @Option(
+    name: .customLong("import-state"),
+    help: "Open on a shipped SDK's state dump (Android, unified or iOS), read-only.")
+  var importState: String?
+
   @Flag(help: "Move the stored state aside and start afresh.")
   var resetState = false
 
@@ -91,8 +96,23 @@ struct RegScope: AsyncParsableCommand {
     let folder = StateDirectory.resolve(state)
     let session: Simulation
     var playing: Scenario?
+    var imported: ImportedDevice?
     do {
-      if let scenario {
+      if let importState {
+        guard let data = FileManager.default.contents(atPath: importState) else {
+          throw StateDumpError(source: importState, reason: "cannot be read")
+        }
+        let device = ImportedDevice(
+          try StateDumpImport.read(data, source: importState), source: importState)
+        imported = device
+        var setup = SimulationSetup()
+        setup.imported = device
+        setup.platform = device.state.record.device.platform
+        let place = SimulationPlace(
+          clock: ScaledClock(rate: 1), deviceStore: try RegistrationStore.inMemory(),
+          serverStore: try ServerStore.inMemory(), live: true)
+        session = try await Simulation.start(setup, place: place, log: RunLog(listener: onEvent))
+      } else if let scenario {
         let loaded =
           try BuiltInScenarios.named(scenario).map(BuiltInScenarios.scenario)
           ?? ScenarioParser.parse(file: scenario)
@@ -129,7 +149,8 @@ struct RegScope: AsyncParsableCommand {
     let environment = ProcessInfo.processInfo.environment
     let monochrome = !(environment["NO_COLOR"] ?? "").isEmpty
     let title =
-      playing.map { "demo: \($0.name) → \(session.destination)" }
+      imported.map { "imported: \($0.source) (read-only)" }
+      ?? playing.map { "demo: \($0.name) → \(session.destination)" }
       ?? "app \(session.engineConfiguration.appID) → \(session.destination)"
     let app = App(
       session: session, terminal: terminal, title: TerminalText.escaped(title),

@@ -70,13 +70,13 @@ struct Tmux {
   }
 
   /// Starts regscope in a 120x40 session; the shell prints its exit status when it ends.
-  func startRegscope(environment: String = "") async throws -> String {
+  func startRegscope(environment: String = "", arguments: String = "") async throws -> String {
     let state = FileManager.default.temporaryDirectory
       .appendingPathComponent("regscope-e2e-\(UUID().uuidString)").path
     let binary = try regscopeURL().path
     try await run([
       "new-session", "-d", "-s", session, "-x", "120", "-y", "40",
-      "TERM=xterm-256color \(environment) \(binary) --state \(state); echo REGSCOPE-EXIT=$?; sleep 60",
+      "TERM=xterm-256color \(environment) \(binary) --state \(state) \(arguments); echo REGSCOPE-EXIT=$?; sleep 60",
     ])
     return state
   }
@@ -159,6 +159,26 @@ struct TmuxEndToEndTests {
       await tmux.waitFor("the failure") {
         $0.contains("1 failure in a row") && $0.contains("HTTP 503")
       })
+    try await tmux.keys("q")
+    #expect(await tmux.waitFor("a clean exit") { $0.contains("REGSCOPE-EXIT=0") })
+  }
+
+  @Test(
+    "--import-state opens on an Android dump, read-only: the record, the pending edits, refusals")
+  func importedDump() async throws {
+    try #require(Tmux.available, "tmux is not installed (.ci/run installs it)")
+    let tmux = Tmux()
+    let dump = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Fixtures/android-sdk-state.json").path
+    _ = try await tmux.startRegscope(arguments: "--import-state \(dump)")
+    defer { tmux.killServer() }
+    #expect(
+      await tmux.waitFor("the imported device") { screen in
+        screen.contains("imported:") && screen.contains("sdk android")
+          && screen.contains("contact key test") && screen.contains("tag + news")
+      })
+    try await tmux.keys(":tag add x", "Enter")
+    #expect(await tmux.waitFor("the refusal") { $0.contains("is read-only") })
     try await tmux.keys("q")
     #expect(await tmux.waitFor("a clean exit") { $0.contains("REGSCOPE-EXIT=0") })
   }

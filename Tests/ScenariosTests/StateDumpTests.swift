@@ -112,3 +112,37 @@ struct StateDumpTests {
     }
   }
 }
+
+@Suite("a device imported from an SDK state dump, read-only")
+struct ImportedDeviceTests {
+  @Test("the dump's record, pending differences and alarm; every edit is refused, nothing sent")
+  func readOnly() async throws {
+    let data = try StateDumpTests.fixture("android-sdk-state.json")
+    let device = ImportedDevice(
+      try StateDumpImport.read(data, source: "android-sdk-state.json"),
+      source: "android-sdk-state.json")
+    #expect(device.profile == .android)
+    #expect(device.state.record.contactKey == "test")
+    #expect(device.state.record.tags == ["news"])
+    #expect(device.state.record.device.environment.timeZone == -18_000)
+    #expect(
+      device.state.pending.map(\.target.description) == [
+        "contact key", "attribute FavoriteTeam", "attribute addressId", "tag news",
+      ])
+    var setup = SimulationSetup()
+    setup.imported = device
+    let simulation = try await Simulation.start(setup)
+    _ = try await simulation.execute(.launch)
+    let snapshot = try #require(try await simulation.deviceSnapshot())
+    #expect(snapshot.state.record.attributes["FavoriteTeam"] == "Lions")
+    #expect(
+      snapshot.state.scheduler.retry?.nextAttemptAt == device.state.scheduler.retry?.nextAttemptAt)
+    #expect(snapshot.settings.profile == .android)
+    await #expect(throws: SimulationError.self) {
+      try await simulation.execute(.edit(.addTag("x")))
+    }
+    try await simulation.advance(to: Instant(3600))
+    #expect(simulation.log.count("sending") == 0)
+    await simulation.stop()
+  }
+}
