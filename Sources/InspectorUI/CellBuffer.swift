@@ -138,6 +138,43 @@ public enum TextWidth {
     character.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }
   }
 
+  /// `text` as a column `width` wide: padded with spaces, and never running into the next
+  /// column: a text as wide or wider keeps one space after it.
+  public static func column(_ text: String, _ width: Int) -> String {
+    let used = of(text)
+    return text + String(repeating: " ", count: used < width ? width - used : 1)
+  }
+
+  /// `text` in lines of at most `width` columns, broken between words (a word wider than a
+  /// line is broken inside).
+  public static func wrap(_ text: String, width: Int) -> [String] {
+    guard width > 0 else { return [] }
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ", omittingEmptySubsequences: true).map(String.init) {
+      var word = word
+      while of(word) > width {
+        if !line.isEmpty {
+          lines.append(line)
+          line = ""
+        }
+        let head = truncate(word, to: width, ellipsis: "")
+        lines.append(head)
+        word = String(word.dropFirst(head.count))
+      }
+      if line.isEmpty {
+        line = word
+      } else if of(line) + 1 + of(word) <= width {
+        line += " " + word
+      } else {
+        lines.append(line)
+        line = word
+      }
+    }
+    if !line.isEmpty { lines.append(line) }
+    return lines
+  }
+
   /// `text` cut to `width` columns, with an ellipsis when cut.
   public static func truncate(_ text: String, to width: Int, ellipsis: String = "…") -> String {
     guard width > 0 else { return "" }

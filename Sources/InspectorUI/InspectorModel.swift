@@ -29,6 +29,8 @@ public struct InspectorModel: Sendable {
   public var mode: Mode = .normal
   public var device: EngineSnapshot?
   public var server: ServerSnapshot?
+  /// False when the session talks to a remote server: the fault keys do nothing then.
+  public var hasLocalServer = true
   public var events: [RunEvent] = []
   /// Events scrolled back from the tail; 0 follows the tail.
   public var eventsBack = 0

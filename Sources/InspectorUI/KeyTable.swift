@@ -66,6 +66,11 @@ public struct KeyBinding: Sendable {
   public var hint: String?
   /// Shown in the `?` overlay.
   public var help: String
+  /// Drives the local server: off (not advertised, refused) in a session with a remote one.
+  public var needsLocalServer = false
+
+  /// Whether the binding works in a session with (or without) a local server.
+  public func isEnabled(localServer: Bool) -> Bool { localServer || !needsLocalServer }
 }
 
 public enum KeyContext: Sendable, Hashable {
@@ -166,16 +171,16 @@ public enum KeyTable {
     KeyBinding(keys: [.character("-")], action: .slower, hint: nil, help: "Slower"),
     KeyBinding(
       keys: [.character("e")], action: .fail503, hint: "503x3",
-      help: "Server: answer 503 to the next 3 registrations"),
+      help: "Server: answer 503 to the next 3 registrations", needsLocalServer: true),
     KeyBinding(
       keys: [.character("w")], action: .fail429, hint: nil,
-      help: "Server: answer 429 with Retry-After 120 s, once"),
+      help: "Server: answer 429 with Retry-After 120 s, once", needsLocalServer: true),
     KeyBinding(
       keys: [.character("h")], action: .hang, hint: nil,
-      help: "Server: hang past the client's time-out, once"),
+      help: "Server: hang past the client's time-out, once", needsLocalServer: true),
     KeyBinding(
       keys: [.character("d")], action: .toggleDown, hint: "down/up",
-      help: "Server: go down (connections refused) or come back up"),
+      help: "Server: go down (connections refused) or come back up", needsLocalServer: true),
     KeyBinding(
       keys: [.character("f")], action: .toggleAppState, hint: nil,
       help: "Put the app in the background or the foreground"),
@@ -201,6 +206,11 @@ public enum KeyTable {
     KeyBinding(keys: [.escape], action: .back, hint: nil, help: "Back: close, clear the filter"),
   ]
 
+  /// The binding for `key` in `context`, if the table has one.
+  public static func binding(for key: Key, in context: KeyContext) -> KeyBinding? {
+    bindings(context).first { $0.keys.contains(key) }
+  }
+
   /// The action for `key` in `context`, if the table has one.
   public static func action(for key: Key, in context: KeyContext) -> Action? {
     for binding in bindings(context) where binding.keys.contains(key) {
@@ -215,8 +225,10 @@ public enum KeyTable {
   }
 
   /// The status bar's hints for a context: `q quit  ? help  : command ...`.
-  public static func hints(_ context: KeyContext) -> [(key: String, hint: String)] {
-    bindings(context).compactMap { binding in
+  public static func hints(_ context: KeyContext, localServer: Bool = true)
+    -> [(key: String, hint: String)]
+  {
+    bindings(context).filter { $0.isEnabled(localServer: localServer) }.compactMap { binding in
       binding.hint.map { (binding.keys.map(\.label).joined(separator: "/"), $0) }
     }
   }

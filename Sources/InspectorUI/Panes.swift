@@ -39,7 +39,7 @@ enum Panes {
   static func text(_ value: String) -> String { TerminalText.escaped(value) }
 
   static func label(_ name: String, _ width: Int = 12) -> (String, StyleRole) {
-    (name.padding(toLength: width, withPad: " ", startingAt: 0), .dim)
+    (TextWidth.column(name, width), .dim)
   }
 
   // MARK: 1 Contact record
@@ -65,13 +65,13 @@ enum Panes {
     for (key, value) in record.attributes.sorted(by: { $0.key < $1.key }) {
       let differs = acked != nil && ackedAttributes[key] != value
       lines.append([
-        ("  " + text(key).padding(toLength: 14, withPad: " ", startingAt: 0), .normal),
+        ("  " + TextWidth.column(text(key), 14), .normal),
         (text(value), role(differs)),
       ])
     }
     for key in record.clearedAttributes.sorted() where record.attributes[key] == nil {
       lines.append([
-        ("  " + text(key).padding(toLength: 14, withPad: " ", startingAt: 0), .normal),
+        ("  " + TextWidth.column(text(key), 14), .normal),
         ("cleared: sent once as \"\"", .changed),
       ])
     }
@@ -147,7 +147,7 @@ enum Panes {
       let age = seconds < 1 ? "just now" : DurationText.describe(seconds) + " ago"
       let sending = change.seq <= inFlight ? " (on the wire)" : ""
       return [
-        (age.padding(toLength: 13, withPad: " ", startingAt: 0), .dim),
+        (TextWidth.column(age, 13), .dim),
         (text(change.summary) + sending, change.seq <= inFlight ? .dim : .normal),
       ]
     }
@@ -284,7 +284,7 @@ enum Panes {
         [
           (model.format(event.t) + " ", .dim),
           (
-            event.type.padding(toLength: 15, withPad: " ", startingAt: 0),
+            TextWidth.column(event.type, 15),
             role == .normal ? .accent : role
           ),
           (event.detail(time: model.format), role),

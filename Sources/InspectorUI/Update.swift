@@ -90,6 +90,15 @@ public enum Inspector {
   static func normal(_ key: Key, _ model: inout InspectorModel) -> [InspectorEffect] {
     model.flash = nil
     guard let action = KeyTable.action(for: key, in: .normal) else { return [] }
+    if KeyTable.binding(for: key, in: .normal)?.isEnabled(localServer: model.hasLocalServer)
+      == false
+    {
+      model.flash = InspectorModel.Flash(
+        text:
+          "\(key.label): the server keys drive the local server; this session talks to a remote one",
+        isError: true)
+      return []
+    }
     switch action {
     case .quit: return [.quit]
     case .help: model.mode = .help

@@ -79,7 +79,7 @@ extension Inspector {
       return
     }
     var x = 1
-    for (key, hint) in KeyTable.hints(model.keyContext) {
+    for (key, hint) in KeyTable.hints(model.keyContext, localServer: model.hasLocalServer) {
       let width = TextWidth.of(key) + TextWidth.of(hint) + 3
       if x + width > rect.width { break }
       x += canvas.buffer.put(key, x: x, y: rect.y, role: .keyName)
@@ -244,8 +244,14 @@ extension Inspector {
   static func contactKeyEditor(
     _ editor: ContactKeyEditor, _ canvas: inout Canvas, _ model: InspectorModel
   ) {
+    // Warnings wrap to the dialog's width rather than being cut at its edge.
+    let textWidth = min(76, model.width - 4) - 3
+    let warnings = editor.pendingWarnings.map {
+      TextWidth.wrap(TerminalText.escaped($0.message) + " (\($0.rule))", width: textWidth)
+    }
+    let warningLines = warnings.reduce(0) { $0 + $1.count }
     let rect = dialog(
-      model, width: 76, height: 9 + editor.pendingWarnings.count, title: "Contact key", &canvas)
+      model, width: 76, height: 9 + warningLines, title: "Contact key", &canvas)
     let inner = rect.inner
     canvas.line(
       inner, 0, [(" key: ", .keyName), (TerminalText.escaped(editor.input.text) + "▏", .input)])
@@ -254,15 +260,12 @@ extension Inspector {
     if let problem = editor.problem {
       canvas.line(inner, 3, [(" " + problem, .error)])
     }
-    for (index, warning) in editor.pendingWarnings.enumerated() {
-      canvas.line(
-        inner, 3 + index,
-        [(" " + TerminalText.escaped(warning.message) + " (\(warning.rule))", .warning)])
+    for (index, line) in warnings.joined().enumerated() {
+      canvas.line(inner, 3 + index, [(" " + line, .warning)])
     }
     if !editor.pendingWarnings.isEmpty {
       canvas.line(
-        inner, 4 + editor.pendingWarnings.count,
-        [(" Enter again applies anyway; Esc cancels", .warning)])
+        inner, 4 + warningLines, [(" Enter again applies anyway; Esc cancels", .warning)])
     }
     let hints = KeyTable.hints(.contactKeyEditor).map { "\($0.key) \($0.hint)" }.joined(
       separator: "  ")

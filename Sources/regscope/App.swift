@@ -29,6 +29,7 @@ final class App {
     self.terminal = terminal
     let size = terminal.size
     model = InspectorModel(width: size.width, height: size.height, title: title)
+    model.hasLocalServer = !session.isRemote
     model.glyphs = terminal.utf8 ? .unicode : .ascii
     model.themeName = theme.name
     themes =

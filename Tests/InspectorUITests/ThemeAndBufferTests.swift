@@ -76,4 +76,21 @@ struct CellBufferTests {
     #expect(narrow.text == " abc")
     #expect(TextWidth.truncate("abcdef", to: 4) == "abc…")
   }
+
+  @Test("a column never runs into the next: a text as wide as its column keeps one space")
+  func columns() {
+    #expect(TextWidth.column("sent", 6) == "sent  ")
+    #expect(TextWidth.column("serverProcessed", 15) == "serverProcessed ")
+    #expect(TextWidth.column("3 min 20 s ago", 13) == "3 min 20 s ago ")
+    #expect(TextWidth.column("東京", 4) == "東京 ")
+    #expect(TextWidth.column("東", 4) == "東  ")
+  }
+
+  @Test("wrapping breaks between words, and inside a word wider than the line")
+  func wrapping() {
+    #expect(TextWidth.wrap("one two three four", width: 9) == ["one two", "three", "four"])
+    #expect(TextWidth.wrap("abcdefghij xy", width: 4) == ["abcd", "efgh", "ij", "xy"])
+    #expect(TextWidth.wrap("東京東京", width: 4) == ["東京", "東京"])
+    #expect(TextWidth.wrap("", width: 5).isEmpty && TextWidth.wrap("a", width: 0).isEmpty)
+  }
 }

@@ -51,6 +51,21 @@ struct UpdateTests {
     #expect(m.focus == .backoff)
   }
 
+  @Test("with a remote server the fault keys are not advertised, and pressing one says why")
+  func faultKeysNeedLocalServer() async throws {
+    var m = try await model(width: 120, height: 40, until: 1)
+    #expect(Inspector.view(m).text.contains("503x3"))
+    m.hasLocalServer = false
+    #expect(!Inspector.view(m).text.contains("503x3"))
+    #expect(!Inspector.view(m).text.contains("down/up"))
+    for key in ["e", "w", "h", "d"] {
+      #expect(Inspector.update(&m, .key(.character(Character(key)))).isEmpty, "\(key)")
+      #expect(m.flash?.text.contains("remote") == true && m.flash?.isError == true)
+    }
+    // The rest of the keys work as before.
+    #expect(Inspector.update(&m, .key(.character("n"))) == [.jumpToNextDeadline])
+  }
+
   @Test("time and fault keys become effects")
   func timeAndFaults() async throws {
     var m = try await model(width: 120, height: 40, until: 1)
@@ -77,6 +92,20 @@ struct UpdateTests {
     #expect(Inspector.update(&m, .key(.enter)).isEmpty)
     #expect(Inspector.view(m).text.contains("generic"))
     #expect(Inspector.update(&m, .key(.enter)) == [.run(.edit(.setContactKey("test")))])
+  }
+
+  @Test(
+    "contact key editor: a warning wraps inside the dialog instead of being cut",
+    arguments: [80, 120])
+  func contactKeyWarningWraps(width: Int) async throws {
+    var m = try await model(width: width, height: 24, until: 1)
+    _ = Inspector.update(&m, .key(.character("c")))
+    _ = type("test", into: &m)
+    _ = Inspector.update(&m, .key(.enter))
+    let screen = Inspector.view(m).text
+    // The end of the message, which a cut at the dialog's edge used to lose.
+    #expect(screen.contains("one contact (R2.4)"), "\(screen)")
+    #expect(screen.contains("Enter again applies anyway"))
   }
 
   @Test("contact key editor: an empty key cannot be applied (R2.1); Esc changes nothing")
