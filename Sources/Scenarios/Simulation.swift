@@ -321,6 +321,17 @@ public final class Simulation: Sendable {
   }
 
   /// Everything the device holds now.
+  /// Jumps a live clock to the next deadline of the engine or the local server, whichever
+  /// comes first; nil when nothing is scheduled or the clock cannot jump. One rule for the
+  /// inspector's `n` and the shell's `jump`.
+  public func jumpToNextDeadline() async -> Instant? {
+    let deadlines = [await engine?.nextDeadline, remote ? nil : await server.nextDeadline]
+    guard let next = deadlines.compactMap({ $0 }).min(), let clock = clock as? ScaledClock
+    else { return nil }
+    clock.jump(to: next)
+    return next
+  }
+
   public func deviceSnapshot() async throws -> EngineSnapshot? {
     if let imported = setup.imported {
       return EngineSnapshot.stored(

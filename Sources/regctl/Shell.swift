@@ -110,13 +110,7 @@ enum ShellCommands {
       try? await session.clock.sleep(until: session.clock.now() + seconds)
       return true
     case "jump":
-      guard let scaled = session.clock as? ScaledClock,
-        let deadline = await session.engine?.nextDeadline
-      else {
-        report("nothing is scheduled", json: json)
-        return true
-      }
-      scaled.jump(to: deadline)
+      if await session.jumpToNextDeadline() == nil { report("nothing is scheduled", json: json) }
       return true
     default:
       break

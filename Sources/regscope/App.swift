@@ -104,14 +104,10 @@ final class App {
         flash(
           rate == 0 ? "time paused" : "time runs at \(Inspector.formatRate(rate))x", isError: false)
       case .jumpToNextDeadline:
-        let deadlines = [await session.engine?.nextDeadline, await session.server.nextDeadline]
-        guard let next = deadlines.compactMap({ $0 }).min(),
-          let clock = session.clock as? ScaledClock
-        else {
+        guard let next = await session.jumpToNextDeadline() else {
           flash("nothing is scheduled", isError: false)
           continue
         }
-        clock.jump(to: next)
         flash("jumped to \(LiveLine.time(next))", isError: false)
       case .cycleTheme:
         themeIndex = (themeIndex + 1) % themes.count
