@@ -105,10 +105,8 @@ public enum ScenarioRunner {
 
   /// What the events of a command leave unsaid: edits and refusals are events already.
   static func notable(_ outcome: CommandOutcome) -> String? {
-    switch outcome {
-    case .done(let text): return text == "launched" ? nil : text
-    case .edit(.unchanged(let reason)): return "no change: \(reason)"
-    case .edit(.applied), .edit(.rejected): return nil
-    }
+    // "launched" is the launched event's to say.
+    if case .done("launched") = outcome { return nil }
+    return outcome.unsaid
   }
 }

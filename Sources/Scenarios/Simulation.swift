@@ -68,12 +68,6 @@ public final class RunLog: Sendable {
   }
 }
 
-/// What a command did, in words, for the timeline and the shell.
-public enum CommandOutcome: Sendable {
-  case done(String)
-  case edit(EditOutcome)
-}
-
 public enum SimulationError: Error, CustomStringConvertible {
   case notLaunched(String)
   case noLocalServer(String)

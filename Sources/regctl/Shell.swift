@@ -123,11 +123,7 @@ enum ShellCommands {
       return true
     }
     do {
-      switch try await session.execute(command) {
-      case .done(let message): report(message, json: json)
-      case .edit(.unchanged(let reason)): report("no change: \(reason)", json: json)
-      case .edit: break
-      }
+      if let message = try await session.execute(command).unsaid { report(message, json: json) }
     } catch {
       report("error: \(error)", json: json)
     }

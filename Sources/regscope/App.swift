@@ -126,18 +126,9 @@ final class App {
     var failed = false
     for command in commands {
       do {
-        switch try await session.execute(command) {
-        case .done(let text): messages.append(text)
-        case .edit(.applied(let change, let warnings)):
-          messages.append(
-            "applied: \(change.summary)"
-              + (warnings.isEmpty
-                ? "" : " (\(warnings.map(\.code.rawValue).joined(separator: ", ")))"))
-        case .edit(.unchanged(let reason)): messages.append("no change: \(reason)")
-        case .edit(.rejected(let rejection)):
-          messages.append("refused: \(rejection)")
-          failed = true
-        }
+        let outcome = try await session.execute(command)
+        messages.append(outcome.text)
+        if outcome.isRefusal { failed = true }
       } catch {
         messages.append("\(command): \(error)")
         failed = true

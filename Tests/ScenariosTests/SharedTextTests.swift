@@ -35,3 +35,23 @@ struct SharedTextTests {
     #expect(!shown.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F })
   }
 }
+
+@Suite("command outcomes, worded once")
+struct CommandOutcomeTests {
+  @Test("the inspector's whole text; what the shell and the timeline add to the events")
+  func wording() {
+    let change = PendingChange(
+      seq: 1, target: ChangeTarget(.tag, "x"), firstAt: .zero, lastAt: .zero, summary: "+ x")
+    let applied = CommandOutcome.edit(
+      .applied(change, warnings: [Warning(code: .backgroundEdit, rule: "R2.10", message: "m")]))
+    #expect(applied.text == "applied: + x (backgroundEdit)")
+    #expect(applied.unsaid == nil && !applied.isRefusal)
+    let unchanged = CommandOutcome.edit(.unchanged(reason: "tag x is already there"))
+    #expect(unchanged.unsaid == "no change: tag x is already there")
+    let refused = CommandOutcome.edit(
+      .rejected(Rejection(rule: "R2.7", field: "tag ALL", reason: "is the SDK's own tag")))
+    #expect(refused.isRefusal && refused.text.hasPrefix("refused: ") && refused.unsaid == nil)
+    #expect(CommandOutcome.done("server: up").unsaid == "server: up")
+    #expect(ScenarioRunner.notable(.done("launched")) == nil)
+  }
+}

@@ -1,0 +1,33 @@
+import RegistrationCore
+
+/// What a command did. Worded here once, for every face.
+public enum CommandOutcome: Sendable {
+  case done(String)
+  case edit(EditOutcome)
+
+  /// The whole outcome in words: the inspector's status line.
+  public var text: String {
+    switch self {
+    case .done(let text): text
+    case .edit(.applied(let change, let warnings)):
+      "applied: \(change.summary)"
+        + (warnings.isEmpty ? "" : " (\(warnings.map(\.code.rawValue).joined(separator: ", ")))")
+    case .edit(.unchanged(let reason)): "no change: \(reason)"
+    case .edit(.rejected(let rejection)): "refused: \(rejection)"
+    }
+  }
+
+  /// What the event stream leaves unsaid (edits and refusals are events already): what the
+  /// shell and a scenario's timeline print.
+  public var unsaid: String? {
+    switch self {
+    case .done, .edit(.unchanged): text
+    case .edit(.applied), .edit(.rejected): nil
+    }
+  }
+
+  public var isRefusal: Bool {
+    if case .edit(.rejected) = self { return true }
+    return false
+  }
+}
