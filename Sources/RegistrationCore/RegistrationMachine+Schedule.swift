@@ -1,0 +1,108 @@
+/// When the next registration goes out, and why (R3, R4, the SDK profile's schedule).
+extension RegistrationMachine {
+  /// What happens next and when (R3, R4). Pure: the same state always gives the same plan.
+  public var plan: SendPlan {
+    if let inFlight { return .inFlight(since: inFlight.startedAt) }
+    let scheduler = state.scheduler
+    if state.pending.isEmpty && scheduler.retry == nil { return .idle }
+    if settings.delayRegistrationUntilContactKeyIsSet && state.record.contactKey == nil {
+      return .delayedForContactKey
+    }
+    let missing = missingRequired
+    if !missing.isEmpty { return .blocked(missing: missing) }
+    if let retry = scheduler.retry {
+      return .due(at: retry.nextAttemptAt, reason: .retry, openedBy: nil)
+    }
+    if pendingIndex[.initial] != nil, let dueAt = scheduler.initialDueAt {
+      return .due(at: dueAt, reason: .initial, openedBy: .initial)
+    }
+    guard let first = earliestPending else { return .idle }
+    return .due(at: changeDue(first), reason: .change, openedBy: first.target)
+  }
+
+  /// When a change goes out, by the profile's schedule.
+  func changeDue(_ first: PendingChange) -> Instant {
+    let scheduler = state.scheduler
+    switch settings.profile.schedule {
+    case .window:
+      // The window opens at the first change, but never before the last success (R3.2, R4.4).
+      let windowStart = max(first.firstAt, scheduler.lastSuccessAt ?? first.firstAt)
+      return windowStart + RetryPolicy.throttle
+    case .throttleAlarm:
+      // At once: a send inside the throttle is answered on the device (see `tick`).
+      return first.firstAt
+    case .interval(let batchPause):
+      // One send per interval (60 s after a success), after the batching pause, and not
+      // while the server's Retry-After lies ahead.
+      var due = first.firstAt + batchPause
+      if let last = scheduler.lastAttemptAt { due = max(due, last + RetryPolicy.firstInterval) }
+      if let until = scheduler.retryAfterUntil { due = max(due, until) }
+      return due
+    }
+  }
+
+  /// Android's device throttle: nothing leaves before 60 s after the last send and after the
+  /// last success, nor before the server's Retry-After (SDK-FACTS.md).
+  func throttledUntil(now: Instant) -> Instant? {
+    guard case .throttleAlarm = settings.profile.schedule else { return nil }
+    let scheduler = state.scheduler
+    let until = [
+      scheduler.lastAttemptAt.map { $0 + RetryPolicy.throttle },
+      scheduler.lastSuccessAt.map { $0 + RetryPolicy.throttle }, scheduler.retryAfterUntil,
+    ].compactMap { $0 }.max()
+    guard let until, now < until else { return nil }
+    return until
+  }
+
+  /// When the engine must call `tick` next, or nil when nothing is scheduled.
+  public var nextDeadline: Instant? {
+    if case .due(let at, _, _) = plan { return at }
+    return nil
+  }
+
+  /// R6.3: the required fields this record lacks.
+  public var missingRequired: [String] {
+    RequiredFields.missing(record: state.record, hasAccessToken: settings.hasAccessToken)
+  }
+
+  /// Time has come to `now`: starts the due send, or skips one that would repeat the last
+  /// acknowledged record (R3.4).
+
+  mutating func prepareInitial(now: Instant) {
+    guard pendingIndex[.initial] != nil, state.scheduler.initialDueAt == nil else { return }
+    if settings.delayRegistrationUntilContactKeyIsSet && state.record.contactKey == nil { return }
+    state.scheduler.initialDueAt = now
+  }
+
+  /// Ends every step: brings the plan up to date and announces it if it changed.
+  mutating func finish(_ step: inout Step, now: Instant) {
+    if pendingIndex[.initial] != nil, state.scheduler.initialDueAt == nil {
+      prepareInitial(now: now)
+      if state.scheduler.initialDueAt != nil { step.persist = true }
+    }
+    let current = plan
+    guard current != announced else { return }
+    announced = current
+    switch current {
+    case .due(let at, let reason, let openedBy):
+      step.events.append(
+        .scheduled(
+          at: at, reason: reason, openedBy: openedBy,
+          rule: settings.profile.changeReason(openedBy?.description ?? "a change")))
+    case .delayedForContactKey:
+      step.events.append(
+        .delayed(
+          reason:
+            "delayRegistrationUntilContactKeyIsSet is on and no contact key is set: nothing is sent until one is"
+        ))
+    case .blocked(let missing):
+      step.events.append(
+        .warning(
+          Warning(
+            code: .missingRequired, rule: "R6.3",
+            message: "not sent: the record lacks \(missing.joined(separator: ", "))")))
+    case .idle, .inFlight:
+      break
+    }
+  }
+}
