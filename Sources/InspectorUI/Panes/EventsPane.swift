@@ -1,0 +1,42 @@
+import EngagementServer
+import Foundation
+import RegistrationCore
+import RegistrationEngine
+import Scenarios
+
+/// 5 Events: the event stream, filtered and scrolled.
+extension Panes {
+  static func events(_ model: InspectorModel, _ inner: Rect, _ canvas: inout Canvas) {
+    let visible = model.visibleEvents
+    guard inner.height > 0 else { return }
+    if visible.isEmpty {
+      canvas.line(
+        inner, 0,
+        [(model.eventFilter.isEmpty ? "(no events yet)" : "(no event matches the filter)", .dim)])
+      return
+    }
+    let end = max(0, visible.count - model.eventsBack)
+    let start = max(0, end - inner.height)
+    for (row, event) in visible[start..<end].enumerated() {
+      let role: StyleRole
+      switch event.type {
+      case "warning", "orphaned", "inputRejected": role = .warning
+      case "failed": role = .error
+      case "sent": role = .success
+      case "serverProcessed":
+        if case .server(.rejected) = event.body { role = .error } else { role = .normal }
+      default: role = .normal
+      }
+      canvas.line(
+        inner, row,
+        [
+          (model.format(event.t) + " ", .dim),
+          (
+            TextWidth.column(event.type, 15),
+            role == .normal ? .accent : role
+          ),
+          (event.detail(time: model.format), role),
+        ])
+    }
+  }
+}

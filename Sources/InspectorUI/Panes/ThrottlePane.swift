@@ -1,0 +1,53 @@
+import EngagementServer
+import Foundation
+import RegistrationCore
+import RegistrationEngine
+import Scenarios
+
+/// 3 Throttle: when the next send goes out, and why.
+extension Panes {
+  static func throttle(_ model: InspectorModel) -> [[(String, StyleRole)]] {
+    guard let device = model.device else { return [] }
+    switch device.plan {
+    case .idle:
+      var lines: [[(String, StyleRole)]] = [[("idle", .success), (": nothing to send", .normal)]]
+      if let success = device.state.scheduler.lastSuccessAt {
+        let window = success + RetryPolicy.throttle - model.now
+        if window > 0 {
+          lines.append([("a change now waits \(DurationText.describe(window.rounded(.up)))", .dim)])
+        }
+      }
+      return lines
+    case .inFlight(let since):
+      return [
+        [
+          ("sending", .accent),
+          (" for \(DurationText.describe(max(0, model.now - since)))…", .normal),
+        ]
+      ]
+    case .delayedForContactKey:
+      return [
+        [("delayed", .warning)],
+        [("waiting for a contact key", .normal)],
+        [("delay until key is set (R3.5)", .dim)],
+      ]
+    case .blocked(let missing):
+      return [[("not sent: missing \(missing.joined(separator: ", ")) (R6.3)", .error)]]
+    case .due(let at, let reason, let openedBy):
+      let left = max(0, at - model.now)
+      let countdown = left <= 0 ? "now" : "in \(DurationText.describe(left.rounded(.up)))"
+      let why: String
+      switch reason {
+      case .initial: why = "the initial registration (R3.1)"
+      case .retry: why = "a retry after a failure: see Backoff"
+      case .change:
+        return [
+          [("next send ", .normal), (countdown, .countdown)],
+          [(device.settings.profile.changeRule, .dim)],
+          [("  " + (openedBy.map { text($0.description) } ?? "a change"), .normal)],
+        ]
+      }
+      return [[("next send ", .normal), (countdown, .countdown)], [(why, .dim)]]
+    }
+  }
+}
