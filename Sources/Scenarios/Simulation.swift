@@ -5,69 +5,6 @@ import RegistrationCore
 import RegistrationEngine
 import Synchronization
 
-/// How a simulated run is set up: the app's configuration, the device, the server, the network.
-public struct SimulationSetup: Sendable {
-  /// A UUID and 24 characters: the demo passes the shipped SDKs' start-up checks.
-  public var appID = "0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b"
-  public var accessToken = "demo-access-token-012345"
-  public var platform: Platform = .iOS
-  /// Which SDK the device is (documented, ios, android).
-  public var profile: SDKProfile = .documented
-  public var delayRegistrationUntilContactKeyIsSet = false
-  public var debugBuild = false
-  public var requestTimeout: Double = 30
-  public var environment: DeviceEnvironment? = nil
-  /// Fixed in scenarios so runs are repeatable; nil makes a random UUID on first launch (R1.2).
-  public var deviceID: String? = "5A1D0C3E-0000-4000-8000-00000000D001"
-  public var processingDelay: Double = 300
-  public var definedAttributes: Set<String>? = nil
-  /// Seconds a send spends on the wire (virtual).
-  public var networkLatency: Double = 0
-  /// Send over real loopback HTTP to the Hummingbird front instead of in process.
-  public var overHTTP = false
-  /// A device read from an SDK state dump, shown read-only: no engine runs, nothing is sent.
-  public var imported: ImportedDevice?
-
-  public init() {}
-
-  /// Becomes `profile`: the platform its SDK runs on, and a demo device running that SDK's
-  /// version unless the scenario gave one. A device of the other platform starts afresh.
-  public mutating func use(_ profile: SDKProfile) {
-    if let platform = profile.platform, platform != self.platform {
-      self.platform = platform
-      if environment != nil { environment = .demo(platform, profile: profile) }
-    }
-    if var environment, environment.sdkVersion == self.profile.sdkVersion {
-      environment.sdkVersion = profile.sdkVersion
-      self.environment = environment
-    }
-    self.profile = profile
-  }
-}
-
-/// Thread-safe, ordered record of everything a run did.
-public final class RunLog: Sendable {
-  private let events = Mutex<[RunEvent]>([])
-  private let listener: (@Sendable (RunEvent) -> Void)?
-
-  public init(listener: (@Sendable (RunEvent) -> Void)? = nil) { self.listener = listener }
-
-  public var all: [RunEvent] { events.withLock { $0 } }
-
-  public func append(_ event: RunEvent) {
-    events.withLock { $0.append(event) }
-    listener?(event)
-  }
-
-  public func count(_ type: String) -> Int {
-    events.withLock { $0.filter { $0.type == type }.count }
-  }
-
-  public func last(_ type: String) -> RunEvent? {
-    events.withLock { $0.last { $0.type == type } }
-  }
-}
-
 public enum SimulationError: Error, CustomStringConvertible {
   case notLaunched(String)
   case noLocalServer(String)
