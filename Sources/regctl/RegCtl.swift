@@ -7,7 +7,7 @@ struct RegCtl: AsyncParsableCommand {
     commandName: "regctl",
     abstract: "RegScope's headless tool: the local Engagement server, scenarios, a command shell.",
     discussion: """
-      The same registration engine as the regscope inspector, with no terminal UI.
+      The same registration engine as the regscope inspector, with no terminal UI. \
       Rules are numbered as in SPEC.md (R1-R8 for the device, S1-S7 for the server).
       """,
     subcommands: [Run.self, ListScenarios.self, Shell.self, State.self, Serve.self])

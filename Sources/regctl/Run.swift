@@ -8,9 +8,9 @@ struct Run: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Run scenarios in virtual time and check their expectations.",
     discussion: """
-      SCENARIO is a YAML file or the name of a built-in (see `regctl scenarios`). Time is
-      virtual: a 30-day outage runs in milliseconds. The local server runs in process; with
-      --http it runs on loopback and the engine talks to it over real HTTP.
+      SCENARIO is a YAML file or the name of a built-in (see `regctl scenarios`). Time is \
+      virtual: a 30-day outage runs in milliseconds. The local server runs in process; with \
+      --http it runs on loopback and the engine talks to it over real HTTP. \
       Exits 1 when an expectation fails, 2 when a scenario cannot be read.
       """)
 

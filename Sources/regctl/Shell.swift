@@ -11,53 +11,28 @@ struct Shell: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Type commands against a persistent engine in real or scaled time.",
     discussion: """
-      Reads one command a line, from a terminal or a pipe, and prints events as they happen.
-      The app is launched when the shell starts. With no --server and no --config the local
-      server runs in process; with them the engine talks to that endpoint, a real Marketing
-      Cloud tenant included. Besides the command language: help, state, wait DURATION,
+      Reads one command a line, from a terminal or a pipe, and prints events as they happen. \
+      The app is launched when the shell starts. With no --server and no --config the local \
+      server runs in process; with them the engine talks to that endpoint, a real Marketing \
+      Cloud tenant included. Besides the command language: help, state, wait DURATION, \
       jump (to the next deadline), quit.
       """)
 
-  @Option(help: "State folder (default: $XDG_STATE_HOME/regscope).")
-  var state: String?
-
-  @Option(help: "A JSON file of named SDK configurations (R7.1).")
-  var config: String?
-
-  @Option(help: "Which configuration of --config to use.")
-  var configName: String?
-
-  @Option(help: "Send registrations to this server instead of the local one.")
-  var server: String?
-
-  @Option(help: "Clock speed: 1 is real time, 60 a minute per second.")
-  var speed: Double = 1
+  @OptionGroup var options: SessionOptions
 
   @Flag(help: "Print events as JSON lines.")
   var json = false
 
-  @OptionGroup var sdk: SDKOption
-
-  @Flag(help: "Move the stored state aside and start afresh.")
-  var resetState = false
-
-  func validate() throws {
-    guard speed.isFinite, speed > 0, speed <= 1_000_000 else {
-      throw ValidationError("--speed must be above 0 and at most 1000000")
-    }
-    if (config == nil) != (configName == nil) {
-      throw ValidationError("--config and --config-name go together")
-    }
-  }
-
   func run() async throws {
     let json = self.json
-    let folder = StateDirectory.resolve(state)
+    let folder = StateDirectory.resolve(options.state)
+    let speed = options.speed ?? 1
     let session: Simulation
     do {
       session = try await LiveSession.open(
-        folder: folder, config: config, configName: configName, server: server, speed: speed,
-        resetState: resetState, sdk: sdk.profile
+        folder: folder, config: options.config, configName: options.configName,
+        server: options.server, speed: speed, resetState: options.resetState,
+        sdk: options.sdk.profile
       ) { event in Output.line(LiveLine.event(event, json: json)) }
     } catch {
       Output.error("regctl: \(error)")

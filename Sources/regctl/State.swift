@@ -9,12 +9,12 @@ struct State: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Print the stored SDK state, as RegScope or a shipped SDK dumps it; or read a dump.",
     discussion: """
-      Without --import: the state under --state as JSON, in RegScope's form (record, pending \\
-      changes, retry, last acknowledged body) or as the Android (getSdkState) or iOS \\
+      Without --import: the state under --state as JSON, in RegScope's form (record, pending \
+      changes, retry, last acknowledged body) or as the Android (getSdkState) or iOS \
       (sfmc_getSDKState) SDK dumps it.
 
-      With --import FILE: a dump from a real app (Android, the unified SDK's wrapper, or iOS), \\
-      read and explained: what is pending, when the next registration is due, missing fields, \\
+      With --import FILE: a dump from a real app (Android, the unified SDK's wrapper, or iOS), \
+      read and explained: what is pending, when the next registration is due, missing fields, \
       reserved-word attributes, a generic contact key, the orphan risk.
       """)
 

@@ -21,40 +21,24 @@ struct RegScope: AsyncParsableCommand {
     commandName: "regscope",
     abstract: "Watch and drive mobile-push device registration in your terminal.",
     discussion: """
-      With no options it opens on its embedded default: the local Engagement server in
+      With no options it opens on its embedded default: the local Engagement server in \
       process, a demo app configuration, state under $XDG_STATE_HOME/regscope. Press ? for keys.
       """)
 
-  @Option(help: "State folder (default: $XDG_STATE_HOME/regscope).")
-  var state: String?
-
-  @Option(help: "A JSON file of named SDK configurations, to inspect a real tenant.")
-  var config: String?
-
-  @Option(help: "Which configuration of --config to use.")
-  var configName: String?
-
-  @Option(help: "Send registrations to this server instead of the local one.")
-  var server: String?
-
-  @Option(help: "Clock speed: 1 is real time, 60 a minute per second (demo default 60).")
-  var speed: Double?
+  @OptionGroup var options: SessionOptions
 
   @Option(help: "Theme: default, light, high-contrast, monochrome, or a YAML file.")
   var theme: String = "default"
 
-  @Option(help: "Play a built-in scenario live (demo mode), on fresh in-memory state.")
+  @Option(
+    help: "Play a built-in scenario live (demo mode, 60x unless --speed), on fresh in-memory state."
+  )
   var scenario: String?
-
-  @OptionGroup var sdk: SDKOption
 
   @Option(
     name: .customLong("import-state"),
     help: "Open on a shipped SDK's state dump (Android, unified or iOS), read-only.")
   var importState: String?
-
-  @Flag(help: "Move the stored state aside and start afresh.")
-  var resetState = false
 
   @Flag(help: "Draw with ASCII only.")
   var ascii = false
@@ -63,12 +47,6 @@ struct RegScope: AsyncParsableCommand {
   var measure: String?
 
   func validate() throws {
-    if let speed, !(speed > 0 && speed <= 1_000_000) {
-      throw ValidationError("--speed must be above 0 and at most 1000000")
-    }
-    if (config == nil) != (configName == nil) {
-      throw ValidationError("--config and --config-name go together")
-    }
     if let scenario, BuiltInScenarios.named(scenario) == nil,
       !FileManager.default.fileExists(atPath: scenario)
     {
@@ -93,7 +71,7 @@ struct RegScope: AsyncParsableCommand {
       inbox.append(event)
       wake(.events)
     }
-    let folder = StateDirectory.resolve(state)
+    let folder = StateDirectory.resolve(options.state)
     let session: Simulation
     var playing: Scenario?
     var imported: ImportedDevice?
@@ -118,16 +96,18 @@ struct RegScope: AsyncParsableCommand {
           ?? ScenarioParser.parse(file: scenario)
         playing = loaded
         let place = SimulationPlace(
-          clock: ScaledClock(rate: speed ?? 60), deviceStore: try RegistrationStore.inMemory(),
+          clock: ScaledClock(rate: options.speed ?? 60),
+          deviceStore: try RegistrationStore.inMemory(),
           serverStore: try ServerStore.inMemory(), live: true)
         var setup = loaded.setup
         setup.deviceID = nil
-        if let profile = sdk.profile { setup.use(profile) }
+        if let profile = options.sdk.profile { setup.use(profile) }
         session = try await Simulation.start(setup, place: place, log: RunLog(listener: onEvent))
       } else {
         session = try await LiveSession.open(
-          folder: folder, config: config, configName: configName, server: server,
-          speed: speed ?? 1, resetState: resetState, sdk: sdk.profile, onEvent: onEvent)
+          folder: folder, config: options.config, configName: options.configName,
+          server: options.server, speed: options.speed ?? 1, resetState: options.resetState,
+          sdk: options.sdk.profile, onEvent: onEvent)
       }
     } catch {
       Output.error("regscope: \(error)")

@@ -1,0 +1,37 @@
+import ArgumentParser
+
+/// The options of a live session, shared by `regscope` and `regctl shell`: where its state
+/// lives, which configuration and server, how fast time runs, which SDK to be.
+public struct SessionOptions: ParsableArguments {
+  @Option(help: "State folder (default: $XDG_STATE_HOME/regscope).")
+  public var state: String?
+
+  @Option(
+    help: "A JSON file of named SDK configurations (R7.1): the iOS SDK's own file loads as it is.")
+  public var config: String?
+
+  @Option(help: "Which configuration of --config to use.")
+  public var configName: String?
+
+  @Option(help: "Send registrations to this server instead of the local one.")
+  public var server: String?
+
+  @Option(help: "Clock speed: 1 is real time (the default), 60 a minute per second.")
+  public var speed: Double?
+
+  @OptionGroup public var sdk: SDKOption
+
+  @Flag(help: "Move the stored state aside and start afresh.")
+  public var resetState = false
+
+  public init() {}
+
+  public func validate() throws {
+    if let speed, !(speed > 0 && speed <= 1_000_000) {
+      throw ValidationError("--speed must be above 0 and at most 1000000")
+    }
+    if (config == nil) != (configName == nil) {
+      throw ValidationError("--config and --config-name go together")
+    }
+  }
+}
