@@ -49,6 +49,7 @@ public enum LiveSession {
     let place = SimulationPlace(
       clock: ScaledClock(rate: speed), deviceStore: try RegistrationStore.open(at: devicePath),
       serverStore: try ServerStore.open(at: serverPath), remote: remote, live: true)
-    return try await Simulation.start(setup, place: place, log: RunLog(listener: onEvent))
+    return try await Simulation.start(
+      setup, place: place, log: RunLog(limit: RunLog.liveLimit, listener: onEvent))
   }
 }

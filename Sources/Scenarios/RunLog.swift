@@ -1,24 +1,46 @@
 import Synchronization
 
-/// Thread-safe, ordered record of everything a run did.
+/// Thread-safe, ordered record of what a run did. A live session runs for days: with a `limit`
+/// only the newest events are kept (the counts stay exact), so its memory does not grow. A
+/// scenario is finite and keeps everything, since its expectations read the whole run.
 public final class RunLog: Sendable {
-  private let events = Mutex<[RunEvent]>([])
+  private struct State {
+    var events: [RunEvent] = []
+    var counts: [String: Int] = [:]
+  }
+
+  /// How many events a live session keeps.
+  public static let liveLimit = 10_000
+
+  private let state = Mutex(State())
+  private let limit: Int?
   private let listener: (@Sendable (RunEvent) -> Void)?
 
-  public init(listener: (@Sendable (RunEvent) -> Void)? = nil) { self.listener = listener }
+  public init(limit: Int? = nil, listener: (@Sendable (RunEvent) -> Void)? = nil) {
+    self.limit = limit.map { max(1, $0) }
+    self.listener = listener
+  }
 
-  public var all: [RunEvent] { events.withLock { $0 } }
+  /// The events kept: all of them, or the newest `limit`.
+  public var all: [RunEvent] { state.withLock { $0.events } }
 
   public func append(_ event: RunEvent) {
-    events.withLock { $0.append(event) }
+    let limit = self.limit
+    state.withLock { state in
+      state.events.append(event)
+      state.counts[event.type, default: 0] += 1
+      // Trimmed a quarter at a time, so appending stays cheap on average.
+      if let limit, state.events.count > limit + limit / 4 {
+        state.events.removeFirst(state.events.count - limit)
+      }
+    }
     listener?(event)
   }
 
-  public func count(_ type: String) -> Int {
-    events.withLock { $0.filter { $0.type == type }.count }
-  }
+  /// How many events of `type` the run has had, trimmed ones included.
+  public func count(_ type: String) -> Int { state.withLock { $0.counts[type] ?? 0 } }
 
   public func last(_ type: String) -> RunEvent? {
-    events.withLock { $0.last { $0.type == type } }
+    state.withLock { $0.events.last { $0.type == type } }
   }
 }

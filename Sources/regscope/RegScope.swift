@@ -89,7 +89,8 @@ struct RegScope: AsyncParsableCommand {
         let place = SimulationPlace(
           clock: ScaledClock(rate: 1), deviceStore: try RegistrationStore.inMemory(),
           serverStore: try ServerStore.inMemory(), live: true)
-        session = try await Simulation.start(setup, place: place, log: RunLog(listener: onEvent))
+        session = try await Simulation.start(
+          setup, place: place, log: RunLog(limit: RunLog.liveLimit, listener: onEvent))
       } else if let scenario {
         let loaded =
           try BuiltInScenarios.named(scenario).map(BuiltInScenarios.scenario)
@@ -102,7 +103,8 @@ struct RegScope: AsyncParsableCommand {
         var setup = loaded.setup
         setup.deviceID = nil
         if let profile = options.sdk.profile { setup.use(profile) }
-        session = try await Simulation.start(setup, place: place, log: RunLog(listener: onEvent))
+        session = try await Simulation.start(
+          setup, place: place, log: RunLog(limit: RunLog.liveLimit, listener: onEvent))
       } else {
         session = try await LiveSession.open(
           folder: folder, config: options.config, configName: options.configName,

@@ -27,3 +27,21 @@ struct SessionTimeTests {
     await simulation.stop()
   }
 }
+
+@Suite("the run log")
+struct RunLogTests {
+  @Test("a live session's log keeps the newest events and exact counts; a scenario's keeps all")
+  func bounded() {
+    let live = RunLog(limit: 100)
+    let unbounded = RunLog()
+    for index in 0..<1_000 {
+      let event = RunEvent(t: Instant(Double(index)), body: .engine(.delayed(reason: "r\(index)")))
+      live.append(event)
+      unbounded.append(event)
+    }
+    #expect(live.all.count <= 125 && live.all.count >= 100)
+    #expect(live.all.last?.t == Instant(999))
+    #expect(live.count("delayed") == 1_000)
+    #expect(unbounded.all.count == 1_000 && unbounded.count("delayed") == 1_000)
+  }
+}
