@@ -57,8 +57,8 @@ public struct SDKProfile: Hashable, Sendable {
   }
 
   public var name: Name
-  /// The platforms the SDK runs on: one for a shipped SDK, both for the documented contract.
-  public var platforms: [Platform]
+  /// The platform a shipped SDK runs on; nil for the documented contract, which covers both.
+  public var platform: Platform?
   /// The SDK version this profile reproduces, sent in `X-SDK-Version` and the User-Agent.
   public var sdkVersion: String
   public var headerCase: HeaderCase
@@ -90,7 +90,7 @@ public struct SDKProfile: Hashable, Sendable {
 
   /// The documented contract: RegScope's behaviour before profiles, the seeds' word.
   public static let documented = SDKProfile(
-    name: .documented, platforms: [.iOS, .android], sdkVersion: "8.1.0", headerCase: .capitalized,
+    name: .documented, platform: nil, sdkVersion: "8.1.0", headerCase: .capitalized,
     sendsSDKVersionHeader: false, userAgentForm: .regscope, sendsRequestStamps: false,
     sendsLanguageAndBadge: true, timeZoneForm: .seconds, quietPushAlwaysFalse: false,
     bodyHash: .fnv1a64, schedule: .window, retryAfterForms: .secondsOrDate,
@@ -99,7 +99,7 @@ public struct SDKProfile: Hashable, Sendable {
 
   /// The shipped iOS SDK 10.0.0 (SDK-FACTS.md).
   public static let ios = SDKProfile(
-    name: .ios, platforms: [.iOS], sdkVersion: "10.0.0", headerCase: .capitalized,
+    name: .ios, platform: .iOS, sdkVersion: "10.0.0", headerCase: .capitalized,
     sendsSDKVersionHeader: true,
     userAgentForm: .ios, sendsRequestStamps: true, sendsLanguageAndBadge: false,
     timeZoneForm: .fourDigits, quietPushAlwaysFalse: false, bodyHash: .sha1,
@@ -109,7 +109,7 @@ public struct SDKProfile: Hashable, Sendable {
 
   /// The shipped Android SDK 10.0.0 (SDK-FACTS.md).
   public static let android = SDKProfile(
-    name: .android, platforms: [.android], sdkVersion: "10.0.0", headerCase: .lowercase,
+    name: .android, platform: .android, sdkVersion: "10.0.0", headerCase: .lowercase,
     sendsSDKVersionHeader: true,
     userAgentForm: .android, sendsRequestStamps: true, sendsLanguageAndBadge: false,
     timeZoneForm: .seconds, quietPushAlwaysFalse: true, bodyHash: .sha256,
@@ -129,9 +129,6 @@ public struct SDKProfile: Hashable, Sendable {
 }
 
 extension SDKProfile {
-  /// The one platform a shipped SDK runs on; nil for the documented contract.
-  public var platform: Platform? { platforms.count == 1 ? platforms.first : nil }
-
   /// `documented`, `ios` or `android`, in any case.
   public init?(loose text: String) {
     guard let name = Name(rawValue: InputRules.trimmed(text).lowercased()) else { return nil }
