@@ -34,6 +34,9 @@ struct State: AsyncParsableCommand {
   var json = false
 
   func validate() throws {
+    if let importPath, InputRules.trimmed(importPath).isEmpty {
+      throw ValidationError("--import needs the path of an SDK state dump")
+    }
     guard SDKStateDump.Format(rawValue: format.lowercased()) != nil else {
       throw ValidationError(
         "--format must be regscope, android, unified or ios; got \"\(TerminalText.escaped(format))\""

@@ -160,6 +160,8 @@ struct RegctlBinaryTests {
       #expect(reading.stdout.hasPrefix(title), "\(reading.stdout)")
       #expect(reading.stdout.contains("tag + sports"), "\(reading.stdout)")
     }
+    let empty = try await regctl(["state", "--import", ""])
+    #expect(empty.status == 64 && empty.stderr.contains("--import needs the path"))
     let broken = try temporaryFile("broken.json", "{\"RegistrationManager\": ")
     let error = try await regctl(["state", "--import", broken])
     #expect(error.status == 2 && error.stderr.contains(broken))
