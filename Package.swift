@@ -40,6 +40,15 @@ let package = Package(
       name: "RegistrationEngine",
       dependencies: [
         "RegistrationCore", "Clocks", .product(name: "GRDB", package: "GRDB.swift"),
+      ],
+      swiftSettings: strictSwift6
+    ),
+    // The engine's transport to a real endpoint, on AsyncHTTPClient (kept apart so the
+    // inspector's UI links no NIO).
+    .target(
+      name: "RegistrationHTTP",
+      dependencies: [
+        "RegistrationCore", "RegistrationEngine",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -47,33 +56,54 @@ let package = Package(
       ],
       swiftSettings: strictSwift6
     ),
-    // The receiving side (SPEC S1-S7): processing rules as pure code, SQLite, an HTTP front.
+    // The receiving side (SPEC S1-S7): processing rules as pure code, SQLite, the server actor.
     .target(
       name: "EngagementServer",
       dependencies: [
         "RegistrationCore", "Clocks",
         .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "Hummingbird", package: "hummingbird"),
-        .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "OrderedCollections", package: "swift-collections"),
         .product(name: "DequeModule", package: "swift-collections"),
+      ],
+      swiftSettings: strictSwift6
+    ),
+    // The local server's HTTP front on Hummingbird: routes, hardening, the OpenAPI document.
+    .target(
+      name: "EngagementHTTP",
+      dependencies: [
+        "RegistrationCore", "Clocks", "EngagementServer",
+        .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
       ],
       swiftSettings: strictSwift6
     ),
-    // The command language, scenarios and what both faces share (durations, safe text).
+    // The one session both faces drive: a device and the local (or a remote) server on one
+    // clock, the command language, typed outcomes and events, the text toolkit.
+    .target(
+      name: "Session",
+      dependencies: ["RegistrationCore", "RegistrationEngine", "EngagementServer", "Clocks"],
+      swiftSettings: strictSwift6
+    ),
+    // What a session needs to reach a real network: the HTTP transport and the HTTP front.
+    .target(
+      name: "SessionHTTP",
+      dependencies: ["Session", "RegistrationEngine", "RegistrationHTTP", "EngagementHTTP"],
+      swiftSettings: strictSwift6
+    ),
+    // The scenario format (YAML), expectations, the runner, the built-ins, state dumps.
     .target(
       name: "Scenarios",
       dependencies: [
-        "RegistrationCore", "RegistrationEngine", "EngagementServer", "Clocks",
-        .product(name: "Yams", package: "Yams"),
+        "RegistrationCore", "RegistrationEngine", "EngagementServer", "Clocks", "Session",
+        "SessionHTTP", .product(name: "Yams", package: "Yams"),
       ],
       swiftSettings: strictSwift6
     ),
     .testTarget(
       name: "ScenariosTests",
-      dependencies: ["Scenarios"],
+      dependencies: ["Scenarios", "Session", "SessionHTTP"],
       swiftSettings: strictSwift6
     ),
     // What tests share: child processes with a watchdog, raw HTTP, blocking work off the pool.
@@ -103,15 +133,12 @@ let package = Package(
     // The inspector as Model / Message / update / view into a cell buffer. No curses here.
     .target(
       name: "InspectorUI",
-      dependencies: [
-        "RegistrationCore", "RegistrationEngine", "EngagementServer", "Scenarios", "Clocks",
-        .product(name: "Yams", package: "Yams"),
-      ],
+      dependencies: ["RegistrationCore", "Session", .product(name: "Yams", package: "Yams")],
       swiftSettings: strictSwift6
     ),
     .testTarget(
       name: "InspectorUITests",
-      dependencies: ["InspectorUI", "Scenarios"],
+      dependencies: ["InspectorUI", "Session", "Scenarios"],
       exclude: ["Snapshots"],
       swiftSettings: strictSwift6
     ),
@@ -127,8 +154,9 @@ let package = Package(
     .executableTarget(
       name: "regscope",
       dependencies: [
-        "InspectorUI", "CNcursesw", "Scenarios", "RegistrationEngine", "EngagementServer",
-        "Clocks", "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "InspectorUI", "CNcursesw", "Session", "SessionHTTP", "Scenarios", "RegistrationEngine",
+        "EngagementServer", "Clocks", "ToolSupport",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6
     ),
@@ -136,14 +164,18 @@ let package = Package(
     .executableTarget(
       name: "regctl",
       dependencies: [
-        "RegistrationCore", "RegistrationEngine", "EngagementServer", "Clocks", "Scenarios",
-        "ToolSupport", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "RegistrationCore", "RegistrationEngine", "EngagementServer", "EngagementHTTP", "Clocks",
+        "Session", "SessionHTTP", "Scenarios", "ToolSupport",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6
     ),
     .testTarget(
       name: "EngagementServerTests",
-      dependencies: ["EngagementServer", "RegistrationEngine", "Clocks", "TestSupport"],
+      dependencies: [
+        "EngagementServer", "EngagementHTTP", "RegistrationEngine", "RegistrationHTTP", "Clocks",
+        "TestSupport",
+      ],
       swiftSettings: strictSwift6
     ),
     .testTarget(
@@ -154,7 +186,7 @@ let package = Package(
     .testTarget(
       name: "RegistrationEngineTests",
       dependencies: [
-        "RegistrationEngine", "Clocks", "crash-probe", "TestSupport",
+        "RegistrationEngine", "RegistrationHTTP", "Clocks", "crash-probe", "TestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: strictSwift6
@@ -171,7 +203,10 @@ let package = Package(
     // libFuzzer target when built with -DFUZZING -sanitize=fuzzer (Benchmarks/fuzz.sh).
     .executableTarget(
       name: "regscope-fuzz",
-      dependencies: ["Scenarios", "RegistrationEngine", "EngagementServer", "InspectorUI"],
+      dependencies: [
+        "Session", "Scenarios", "RegistrationEngine", "EngagementServer", "EngagementHTTP",
+        "InspectorUI",
+      ],
       path: "Tests/Fuzz",
       swiftSettings: strictSwift6
     ),
@@ -188,7 +223,9 @@ let package = Package(
     // Release-mode benchmark: `swift run -c release regscope-bench`.
     .executableTarget(
       name: "regscope-bench",
-      dependencies: ["RegistrationCore", "RegistrationEngine", "Clocks", "EngagementServer"],
+      dependencies: [
+        "RegistrationCore", "RegistrationEngine", "Clocks", "EngagementServer", "EngagementHTTP",
+      ],
       path: "Benchmarks/RegScopeBenchmarks",
       swiftSettings: strictSwift6
     ),

@@ -1,9 +1,9 @@
 /// Checks an `Authorization` header against the app's access token (S1). The scheme is
 /// matched without regard to case (RFC 9110 §11.1: `bearer T` is as good as `Bearer T`), and
 /// the token is compared in time that does not depend on where it first differs.
-enum BearerAuthorization {
+public enum BearerAuthorization {
   /// Nil when the header carries the token; otherwise why not, in words a client can act on.
-  static func problem(_ header: String?, token: String) -> String? {
+  public static func problem(_ header: String?, token: String) -> String? {
     guard let header else {
       return "the Authorization header is missing; send \"Bearer <access token>\""
     }

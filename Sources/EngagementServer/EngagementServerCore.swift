@@ -259,7 +259,7 @@ public struct EngagementServerCore: Sendable {
     .respond(status: status, body: errorBody(code, message, field: field), retryAfter: nil)
   }
 
-  static func errorBody(_ code: String, _ message: String, field: String?) -> [UInt8] {
+  public static func errorBody(_ code: String, _ message: String, field: String?) -> [UInt8] {
     var object: [String: Any] = ["error": code, "message": message]
     if let field { object["field"] = field }
     return json(object)

@@ -11,12 +11,14 @@ public enum ServerEvent: Hashable, Sendable {
   case rejected(registrationID: Int, deviceID: String, reason: String)
   case orphaned(contactKey: String, madeUp: Bool, reason: String)
 
-  /// The event-stream type name.
-  public var type: String {
+  public var kind: EventKind {
     switch self {
-    case .received, .refused, .faulted: "serverReceived"
-    case .processed, .rejected: "serverProcessed"
-    case .orphaned: "orphaned"
+    case .received, .refused, .faulted: .serverReceived
+    case .processed, .rejected: .serverProcessed
+    case .orphaned: .orphaned
     }
   }
+
+  /// The event-stream type name.
+  public var type: String { kind.rawValue }
 }

@@ -1,7 +1,5 @@
-import EngagementServer
 import RegistrationCore
-import RegistrationEngine
-import Scenarios
+import Session
 
 /// What the inspector shows and what the user is doing: one value, changed only by `update`.
 public struct InspectorModel: Sendable {

@@ -1,5 +1,5 @@
 import Foundation
-import Scenarios
+import Session
 import Yams
 
 /// A colour as a theme names it.

@@ -1,15 +1,24 @@
-import EngagementServer
 import RegistrationCore
-import RegistrationEngine
-import Scenarios
+import Session
 
 public enum InspectorMessage: Sendable {
   case key(Key)
   case resize(width: Int, height: Int)
-  /// Fresh state from the engine and the server, at the clock's time and rate.
-  case refreshed(device: EngineSnapshot?, server: ServerSnapshot?, now: Instant, rate: Double)
+  /// The session pushed fresh state: the device, the server, the clock's time and rate.
+  case snapshot(SessionSnapshot)
+  /// The clock moved on and nothing else changed: a countdown's next second.
+  case clock(now: Instant)
   case events([RunEvent])
-  case finished(String, isError: Bool)
+  /// Commands the user asked for have run (one, or an editor's batch).
+  case commandsFinished([CommandResult])
+  /// The clock's rate was set (0: paused), or the clock could not be set.
+  case rateSet(Double, accepted: Bool)
+  /// `n` jumped the clock to this deadline, or found none.
+  case jumped(to: Instant?)
+  case themeChanged(name: String, monochrome: Bool)
+  case glyphs(Glyphs)
+  /// Something outside the session to tell the user (a demo ending, a failed theme load).
+  case notice(String, isError: Bool)
 }
 
 /// What `update` asks the outside world to do.
@@ -32,12 +41,46 @@ public enum Inspector {
       model.width = width
       model.height = height
       return []
-    case .refreshed(let device, let server, let now, let rate):
-      model.device = device
-      model.server = server
+    case .snapshot(let snapshot):
+      model.device = snapshot.device
+      model.server = snapshot.server
+      model.now = snapshot.now
+      if snapshot.rate > 0 { model.rate = snapshot.rate }
+      model.paused = snapshot.rate == 0
+      return []
+    case .clock(let now):
       model.now = now
-      if rate > 0 { model.rate = rate }
-      model.paused = rate == 0
+      return []
+    case .commandsFinished(let results):
+      guard !results.isEmpty else { return [] }
+      model.flash = InspectorModel.Flash(
+        text: results.map(\.text).joined(separator: "; "),
+        isError: results.contains(where: \.isError))
+      return []
+    case .rateSet(let rate, let accepted):
+      model.flash =
+        accepted
+        ? InspectorModel.Flash(
+          text: rate == 0 ? "time paused" : "time runs at \(formatRate(rate))x", isError: false)
+        : InspectorModel.Flash(
+          text: "this clock is virtual: it moves by the scenario", isError: true)
+      return []
+    case .jumped(let instant):
+      model.flash = InspectorModel.Flash(
+        text: instant.map { "jumped to \(model.format($0))" } ?? "nothing is scheduled",
+        isError: false)
+      return []
+    case .themeChanged(let name, let monochrome):
+      model.themeName = name
+      model.flash = InspectorModel.Flash(
+        text: "theme \(name)\(monochrome ? " (monochrome: NO_COLOR or no colours)" : "")",
+        isError: false)
+      return []
+    case .glyphs(let glyphs):
+      model.glyphs = glyphs
+      return []
+    case .notice(let text, let isError):
+      model.flash = InspectorModel.Flash(text: text, isError: isError)
       return []
     case .events(let events):
       for event in events {
@@ -50,9 +93,6 @@ public enum Inspector {
         model.events.removeFirst(model.events.count - InspectorModel.maxEvents)
       }
       if model.eventsBack > 0 { model.eventsBack += events.count }
-      return []
-    case .finished(let text, let isError):
-      model.flash = InspectorModel.Flash(text: text, isError: isError)
       return []
     case .key(let key):
       return handle(key, &model)
@@ -278,10 +318,6 @@ public enum Inspector {
   /// What the engine would answer, worked out from the snapshot by the same rules.
   static func preview(_ edit: Edit, _ model: InspectorModel) -> EditOutcome {
     guard let device = model.device else { return .unchanged(reason: "not launched") }
-    var (machine, _) = RegistrationMachine.relaunch(
-      settings: device.settings, state: device.state,
-      environment: device.state.record.device.environment, now: model.now)
-    machine.setAppState(device.appState)
-    return machine.preview(edit, now: model.now)
+    return device.machine.preview(edit, now: model.now)
   }
 }

@@ -1,5 +1,5 @@
 import RegistrationCore
-import Scenarios
+import Session
 
 extension Inspector {
   /// The whole screen for a model: a pure function, so a golden test can check any state.

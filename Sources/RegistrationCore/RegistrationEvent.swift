@@ -16,20 +16,23 @@ public enum RegistrationEvent: Hashable, Sendable {
     local: Bool = false)
   case sendSkipped(reason: String)
 
-  public var type: String {
+  public var kind: EventKind {
     switch self {
-    case .launched: "launched"
-    case .edited: "edited"
-    case .inputRejected: "inputRejected"
-    case .warning: "warning"
-    case .scheduled: "scheduled"
-    case .delayed: "delayed"
-    case .sending: "sending"
-    case .sent: "sent"
-    case .failed: "failed"
-    case .sendSkipped: "sendSkipped"
+    case .launched: .launched
+    case .edited: .edited
+    case .inputRejected: .inputRejected
+    case .warning: .warning
+    case .scheduled: .scheduled
+    case .delayed: .delayed
+    case .sending: .sending
+    case .sent: .sent
+    case .failed: .failed
+    case .sendSkipped: .sendSkipped
     }
   }
+
+  /// The event-stream type name.
+  public var type: String { kind.rawValue }
 }
 
 /// An event with the time it was decided at.

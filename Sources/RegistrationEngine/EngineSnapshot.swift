@@ -4,15 +4,29 @@ import RegistrationCore
 /// the SDK-state dump read this and nothing else.
 public struct EngineSnapshot: Sendable {
   public var now: Instant
-  public var state: RegistrationState
+  /// The machine itself (a value): previews of an edit run on it, by the same rules.
+  public var machine: RegistrationMachine
+  /// Worked out once when the snapshot is taken, since every frame reads it.
   public var plan: SendPlan
-  public var inFlight: InFlightSend?
-  public var appState: AppState
-  public var missingRequired: [String]
-  public var settings: MachineSettings
   public var storeLocation: String
   /// The last failure to write the store, if the engine is running on borrowed time.
   public var storeProblem: String?
+
+  public init(
+    now: Instant, machine: RegistrationMachine, storeLocation: String, storeProblem: String?
+  ) {
+    self.now = now
+    self.machine = machine
+    plan = machine.plan
+    self.storeLocation = storeLocation
+    self.storeProblem = storeProblem
+  }
+
+  public var state: RegistrationState { machine.state }
+  public var inFlight: InFlightSend? { machine.inFlight }
+  public var appState: AppState { machine.appState }
+  public var missingRequired: [String] { machine.missingRequired }
+  public var settings: MachineSettings { machine.settings }
 }
 
 extension EngineSnapshot {
@@ -27,10 +41,7 @@ extension EngineSnapshot {
     let (machine, _) = RegistrationMachine.relaunch(
       settings: settings, state: state, environment: device.environment,
       now: state.scheduler.lastAttemptAt ?? .zero)
-    return EngineSnapshot(
-      now: now, state: state, plan: machine.plan, inFlight: nil, appState: .foreground,
-      missingRequired: machine.missingRequired, settings: settings, storeLocation: location,
-      storeProblem: nil)
+    return EngineSnapshot(now: now, machine: machine, storeLocation: location, storeProblem: nil)
   }
 }
 

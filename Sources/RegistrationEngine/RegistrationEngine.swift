@@ -173,9 +173,8 @@ public actor RegistrationEngine {
   public func snapshot() throws -> EngineSnapshot {
     let machine = try current()
     return EngineSnapshot(
-      now: clock.now(), state: machine.state, plan: machine.plan, inFlight: machine.inFlight,
-      appState: machine.appState, missingRequired: machine.missingRequired,
-      settings: machine.settings, storeLocation: store.location, storeProblem: storeProblem)
+      now: clock.now(), machine: machine, storeLocation: store.location,
+      storeProblem: storeProblem)
   }
 
   public func history(limit: Int = 100) throws -> [SendRecord] { try store.history(limit: limit) }

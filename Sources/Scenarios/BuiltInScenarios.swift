@@ -1,3 +1,5 @@
+import Session
+
 /// The scenario library that ships with RegScope (`regctl scenarios`). Each is a YAML file in
 /// the format of DESIGN.md, so any of them can be copied out and edited.
 public enum BuiltInScenarios {

@@ -1,6 +1,7 @@
 import EngagementServer
 import RegistrationCore
 import RegistrationEngine
+import Session
 
 /// One `expect:` of a scenario: `sent == 2`, `server.orphanedContacts == 1`,
 /// `lastSent.tags has sports`, `nextSend == 3m`, `contactKey == "user@example.com"`.
@@ -30,10 +31,7 @@ public struct Expectation: Hashable, Sendable, CustomStringConvertible {
       "lastSent.attr.KEY", "lastSent.push_Enabled",
     ] + serverSubjects.map { "server.\($0)" }
 
-  static let eventTypes = [
-    "launched", "edited", "inputRejected", "warning", "scheduled", "delayed", "sending", "sent",
-    "failed", "sendSkipped", "serverReceived", "serverProcessed", "orphaned",
-  ]
+  static let eventTypes = EventKind.allCases.map(\.rawValue)
   static let serverSubjects = [
     "distinctContacts", "orphanedContacts", "madeUpContacts", "devices", "activeDevices",
     "pending", "processed", "rejected", "received",
@@ -149,7 +147,7 @@ public struct Expectation: Hashable, Sendable, CustomStringConvertible {
       }
     }
     if subject.hasPrefix("lastSent.") {
-      let sent = context.events.last { $0.type == "sent" }
+      let sent = context.events.last { $0.kind == .sent }
       guard case .engine(.sent(_, _, _, let payload)) = sent?.body else { return .none }
       let field = String(subject.dropFirst("lastSent.".count))
       if field.hasPrefix("attr.") {
@@ -174,7 +172,7 @@ public struct Expectation: Hashable, Sendable, CustomStringConvertible {
     case "attempt": return .number(Double(state.scheduler.retry?.failures ?? 0))
     case "needsFix": return .flag(state.scheduler.retry?.needsFix ?? false)
     case "lastStatus":
-      let last = context.events.last { $0.type == "sent" || $0.type == "failed" }
+      let last = context.events.last { $0.kind == .sent || $0.kind == .failed }
       switch last?.body {
       case .engine(.sent(_, _, let status, _)): return .number(Double(status))
       case .engine(.failed(_, _, let status, _, _, _, _)):

@@ -1,4 +1,5 @@
 import RegistrationCore
+import Session
 
 /// A place in a scenario file, for errors a person can act on.
 public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
@@ -19,7 +20,7 @@ public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
 public struct Scenario: Sendable {
   public var name: String
   public var description: String
-  public var setup: SimulationSetup
+  public var setup: SessionSetup
   public var steps: [ScenarioStep]
   /// Where it came from: a path, or `built-in:NAME`.
   public var source: String

@@ -1,6 +1,7 @@
 import Foundation
 import RegistrationCore
 import RegistrationEngine
+import Session
 import Yams
 
 /// Reads a scenario file (YAML). Every error names the file, line and column, and what was
@@ -124,7 +125,7 @@ public enum ScenarioParser {
         root, "the scenario", keys: ["name", "description", "config", "server", "device", "steps"])
       var name: String?
       var description = ""
-      var setup = SimulationSetup()
+      var setup = SessionSetup()
       var environment: [(SystemField, String, Node)] = []
       var stepsNode: Node?
       for (key, _, value) in entries {
@@ -164,7 +165,7 @@ public enum ScenarioParser {
         source: source)
     }
 
-    func config(_ node: Node, into setup: inout SimulationSetup) throws(ScenarioError) {
+    func config(_ node: Node, into setup: inout SessionSetup) throws(ScenarioError) {
       var platformNode: Node?
       for (key, _, value) in try mapping(
         node, "config",
@@ -218,7 +219,7 @@ public enum ScenarioParser {
       }
     }
 
-    func server(_ node: Node, into setup: inout SimulationSetup) throws(ScenarioError) {
+    func server(_ node: Node, into setup: inout SessionSetup) throws(ScenarioError) {
       for (key, _, value) in try mapping(
         node, "server", keys: ["definedAttributes", "processingDelay"])
       {

@@ -3,6 +3,8 @@ import EngagementServer
 import Foundation
 import RegistrationCore
 import RegistrationEngine
+import Session
+import SessionHTTP
 
 /// What a run shows, in order: the engine's and the server's events, each command a step
 /// carried out, and each expectation with its verdict.
@@ -58,7 +60,8 @@ public enum ScenarioRunner {
     setup.overHTTP = overHTTP
     if let sdk { setup.use(sdk) }
     let log = RunLog { event in onItem?(.event(event)) }
-    let simulation = try await Simulation.start(setup, log: log)
+    let simulation = try await Session.start(
+      setup, place: try SessionPlace.virtual(network: HTTPNetwork()), log: log)
     var checks: [CheckResult] = []
     var errors: [StepError] = []
     for step in scenario.steps {

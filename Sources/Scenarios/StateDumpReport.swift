@@ -1,5 +1,6 @@
 import Foundation
 import RegistrationCore
+import Session
 
 /// What `regctl state --import` prints: the reading in words, or as JSON.
 public enum StateDumpReport {

@@ -1,4 +1,5 @@
 import RegistrationCore
+import Session
 
 /// Renders a run for a person (the timeline) or for a machine (one JSON object a line).
 public enum TimelinePrinter {

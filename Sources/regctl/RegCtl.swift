@@ -1,4 +1,5 @@
 import ArgumentParser
+import Session
 import ToolSupport
 
 @main

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import RegistrationCore
 import Scenarios
+import Session
 import ToolSupport
 
 struct Run: AsyncParsableCommand {

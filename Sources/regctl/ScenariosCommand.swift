@@ -1,5 +1,6 @@
 import ArgumentParser
 import Scenarios
+import Session
 import ToolSupport
 
 struct ListScenarios: AsyncParsableCommand {

@@ -1,10 +1,12 @@
 import ArgumentParser
 import Clocks
+import EngagementHTTP
 import EngagementServer
 import Foundation
 import RegistrationCore
 import RegistrationEngine
 import Scenarios
+import Session
 import ToolSupport
 
 struct Serve: AsyncParsableCommand {

@@ -5,6 +5,8 @@ import Foundation
 import RegistrationCore
 import RegistrationEngine
 import Scenarios
+import Session
+import SessionHTTP
 import ToolSupport
 
 struct Shell: AsyncParsableCommand {
@@ -27,12 +29,12 @@ struct Shell: AsyncParsableCommand {
     let json = self.json
     let folder = StateDirectory.resolve(options.state)
     let speed = options.speed ?? 1
-    let session: Simulation
+    let session: Session
     do {
       session = try await LiveSession.open(
         folder: folder, config: options.config, configName: options.configName,
         server: options.server, speed: speed, resetState: options.resetState,
-        sdk: options.sdk.profile
+        sdk: options.sdk.profile, network: HTTPNetwork()
       ) { event in Output.line(LiveLine.event(event, json: json)) }
     } catch {
       Output.error("regctl: \(error)")
@@ -59,7 +61,7 @@ struct Shell: AsyncParsableCommand {
 /// The shell's own words around the command language.
 enum ShellCommands {
   /// Returns false to quit.
-  static func handle(_ text: String, session: Simulation, json: Bool) async throws -> Bool {
+  static func handle(_ text: String, session: Session, json: Bool) async throws -> Bool {
     switch text.split(separator: " ").first.map(String.init) ?? "" {
     case "quit", "exit":
       return false
@@ -82,7 +84,7 @@ enum ShellCommands {
         report("wait: \(problem)", json: json)
         return true
       }
-      try? await session.clock.sleep(until: session.clock.now() + seconds)
+      try? await session.sleep(until: session.now + seconds)
       return true
     case "jump":
       if await session.jumpToNextDeadline() == nil { report("nothing is scheduled", json: json) }

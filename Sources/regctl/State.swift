@@ -3,6 +3,7 @@ import Foundation
 import RegistrationCore
 import RegistrationEngine
 import Scenarios
+import Session
 import ToolSupport
 
 struct State: AsyncParsableCommand {

@@ -1,4 +1,5 @@
 import Dispatch
+import Session
 
 #if canImport(Glibc)
   import Glibc

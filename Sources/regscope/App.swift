@@ -1,16 +1,13 @@
-import Clocks
-import EngagementServer
 import Foundation
 import InspectorUI
 import RegistrationCore
-import RegistrationEngine
-import Scenarios
+import Session
 import Synchronization
 
 /// The inspector's main loop: wake, read what happened, update the model, carry out the
 /// effects, draw. It sleeps between wakes.
 final class App {
-  private let session: Simulation
+  private let session: Session
   private let terminal: Terminal
   private var model: InspectorModel
   private var themeIndex: Int
@@ -22,7 +19,7 @@ final class App {
   private var timer: Task<Void, Never>?
 
   init(
-    session: Simulation, terminal: Terminal, title: String, theme: Theme, monochrome: Bool,
+    session: Session, terminal: Terminal, title: String, theme: Theme, monochrome: Bool,
     inbox: EventInbox, wakes: AsyncStream<Wake>, wake: @escaping @Sendable (Wake) -> Void
   ) {
     self.session = session
@@ -43,15 +40,22 @@ final class App {
     terminal.apply(theme, monochrome: monochrome)
   }
 
-  func useASCII() { model.glyphs = .ascii }
+  func useASCII() { _ = Inspector.update(&model, .glyphs(.ascii)) }
 
   func flash(_ text: String, isError: Bool) {
-    _ = Inspector.update(&model, .finished(text, isError: isError))
+    _ = Inspector.update(&model, .notice(text, isError: isError))
   }
 
   /// Runs until the user quits or a signal asks to stop.
   func run(input: InputWatcher, started: ContinuousClock.Instant) async {
-    await refresh()
+    let inbox = self.inbox
+    let wake = self.wake
+    // The session pushes its state; the loop never asks for it again.
+    session.watch { snapshot in
+      inbox.post(snapshot)
+      wake(.state)
+    }
+    _ = Inspector.update(&model, .snapshot(await session.snapshot()))
     draw()
     if ProcessInfo.processInfo.environment["REGSCOPE_TIMING"] == "1" {
       // stderr is the log file here, so this never reaches the screen.
@@ -79,12 +83,14 @@ final class App {
         }
       case .message(let text, let isError):
         flash(text, isError: isError)
-      case .events, .tick:
+      case .tick:
+        _ = Inspector.update(&model, .clock(now: session.now))
+      case .state:
         break
       }
-      let events = inbox.drain()
+      let (events, snapshot) = inbox.drain()
       if !events.isEmpty { _ = Inspector.update(&model, .events(events)) }
-      await refresh()
+      if let snapshot { _ = Inspector.update(&model, .snapshot(snapshot)) }
       draw()
     }
   }
@@ -100,49 +106,24 @@ final class App {
       case .runAll(let commands):
         await execute(commands)
       case .setRate(let rate):
-        (session.clock as? ScaledClock)?.setRate(rate)
-        flash(
-          rate == 0 ? "time paused" : "time runs at \(Inspector.formatRate(rate))x", isError: false)
+        let accepted = session.setRate(rate)
+        _ = Inspector.update(&model, .rateSet(rate, accepted: accepted))
       case .jumpToNextDeadline:
-        guard let next = await session.jumpToNextDeadline() else {
-          flash("nothing is scheduled", isError: false)
-          continue
-        }
-        flash("jumped to \(LiveLine.time(next))", isError: false)
+        _ = Inspector.update(&model, .jumped(to: await session.jumpToNextDeadline()))
       case .cycleTheme:
         themeIndex = (themeIndex + 1) % themes.count
         terminal.apply(themes[themeIndex], monochrome: monochrome)
-        model.themeName = themes[themeIndex].name
-        flash(
-          "theme \(themes[themeIndex].name)\(monochrome ? " (monochrome: NO_COLOR or no colours)" : "")",
-          isError: false)
+        _ = Inspector.update(
+          &model, .themeChanged(name: themes[themeIndex].name, monochrome: monochrome))
       }
     }
     return false
   }
 
   private func execute(_ commands: [Command]) async {
-    var messages: [String] = []
-    var failed = false
-    for command in commands {
-      do {
-        let outcome = try await session.execute(command)
-        messages.append(outcome.text)
-        if outcome.isRefusal { failed = true }
-      } catch {
-        messages.append("\(command): \(error)")
-        failed = true
-      }
-    }
-    flash(messages.joined(separator: "; "), isError: failed)
-  }
-
-  private func refresh() async {
-    let device = try? await session.deviceSnapshot()
-    let server = session.isRemote ? nil : await session.server.snapshot()
-    let rate = (session.clock as? ScaledClock)?.rate ?? 1
-    _ = Inspector.update(
-      &model, .refreshed(device: device, server: server, now: session.clock.now(), rate: rate))
+    var results: [CommandResult] = []
+    for command in commands { results.append(await session.run(command)) }
+    _ = Inspector.update(&model, .commandsFinished(results))
   }
 
   private func draw() {
@@ -154,11 +135,12 @@ final class App {
   /// countdown (at most 20 times a second at high speed), else the next minute of the clock.
   private func scheduleTick() {
     timer?.cancel()
-    guard let clock = session.clock as? ScaledClock, clock.rate > 0 else { return }
-    let now = clock.now().seconds
+    let rate = session.rate
+    guard rate > 0, session.mode != .virtual else { return }
+    let now = session.now.seconds
     let step: Double = model.countdownTarget != nil || hasServerCountdown ? 1 : 60
     let scaledWait = (now / step).rounded(.down) * step + step - now
-    let realWait = max(0.05, scaledWait / clock.rate)
+    let realWait = max(0.05, scaledWait / rate)
     let wake = self.wake
     timer = Task {
       try? await Task.sleep(for: .seconds(realWait))
@@ -173,16 +155,24 @@ final class App {
   func stop() { timer?.cancel() }
 }
 
-/// Events from the engine and the server, gathered until the UI wakes to read them.
+/// What the session pushed (events, and its newest snapshot), kept until the UI wakes to
+/// read it.
 final class EventInbox: Sendable {
-  private let events = Mutex<[RunEvent]>([])
+  private struct Waiting {
+    var events: [RunEvent] = []
+    var snapshot: SessionSnapshot?
+  }
+  private let waiting = Mutex(Waiting())
 
-  func append(_ event: RunEvent) { events.withLock { $0.append(event) } }
+  func append(_ event: RunEvent) { waiting.withLock { $0.events.append(event) } }
 
-  func drain() -> [RunEvent] {
-    events.withLock { events in
-      defer { events.removeAll() }
-      return events
+  /// Only the newest snapshot matters: an older one is replaced.
+  func post(_ snapshot: SessionSnapshot) { waiting.withLock { $0.snapshot = snapshot } }
+
+  func drain() -> (events: [RunEvent], snapshot: SessionSnapshot?) {
+    waiting.withLock { waiting in
+      defer { waiting = Waiting() }
+      return (waiting.events, waiting.snapshot)
     }
   }
 }

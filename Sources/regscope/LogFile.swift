@@ -1,4 +1,5 @@
 import Foundation
+import Session
 
 #if canImport(Glibc)
   import Glibc

@@ -3,6 +3,7 @@ import Foundation
 import InspectorUI
 import RegistrationCore
 import Scenarios
+import Session
 
 /// `regscope --measure WxH`: renders a busy screen into a headless terminal and reports how
 /// long building and drawing a frame takes (the README's figures).
@@ -13,9 +14,9 @@ enum Measure {
       throw ValidationErrorText("--measure takes WIDTHxHEIGHT, e.g. 200x60")
     }
     let (width, height) = (parts[0], parts[1])
-    var setup = SimulationSetup()
+    var setup = SessionSetup()
     setup.networkLatency = 0
-    let simulation = try await Simulation.start(setup)
+    let simulation = try await Session.start(setup)
     _ = try await simulation.execute(.launch)
     for index in 0..<12 {
       _ = try await simulation.execute(
@@ -27,11 +28,7 @@ enum Measure {
     try await simulation.advance(to: Instant(400))
     var model = InspectorModel(width: width, height: height, title: "measure")
     _ = Inspector.update(&model, .events(simulation.log.all))
-    _ = Inspector.update(
-      &model,
-      .refreshed(
-        device: try await simulation.deviceSnapshot(), server: await simulation.server.snapshot(),
-        now: simulation.now, rate: 60))
+    _ = Inspector.update(&model, .snapshot(await simulation.snapshot()))
     let terminal = try Terminal(headless: (width, height))
     terminal.apply(Theme.standard, monochrome: false)
     let frames = 500

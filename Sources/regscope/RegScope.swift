@@ -7,6 +7,8 @@ import InspectorUI
 import RegistrationCore
 import RegistrationEngine
 import Scenarios
+import Session
+import SessionHTTP
 import ToolSupport
 
 #if canImport(Glibc)
@@ -69,10 +71,10 @@ struct RegScope: AsyncParsableCommand {
     let wake: @Sendable (Wake) -> Void = { wakeContinuation.yield($0) }
     let onEvent: @Sendable (RunEvent) -> Void = { event in
       inbox.append(event)
-      wake(.events)
+      wake(.state)
     }
     let folder = StateDirectory.resolve(options.state)
-    let session: Simulation
+    let session: Session
     var playing: Scenario?
     var imported: ImportedDevice?
     do {
@@ -83,33 +85,33 @@ struct RegScope: AsyncParsableCommand {
         let device = ImportedDevice(
           try StateDumpImport.read(data, source: importState), source: importState)
         imported = device
-        var setup = SimulationSetup()
+        var setup = SessionSetup()
         setup.imported = device
         setup.platform = device.state.record.device.platform
-        let place = SimulationPlace(
+        let place = SessionPlace(
           clock: ScaledClock(rate: 1), deviceStore: try RegistrationStore.inMemory(),
           serverStore: try ServerStore.inMemory(), live: true)
-        session = try await Simulation.start(
+        session = try await Session.start(
           setup, place: place, log: RunLog(limit: RunLog.liveLimit, listener: onEvent))
       } else if let scenario {
         let loaded =
           try BuiltInScenarios.named(scenario).map(BuiltInScenarios.scenario)
           ?? ScenarioParser.parse(file: scenario)
         playing = loaded
-        let place = SimulationPlace(
+        let place = SessionPlace(
           clock: ScaledClock(rate: options.speed ?? 60),
           deviceStore: try RegistrationStore.inMemory(),
-          serverStore: try ServerStore.inMemory(), live: true)
+          serverStore: try ServerStore.inMemory(), live: true, network: HTTPNetwork())
         var setup = loaded.setup
         setup.deviceID = nil
         if let profile = options.sdk.profile { setup.use(profile) }
-        session = try await Simulation.start(
+        session = try await Session.start(
           setup, place: place, log: RunLog(limit: RunLog.liveLimit, listener: onEvent))
       } else {
         session = try await LiveSession.open(
           folder: folder, config: options.config, configName: options.configName,
           server: options.server, speed: options.speed ?? 1, resetState: options.resetState,
-          sdk: options.sdk.profile, onEvent: onEvent)
+          sdk: options.sdk.profile, network: HTTPNetwork(), onEvent: onEvent)
       }
     } catch {
       Output.error("regscope: \(error)")

@@ -1,19 +1,19 @@
-import Clocks
 import Foundation
 import RegistrationCore
 import Scenarios
+import Session
 
 /// Demo mode: plays a scenario's steps live on the session's clock, and says what each
 /// expectation found, so a marketer sees the rules happen at the chosen speed.
 enum ScenarioPlayer {
-  static func play(_ scenario: Scenario, on session: Simulation, report: @Sendable (Wake) -> Void)
+  static func play(_ scenario: Scenario, on session: Session, report: @Sendable (Wake) -> Void)
     async
   {
-    let start = session.clock.now()
+    let start = session.now
     report(.message("demo \(scenario.name): \(scenario.description)", isError: false))
     for step in scenario.steps {
       do {
-        try await session.clock.sleep(until: start + step.at.seconds)
+        try await session.sleep(until: start + step.at.seconds)
       } catch {
         return
       }

@@ -1,6 +1,7 @@
 import CNcursesw
 import Foundation
 import InspectorUI
+import Session
 
 /// The ncurses backend: the only code that talks to curses. It copies a cell buffer to the
 /// screen (ncurses sends only what changed), decodes keys, and maps theme roles to colours.

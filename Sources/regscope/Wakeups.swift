@@ -1,4 +1,5 @@
 import Foundation
+import Session
 import Synchronization
 
 #if canImport(Glibc)
@@ -8,7 +9,8 @@ import Synchronization
 /// Why the UI woke up. It sleeps otherwise: no ticker.
 enum Wake: Sendable {
   case input
-  case events
+  /// The session pushed events or a snapshot.
+  case state
   case resize
   case tick
   case message(String, isError: Bool)

@@ -1,7 +1,9 @@
 import Clocks
+import EngagementHTTP
 import Foundation
 import RegistrationCore
 import RegistrationEngine
+import RegistrationHTTP
 import Synchronization
 import TestSupport
 import Testing

@@ -1,3 +1,4 @@
+import EngagementHTTP
 import Foundation
 import RegistrationCore
 import TestSupport

@@ -1,4 +1,5 @@
 import Foundation
+import Session
 
 /// The seeded mutation runner: no libFuzzer needed, so it runs anywhere `swift build` does,
 /// CI included.

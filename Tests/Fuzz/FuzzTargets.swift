@@ -4,6 +4,7 @@ import InspectorUI
 import RegistrationCore
 import RegistrationEngine
 import Scenarios
+import Session
 
 /// What the fuzzers feed: every place where text from outside becomes a value. Each target
 /// must never trap, and checks a property where it has one (what decodes re-encodes to the

@@ -1,3 +1,5 @@
+import Session
+
 /// A small seeded mutation engine: byte flips, inserts, deletes, splices with another seed,
 /// and tokens that have broken parsers before (huge numbers, control characters, quotes).
 /// Deterministic: the same seed gives the same inputs, so a failure can be replayed.

@@ -1,6 +1,7 @@
 import InspectorUI
 import RegistrationCore
 import Scenarios
+import Session
 import Testing
 
 @Suite("golden screens")
@@ -36,7 +37,7 @@ struct ScreenSnapshotTests {
 
   @Test("delayed for a contact key (R3.5)", arguments: sizes)
   func delayed(size: (Int, Int)) async throws {
-    var setup = SimulationSetup()
+    var setup = SessionSetup()
     setup.delayRegistrationUntilContactKeyIsSet = true
     let m = try await model(
       width: size.0, height: size.1, setup: setup, until: 30, [(10, "tag add early")])

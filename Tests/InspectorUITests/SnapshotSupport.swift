@@ -2,6 +2,7 @@ import Foundation
 import InspectorUI
 import RegistrationCore
 import Scenarios
+import Session
 import Testing
 
 /// Compares a screen with its golden text file. `REGSCOPE_RECORD_SNAPSHOTS=1 swift test`
@@ -39,10 +40,10 @@ func expectSnapshot(
 
 /// A model filled from a real run in virtual time, so the screens show true engine state.
 func model(
-  width: Int, height: Int, setup: SimulationSetup = SimulationSetup(), until: Double,
+  width: Int, height: Int, setup: SessionSetup = SessionSetup(), until: Double,
   before: [String] = [], _ commands: [(Double, String)] = []
 ) async throws -> InspectorModel {
-  let simulation = try await Simulation.start(setup)
+  let simulation = try await Session.start(setup)
   for line in before { _ = try await simulation.execute(try CommandParser.parse(line)) }
   _ = try await simulation.execute(.launch)
   for (at, line) in commands {
@@ -54,11 +55,7 @@ func model(
     width: width, height: height, title: "app demo → the local server (in process)")
   model.timeStyle = .elapsed
   _ = Inspector.update(&model, .events(simulation.log.all))
-  _ = Inspector.update(
-    &model,
-    .refreshed(
-      device: try await simulation.deviceSnapshot(), server: await simulation.server.snapshot(),
-      now: simulation.now, rate: 1))
+  _ = Inspector.update(&model, .snapshot(await simulation.snapshot()))
   await simulation.stop()
   return model
 }

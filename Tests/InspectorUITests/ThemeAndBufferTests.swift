@@ -1,5 +1,6 @@
 import Foundation
 import InspectorUI
+import Session
 import Testing
 
 @Suite("themes")

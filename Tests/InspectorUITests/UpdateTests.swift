@@ -1,6 +1,7 @@
 import InspectorUI
 import RegistrationCore
 import Scenarios
+import Session
 import Testing
 
 @Suite("update")

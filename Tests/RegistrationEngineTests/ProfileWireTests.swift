@@ -2,6 +2,7 @@ import Clocks
 import Foundation
 import RegistrationCore
 import RegistrationEngine
+import RegistrationHTTP
 import Synchronization
 import TestSupport
 import Testing

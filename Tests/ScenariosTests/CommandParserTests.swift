@@ -1,6 +1,7 @@
 import Clocks
 import EngagementServer
 import RegistrationCore
+import Session
 import Testing
 
 @testable import Scenarios

@@ -1,5 +1,6 @@
 import Foundation
 import RegistrationCore
+import Session
 import Testing
 
 @testable import Scenarios

@@ -3,6 +3,7 @@ import EngagementServer
 import Foundation
 import RegistrationCore
 import RegistrationEngine
+import Session
 import Testing
 
 @testable import Scenarios
@@ -12,13 +13,13 @@ struct SessionTimeTests {
   @Test("jump goes to the next deadline of the engine or the local server, whichever is first")
   func jumpToNextDeadline() async throws {
     let clock = ScaledClock(rate: 0, start: Instant(1000))
-    let place = SimulationPlace(
+    let place = SessionPlace(
       clock: clock, deviceStore: try RegistrationStore.inMemory(),
       serverStore: try ServerStore.inMemory(), live: false)
-    let simulation = try await Simulation.start(SimulationSetup(), place: place)
+    let simulation = try await Session.start(SessionSetup(), place: place)
     #expect(await simulation.jumpToNextDeadline() == nil)
     // A registration waiting to be processed: the server's deadline, 5 minutes on.
-    let setup = SimulationSetup()
+    let setup = SessionSetup()
     let body = #"{"deviceID":"D1","etAppId":"\#(setup.appID)","platform":"iOS"}"#
     _ = await simulation.server.receive(
       authorization: "Bearer \(setup.accessToken)", body: Array(body.utf8))
@@ -41,7 +42,7 @@ struct RunLogTests {
     }
     #expect(live.all.count <= 125 && live.all.count >= 100)
     #expect(live.all.last?.t == Instant(999))
-    #expect(live.count("delayed") == 1_000)
-    #expect(unbounded.all.count == 1_000 && unbounded.count("delayed") == 1_000)
+    #expect(live.count(.delayed) == 1_000)
+    #expect(unbounded.all.count == 1_000 && unbounded.count(.delayed) == 1_000)
   }
 }

@@ -1,4 +1,5 @@
 import RegistrationCore
+import Session
 import Testing
 
 @testable import Scenarios

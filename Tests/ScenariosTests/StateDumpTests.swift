@@ -1,5 +1,6 @@
 import Foundation
 import RegistrationCore
+import Session
 import Testing
 
 @testable import Scenarios
@@ -129,20 +130,20 @@ struct ImportedDeviceTests {
       device.state.pending.map(\.target.description) == [
         "contact key", "attribute FavoriteTeam", "attribute addressId", "tag news",
       ])
-    var setup = SimulationSetup()
+    var setup = SessionSetup()
     setup.imported = device
-    let simulation = try await Simulation.start(setup)
+    let simulation = try await Session.start(setup)
     _ = try await simulation.execute(.launch)
     let snapshot = try #require(try await simulation.deviceSnapshot())
     #expect(snapshot.state.record.attributes["FavoriteTeam"] == "Lions")
     #expect(
       snapshot.state.scheduler.retry?.nextAttemptAt == device.state.scheduler.retry?.nextAttemptAt)
     #expect(snapshot.settings.profile == .android)
-    await #expect(throws: SimulationError.self) {
+    await #expect(throws: SessionError.self) {
       try await simulation.execute(.edit(.addTag("x")))
     }
     try await simulation.advance(to: Instant(3600))
-    #expect(simulation.log.count("sending") == 0)
+    #expect(simulation.log.count(.sending) == 0)
     await simulation.stop()
   }
 }

@@ -1,8 +1,6 @@
-import EngagementServer
 import Foundation
 import RegistrationCore
-import RegistrationEngine
-import Scenarios
+import Session
 
 /// 4 Backoff: failures in a row and the ladder.
 extension Panes {

@@ -1,8 +1,6 @@
-import EngagementServer
 import Foundation
 import RegistrationCore
-import RegistrationEngine
-import Scenarios
+import Session
 
 /// 5 Events: the event stream, filtered and scrolled.
 extension Panes {
@@ -19,11 +17,11 @@ extension Panes {
     let start = max(0, end - inner.height)
     for (row, event) in visible[start..<end].enumerated() {
       let role: StyleRole
-      switch event.type {
-      case "warning", "orphaned", "inputRejected": role = .warning
-      case "failed": role = .error
-      case "sent": role = .success
-      case "serverProcessed":
+      switch event.kind {
+      case .warning, .orphaned, .inputRejected: role = .warning
+      case .failed: role = .error
+      case .sent: role = .success
+      case .serverProcessed:
         if case .server(.rejected) = event.body { role = .error } else { role = .normal }
       default: role = .normal
       }

@@ -1,8 +1,6 @@
-import EngagementServer
 import Foundation
 import RegistrationCore
-import RegistrationEngine
-import Scenarios
+import Session
 
 /// The seven panes, each a function of the model and its rectangle.
 enum Panes {

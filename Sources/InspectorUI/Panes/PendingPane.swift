@@ -1,8 +1,6 @@
-import EngagementServer
 import Foundation
 import RegistrationCore
-import RegistrationEngine
-import Scenarios
+import Session
 
 /// 2 Pending changes: the queue, oldest first.
 extension Panes {

@@ -1,8 +1,6 @@
-import EngagementServer
 import Foundation
 import RegistrationCore
-import RegistrationEngine
-import Scenarios
+import Session
 
 /// 6 Server: the local server's billing view.
 extension Panes {

@@ -4,7 +4,7 @@ import RegistrationCore
 import RegistrationEngine
 
 /// How a simulated run is set up: the app's configuration, the device, the server, the network.
-public struct SimulationSetup: Sendable {
+public struct SessionSetup: Sendable {
   /// A UUID and 24 characters: the demo passes the shipped SDKs' start-up checks.
   public var appID = "0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b"
   public var accessToken = "demo-access-token-012345"

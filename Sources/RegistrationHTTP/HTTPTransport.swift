@@ -4,6 +4,7 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import RegistrationCore
+import RegistrationEngine
 
 #if canImport(Glibc)
   import Glibc

@@ -31,3 +31,28 @@ public enum CommandOutcome: Sendable {
     return false
   }
 }
+
+/// A command and what came of it, a thrown error included: what every face reports.
+public struct CommandResult: Sendable {
+  public var command: Command
+  public var outcome: Result<CommandOutcome, any Error>
+
+  public init(command: Command, outcome: Result<CommandOutcome, any Error>) {
+    self.command = command
+    self.outcome = outcome
+  }
+
+  public var text: String {
+    switch outcome {
+    case .success(let outcome): outcome.text
+    case .failure(let error): "\(command): \(error)"
+    }
+  }
+
+  public var isError: Bool {
+    switch outcome {
+    case .success(let outcome): outcome.isRefusal
+    case .failure: true
+    }
+  }
+}

@@ -1,3 +1,4 @@
+import RegistrationCore
 import Synchronization
 
 /// Thread-safe, ordered record of what a run did. A live session runs for days: with a `limit`
@@ -6,7 +7,8 @@ import Synchronization
 public final class RunLog: Sendable {
   private struct State {
     var events: [RunEvent] = []
-    var counts: [String: Int] = [:]
+    var counts: [EventKind: Int] = [:]
+    var observers: [@Sendable (RunEvent) -> Void] = []
   }
 
   /// How many events a live session keeps.
@@ -14,11 +16,15 @@ public final class RunLog: Sendable {
 
   private let state = Mutex(State())
   private let limit: Int?
-  private let listener: (@Sendable (RunEvent) -> Void)?
 
   public init(limit: Int? = nil, listener: (@Sendable (RunEvent) -> Void)? = nil) {
     self.limit = limit.map { max(1, $0) }
-    self.listener = listener
+    if let listener { onAppend(listener) }
+  }
+
+  /// Calls `observer` with every event appended from now on.
+  public func onAppend(_ observer: @escaping @Sendable (RunEvent) -> Void) {
+    state.withLock { $0.observers.append(observer) }
   }
 
   /// The events kept: all of them, or the newest `limit`.
@@ -26,21 +32,22 @@ public final class RunLog: Sendable {
 
   public func append(_ event: RunEvent) {
     let limit = self.limit
-    state.withLock { state in
+    let observers = state.withLock { state in
       state.events.append(event)
-      state.counts[event.type, default: 0] += 1
+      state.counts[event.kind, default: 0] += 1
       // Trimmed a quarter at a time, so appending stays cheap on average.
       if let limit, state.events.count > limit + limit / 4 {
         state.events.removeFirst(state.events.count - limit)
       }
+      return state.observers
     }
-    listener?(event)
+    for observer in observers { observer(event) }
   }
 
-  /// How many events of `type` the run has had, trimmed ones included.
-  public func count(_ type: String) -> Int { state.withLock { $0.counts[type] ?? 0 } }
+  /// How many events of `kind` the run has had, trimmed ones included.
+  public func count(_ kind: EventKind) -> Int { state.withLock { $0.counts[kind] ?? 0 } }
 
-  public func last(_ type: String) -> RunEvent? {
-    state.withLock { $0.events.last { $0.type == type } }
+  public func last(_ kind: EventKind) -> RunEvent? {
+    state.withLock { $0.events.last { $0.kind == kind } }
   }
 }

@@ -1,17 +1,13 @@
 import Foundation
 import RegistrationCore
+import Session
 
-/// A device rebuilt from a shipped SDK's state dump, for the inspector to show read-only: the
+/// Rebuilds a device from a shipped SDK's state dump, for the inspector to show read-only: the
 /// record the dump's current registration describes, the last sent registration as the
 /// acknowledged one, what differs between them as pending changes, and the retry alarm.
-public struct ImportedDevice: Sendable {
-  public var source: String
-  public var profile: SDKProfile
-  public var state: RegistrationState
-
+extension ImportedDevice {
   public init(_ reading: StateDumpReading, source: String) {
-    self.source = source
-    profile = reading.shape == .ios ? .ios : .android
+    let profile: SDKProfile = reading.shape == .ios ? .ios : .android
     let current = reading.current
     let platform = current.platform.flatMap(Platform.init(loose:)) ?? profile.platform ?? .iOS
     let environment = DeviceEnvironment(
@@ -64,7 +60,9 @@ public struct ImportedDevice: Sendable {
       AcknowledgedRegistration(
         payload: $0, hash: BodyHash.digest($0.encodedBytes(), hashKind), at: at, status: 201)
     }
-    state = RegistrationState(
-      record: record, pending: pending, scheduler: scheduler, lastAcknowledged: acknowledged)
+    self.init(
+      source: source, profile: profile,
+      state: RegistrationState(
+        record: record, pending: pending, scheduler: scheduler, lastAcknowledged: acknowledged))
   }
 }

@@ -5,67 +5,32 @@ import RegistrationCore
 import RegistrationEngine
 import Synchronization
 
-public enum SimulationError: Error, CustomStringConvertible {
-  case notLaunched(String)
-  case noLocalServer(String)
-  case notVirtual
-  case readOnly(String)
-
-  public var description: String {
-    switch self {
-    case .readOnly(let source):
-      "the device was imported from \(source) and is read-only: edit the app, then dump it again"
-    case .notLaunched(let command): "\(command): the app has not launched yet; add `launch` first"
-    case .noLocalServer(let command):
-      "\(command): server commands drive the local server, and this session talks to a remote one"
-    case .notVirtual: "time can only be advanced by hand on a virtual clock"
-    }
-  }
-}
-
-/// Where the device's and the local server's state live, and which clock they run on.
-public struct SimulationPlace: Sendable {
-  public var clock: any EngineClock
-  public var deviceStore: RegistrationStore
-  public var serverStore: ServerStore
-  /// A real endpoint (a tenant, or another regctl serve) instead of the local server.
-  public var remote: RegistrationConfiguration?
-  /// Run the engine's and the server's own loops on the clock (shell, inspector), rather
-  /// than advancing by hand (scenarios).
-  public var live: Bool
-
-  public init(
-    clock: any EngineClock, deviceStore: RegistrationStore, serverStore: ServerStore,
-    remote: RegistrationConfiguration? = nil, live: Bool
-  ) {
-    self.clock = clock
-    self.deviceStore = deviceStore
-    self.serverStore = serverStore
-    self.remote = remote
-    self.live = live
+/// A device and a server on one clock: what `regctl run`, `regctl shell` and the inspector
+/// drive. It owns the clock and its controls, executes the command language, words outcomes
+/// once, logs typed events, and pushes a snapshot to its watcher after every change.
+public final class Session: Sendable {
+  /// How time moves and where registrations go.
+  public enum Mode: Sendable, Hashable {
+    /// Virtual time moved by hand (`advance`): scenarios.
+    case virtual
+    /// A scaled real clock, the local server in process or on loopback.
+    case live
+    /// A scaled real clock, registrations to a real endpoint; the local server is idle.
+    case remote
   }
 
-  /// Virtual time, in-memory stores: a scenario.
-  public static func virtual() throws -> SimulationPlace {
-    SimulationPlace(
-      clock: VirtualClock(), deviceStore: try RegistrationStore.inMemory(),
-      serverStore: try ServerStore.inMemory(), live: false)
-  }
-}
-
-/// A device and the local server on one virtual clock: the engine of `regctl run` and of the
-/// inspector's demo mode. Commands are the command language; time moves only through `advance`.
-public final class Simulation: Sendable {
-  public let setup: SimulationSetup
-  public let clock: any EngineClock
+  public let setup: SessionSetup
+  public let mode: Mode
   public let server: LocalEngagementServer
   public let log: RunLog
+  let clock: any EngineClock
   private let deviceStore: RegistrationStore
   private let simulated: SimulatedTransport?
-  private let front: EngagementHTTPServer?
+  private let network: (any SessionNetwork)?
+  private let front: (any ServerFront)?
   private let configuration: RegistrationConfiguration
-  private let remote: Bool
-  private let live: Bool
+  private let importedSnapshot: EngineSnapshot?
+  private let publisher: SnapshotPublisher
   private struct Running {
     var engine: RegistrationEngine?
     var environment: DeviceEnvironment
@@ -75,30 +40,39 @@ public final class Simulation: Sendable {
   private let current = Mutex(Running(environment: .demo(.iOS)))
 
   private init(
-    setup: SimulationSetup, clock: any EngineClock, server: LocalEngagementServer, log: RunLog,
-    deviceStore: RegistrationStore, simulated: SimulatedTransport?, front: EngagementHTTPServer?,
-    configuration: RegistrationConfiguration, remote: Bool, live: Bool
+    setup: SessionSetup, mode: Mode, clock: any EngineClock, server: LocalEngagementServer,
+    log: RunLog, deviceStore: RegistrationStore, simulated: SimulatedTransport?,
+    network: (any SessionNetwork)?, front: (any ServerFront)?,
+    configuration: RegistrationConfiguration, publisher: SnapshotPublisher
   ) {
-    self.remote = remote
-    self.live = live
+    self.mode = mode
     self.setup = setup
     self.clock = clock
     self.server = server
     self.log = log
     self.deviceStore = deviceStore
     self.simulated = simulated
+    self.network = network
     self.front = front
     self.configuration = configuration
+    self.publisher = publisher
+    importedSnapshot = setup.imported.map {
+      EngineSnapshot.stored(
+        $0.state, location: "imported from \($0.source) (read-only)", profile: $0.profile,
+        now: clock.now())
+    }
     current.withLock {
       $0.environment = setup.environment ?? .demo(setup.platform, profile: setup.profile)
     }
   }
 
   public static func start(
-    _ setup: SimulationSetup, place: SimulationPlace? = nil, log: RunLog = RunLog()
-  ) async throws -> Simulation {
-    let place = try place ?? SimulationPlace.virtual()
+    _ setup: SessionSetup, place: SessionPlace? = nil, log: RunLog = RunLog()
+  ) async throws -> Session {
+    let place = try place ?? SessionPlace.virtual()
     let clock = place.clock
+    let publisher = SnapshotPublisher()
+    log.onAppend { _ in publisher.changed() }
     let server = try LocalEngagementServer(
       settings: ServerSettings(
         appID: setup.appID, accessToken: setup.accessToken,
@@ -106,17 +80,18 @@ public final class Simulation: Sendable {
       store: place.serverStore, clock: clock,
       eventSink: { event, now in log.append(RunEvent(t: now, body: .server(event))) })
     var serverURL = "http://127.0.0.1:9"
-    var front: EngagementHTTPServer?
+    var front: (any ServerFront)?
     var simulated: SimulatedTransport?
     // With a remote endpoint the local server stays idle and needs no transport of its own.
     if place.remote == nil && setup.overHTTP {
-      let http = EngagementHTTPServer(server: server)
-      let port = try await http.start()
-      serverURL = "http://127.0.0.1:\(port)"
-      front = http
+      guard let network = place.network else { throw SessionError.noNetwork }
+      let opened = try await network.openFront(for: server)
+      serverURL = opened.url
+      front = opened
     } else if place.remote == nil {
       simulated = SimulatedTransport(server: server, clock: clock, latency: setup.networkLatency)
     }
+    if place.remote != nil && place.network == nil { throw SessionError.noNetwork }
     let configuration =
       try place.remote
       ?? RegistrationConfigurationBuilder()
@@ -125,15 +100,17 @@ public final class Simulation: Sendable {
       .setDelayRegistrationUntilContactKeyIsSet(setup.delayRegistrationUntilContactKeyIsSet)
       .setPlatform(setup.platform).setDebugBuild(setup.debugBuild)
       .setRequestTimeout(setup.requestTimeout).setSDKProfile(setup.profile).build()
-    let simulation = Simulation(
-      setup: setup, clock: clock, server: server, log: log, deviceStore: place.deviceStore,
-      simulated: simulated, front: front, configuration: configuration,
-      remote: place.remote != nil, live: place.live)
-    if place.live && place.remote == nil {
+    let mode: Mode = place.remote != nil ? .remote : place.live ? .live : .virtual
+    let session = Session(
+      setup: setup, mode: mode, clock: clock, server: server, log: log,
+      deviceStore: place.deviceStore, simulated: simulated, network: place.network, front: front,
+      configuration: configuration, publisher: publisher)
+    publisher.start { [weak session] in await session?.snapshot() }
+    if mode == .live {
       let loop = Task { await server.run() }
-      simulation.current.withLock { $0.serverLoop = loop }
+      session.current.withLock { $0.serverLoop = loop }
     }
-    return simulation
+    return session
   }
 
   /// The configuration the engine runs with (token masked when printed).
@@ -142,11 +119,11 @@ public final class Simulation: Sendable {
   public var storeLocation: String { deviceStore.location }
 
   /// True when registrations go to a remote endpoint, not the local server.
-  public var isRemote: Bool { remote }
+  public var isRemote: Bool { mode == .remote }
 
   /// Where registrations go, in words.
   public var destination: String {
-    remote
+    isRemote
       ? configuration.serverURL.absoluteString
       : setup.overHTTP
         ? "the local server on \(configuration.serverURL.absoluteString)"
@@ -155,14 +132,13 @@ public final class Simulation: Sendable {
 
   public var engine: RegistrationEngine? { current.withLock { $0.engine } }
 
-  public var now: Instant { clock.now() }
-
   // MARK: Commands
 
   public func execute(_ command: Command) async throws -> CommandOutcome {
+    defer { publisher.changed() }
     if let imported = setup.imported {
       if command == .launch { return .done("showing the device imported from \(imported.source)") }
-      throw SimulationError.readOnly(imported.source)
+      throw SessionError.readOnly(imported.source)
     }
     switch command {
     case .launch:
@@ -170,7 +146,7 @@ public final class Simulation: Sendable {
       try await launchEngine()
       return .done("launched")
     case .restart:
-      guard let old = engine else { throw SimulationError.notLaunched("restart") }
+      guard let old = engine else { throw SessionError.notLaunched("restart") }
       let loop = current.withLock { $0.engineLoop }
       loop?.cancel()
       await old.shutDown()
@@ -178,11 +154,11 @@ public final class Simulation: Sendable {
       try await launchEngine()
       return .done("killed and relaunched: state came back from the store")
     case .foreground, .background:
-      guard let engine else { throw SimulationError.notLaunched(command.description) }
+      guard let engine else { throw SessionError.notLaunched(command.description) }
       try await engine.setAppState(command == .foreground ? .foreground : .background)
       return .done("the app is in the \(command == .foreground ? "foreground" : "background")")
     case .edit(let edit):
-      guard let engine else { throw SimulationError.notLaunched(command.description) }
+      guard let engine else { throw SessionError.notLaunched(command.description) }
       let outcome = try await engine.apply(edit)
       if case .applied = outcome, case .setSystem(let field, let raw) = edit,
         case .success(let value) = SystemFieldValue.parse(field, raw, platform: setup.platform)
@@ -192,7 +168,7 @@ public final class Simulation: Sendable {
       }
       return .edit(outcome)
     case .server(let serverCommand):
-      if remote { throw SimulationError.noLocalServer(command.description) }
+      if isRemote { throw SessionError.noLocalServer(command.description) }
       try await serverCommand.apply(to: server)
       // Over HTTP, down and up stop and start a real listener; virtual time must not run
       // ahead of it.
@@ -202,9 +178,20 @@ public final class Simulation: Sendable {
     }
   }
 
+  /// Runs `command` and keeps what came of it, errors included: what a face reports.
+  public func run(_ command: Command) async -> CommandResult {
+    do {
+      return CommandResult(command: command, outcome: .success(try await execute(command)))
+    } catch {
+      return CommandResult(command: command, outcome: .failure(error))
+    }
+  }
+
   private func launchEngine() async throws {
     let (environment, log) = (current.withLock { $0.environment }, self.log)
-    let transport: any RegistrationTransport = simulated ?? HTTPTransport()
+    guard let transport: any RegistrationTransport = simulated ?? network?.transport() else {
+      throw SessionError.noNetwork
+    }
     let engine = RegistrationEngine(
       configuration: configuration, store: deviceStore, transport: transport, clock: clock,
       environment: environment,
@@ -212,7 +199,7 @@ public final class Simulation: Sendable {
       eventSink: { event in log.append(RunEvent(t: event.at, body: .engine(event.event))) })
     current.withLock { $0.engine = engine }
     try await engine.launch()
-    if live {
+    if mode != .virtual {
       let loop = Task { await engine.run() }
       current.withLock { $0.engineLoop = loop }
     }
@@ -220,10 +207,32 @@ public final class Simulation: Sendable {
 
   // MARK: Time
 
+  /// The session's time: virtual seconds, or the scaled wall clock.
+  public var now: Instant { clock.now() }
+
+  /// How fast a live clock runs (0 when paused); 1 for a virtual one, which moves by hand.
+  public var rate: Double { (clock as? ScaledClock)?.rate ?? 1 }
+
+  /// Sets a live clock's rate (0 pauses it). False when the clock cannot: a virtual one.
+  @discardableResult
+  public func setRate(_ rate: Double) -> Bool {
+    guard let clock = clock as? ScaledClock else { return false }
+    clock.setRate(rate)
+    publisher.changed()
+    return true
+  }
+
+  /// Waits until the session's clock reaches `instant` (demo playback, the shell's `wait`).
+  public func sleep(until instant: Instant) async throws {
+    try await clock.sleep(until: instant)
+  }
+
   /// Moves virtual time to `target`, doing everything due on the way in order: sends, answers
   /// coming back over the simulated network, and the server's processing.
   public func advance(to target: Instant) async throws {
-    guard let clock = clock as? VirtualClock, !live else { throw SimulationError.notVirtual }
+    guard let clock = clock as? VirtualClock, mode == .virtual else {
+      throw SessionError.notVirtual
+    }
     while true {
       try await settleInstantSends()
       let engineDue = await engine?.nextDeadline
@@ -245,34 +254,48 @@ public final class Simulation: Sendable {
   private func settleInstantSends() async throws {
     guard let engine, try await engine.snapshot().inFlight != nil else { return }
     if let simulated {
-      await simulated.waitForArrivals(log.count("sending"))
+      await simulated.waitForArrivals(log.count(.sending))
       if simulated.answerDueAt != nil { return }
     }
     await engine.settle()
   }
 
-  /// Everything the device holds now.
   /// Jumps a live clock to the next deadline of the engine or the local server, whichever
   /// comes first; nil when nothing is scheduled or the clock cannot jump. One rule for the
   /// inspector's `n` and the shell's `jump`.
   public func jumpToNextDeadline() async -> Instant? {
-    let deadlines = [await engine?.nextDeadline, remote ? nil : await server.nextDeadline]
+    let deadlines = [await engine?.nextDeadline, isRemote ? nil : await server.nextDeadline]
     guard let next = deadlines.compactMap({ $0 }).min(), let clock = clock as? ScaledClock
     else { return nil }
     clock.jump(to: next)
+    publisher.changed()
     return next
   }
 
+  // MARK: State
+
+  /// Everything the device holds now.
   public func deviceSnapshot() async throws -> EngineSnapshot? {
-    if let imported = setup.imported {
-      return EngineSnapshot.stored(
-        imported.state, location: "imported from \(imported.source) (read-only)",
-        profile: imported.profile, now: clock.now())
-    }
+    if let importedSnapshot { return importedSnapshot }
     return try await engine?.snapshot()
   }
 
+  /// The device, the local server (bounded) and the clock at one instant.
+  public func snapshot() async -> SessionSnapshot {
+    let device = try? await deviceSnapshot()
+    let server = isRemote ? nil : await server.snapshot()
+    return SessionSnapshot(device: device, server: server, now: now, rate: rate)
+  }
+
+  /// Pushes a fresh snapshot to `watcher` after every change (events, commands, the clock's
+  /// controls), coalesced: a burst of changes gives one snapshot. Replaces an earlier watcher.
+  public func watch(_ watcher: @escaping @Sendable (SessionSnapshot) -> Void) {
+    publisher.watch(watcher)
+    publisher.changed()
+  }
+
   public func stop() async {
+    publisher.stop()
     let (engineLoop, serverLoop) = current.withLock { ($0.engineLoop, $0.serverLoop) }
     engineLoop?.cancel()
     serverLoop?.cancel()

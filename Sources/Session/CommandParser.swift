@@ -5,6 +5,11 @@ public struct CommandError: Error, Hashable, Sendable, CustomStringConvertible {
   public var column: Int
   public var message: String
 
+  public init(column: Int, message: String) {
+    self.column = column
+    self.message = message
+  }
+
   public var description: String { "column \(column): \(message)" }
 }
 

@@ -1,3 +1,4 @@
+import EngagementServer
 import RegistrationCore
 
 /// The OpenAPI 3 description of the local Engagement server, served at `GET /openapi.json`.

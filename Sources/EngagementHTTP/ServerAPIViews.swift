@@ -1,3 +1,4 @@
+import EngagementServer
 import Foundation
 import RegistrationCore
 

@@ -1,4 +1,5 @@
 import Clocks
+import EngagementServer
 import Foundation
 import Hummingbird
 import Logging

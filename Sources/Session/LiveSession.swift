@@ -11,8 +11,9 @@ import RegistrationEngine
 public enum LiveSession {
   public static func open(
     folder: String, config: String?, configName: String?, server: String?, speed: Double,
-    resetState: Bool, sdk: SDKProfile? = nil, onEvent: @escaping @Sendable (RunEvent) -> Void
-  ) async throws -> Simulation {
+    resetState: Bool, sdk: SDKProfile? = nil, network: any SessionNetwork,
+    onEvent: @escaping @Sendable (RunEvent) -> Void
+  ) async throws -> Session {
     let devicePath = StateDirectory.deviceStore(in: folder)
     let serverPath = StateDirectory.serverStore(in: folder)
     if resetState {
@@ -22,7 +23,7 @@ public enum LiveSession {
       }
     }
     var remote: RegistrationConfiguration?
-    var setup = SimulationSetup()
+    var setup = SessionSetup()
     setup.deviceID = nil
     if let config, let configName {
       remote = try ConfigurationFile.load(path: config, name: configName, sdk: sdk)
@@ -46,10 +47,11 @@ public enum LiveSession {
       setup.platform = remote.platform
       setup.appID = remote.appID
     }
-    let place = SimulationPlace(
+    let place = SessionPlace(
       clock: ScaledClock(rate: speed), deviceStore: try RegistrationStore.open(at: devicePath),
-      serverStore: try ServerStore.open(at: serverPath), remote: remote, live: true)
-    return try await Simulation.start(
+      serverStore: try ServerStore.open(at: serverPath), remote: remote, live: true,
+      network: network)
+    return try await Session.start(
       setup, place: place, log: RunLog(limit: RunLog.liveLimit, listener: onEvent))
   }
 }

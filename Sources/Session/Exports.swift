@@ -1,0 +1,4 @@
+// The two snapshot types a face names, re-exported so the inspector's UI imports Session (and
+// the pure core) alone and never the engine or the server modules themselves.
+@_exported import struct EngagementServer.ServerSnapshot
+@_exported import struct RegistrationEngine.EngineSnapshot

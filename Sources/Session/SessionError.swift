@@ -1,0 +1,19 @@
+public enum SessionError: Error, CustomStringConvertible {
+  case notLaunched(String)
+  case noLocalServer(String)
+  case notVirtual
+  case readOnly(String)
+  case noNetwork
+
+  public var description: String {
+    switch self {
+    case .readOnly(let source):
+      "the device was imported from \(source) and is read-only: edit the app, then dump it again"
+    case .notLaunched(let command): "\(command): the app has not launched yet; add `launch` first"
+    case .noLocalServer(let command):
+      "\(command): server commands drive the local server, and this session talks to a remote one"
+    case .notVirtual: "time can only be advanced by hand on a virtual clock"
+    case .noNetwork: "this session was opened without a network: it can only run in process"
+    }
+  }
+}

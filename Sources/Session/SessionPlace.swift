@@ -1,0 +1,53 @@
+import Clocks
+import EngagementServer
+import RegistrationCore
+import RegistrationEngine
+
+/// What a session needs from a real network, given by the faces (SessionHTTP has the real
+/// one). A session that never leaves the process (a scenario in virtual time) needs none, so
+/// this module, and the inspector's UI above it, link no HTTP stack.
+public protocol SessionNetwork: Sendable {
+  /// The engine's transport to a real endpoint.
+  func transport() -> any RegistrationTransport
+  /// Starts an HTTP front on loopback for `server`.
+  func openFront(for server: LocalEngagementServer) async throws -> any ServerFront
+}
+
+/// A running HTTP front of the local server.
+public protocol ServerFront: Sendable {
+  var url: String { get }
+  func waitUntil(listening: Bool) async
+  func stop() async
+}
+
+/// Where the device's and the local server's state live, and which clock they run on.
+public struct SessionPlace: Sendable {
+  public var clock: any EngineClock
+  public var deviceStore: RegistrationStore
+  public var serverStore: ServerStore
+  /// A real endpoint (a tenant, or another regctl serve) instead of the local server.
+  public var remote: RegistrationConfiguration?
+  /// Run the engine's and the server's own loops on the clock (shell, inspector), rather
+  /// than advancing by hand (scenarios).
+  public var live: Bool
+  public var network: (any SessionNetwork)?
+
+  public init(
+    clock: any EngineClock, deviceStore: RegistrationStore, serverStore: ServerStore,
+    remote: RegistrationConfiguration? = nil, live: Bool, network: (any SessionNetwork)? = nil
+  ) {
+    self.clock = clock
+    self.deviceStore = deviceStore
+    self.serverStore = serverStore
+    self.remote = remote
+    self.live = live
+    self.network = network
+  }
+
+  /// Virtual time, in-memory stores: a scenario.
+  public static func virtual(network: (any SessionNetwork)? = nil) throws -> SessionPlace {
+    SessionPlace(
+      clock: VirtualClock(), deviceStore: try RegistrationStore.inMemory(),
+      serverStore: try ServerStore.inMemory(), live: false, network: network)
+  }
+}

@@ -1,0 +1,72 @@
+import EngagementServer
+import RegistrationCore
+import RegistrationEngine
+import Synchronization
+
+/// The device, the local server and the clock at one instant: what a session pushes to the
+/// face that watches it. Immutable; built once per change, not once per frame.
+public struct SessionSnapshot: Sendable {
+  public var device: EngineSnapshot?
+  /// Nil in a remote session: the local server is idle then.
+  public var server: ServerSnapshot?
+  public var now: Instant
+  /// 0 when paused.
+  public var rate: Double
+
+  public init(device: EngineSnapshot?, server: ServerSnapshot?, now: Instant, rate: Double) {
+    self.device = device
+    self.server = server
+    self.now = now
+    self.rate = rate
+  }
+}
+
+/// Builds and hands over a snapshot after changes. A burst of changes while one is being built
+/// gives one more snapshot, not one per change: the signal holds at most one waiting wake.
+final class SnapshotPublisher: Sendable {
+  private typealias Watcher = @Sendable (SessionSnapshot) -> Void
+  private struct State {
+    var watcher: Watcher?
+    var loop: Task<Void, Never>?
+  }
+  private let state = Mutex(State())
+  private let signal: AsyncStream<Void>.Continuation
+  private let signals: AsyncStream<Void>
+
+  init() {
+    (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+  }
+
+  func start(_ build: @escaping @Sendable () async -> SessionSnapshot?) {
+    let signals = self.signals
+    let loop = Task { [weak self] in
+      for await _ in signals {
+        guard let snapshot = await build() else { return }
+        self?.deliver(snapshot)
+      }
+    }
+    state.withLock { $0.loop = loop }
+  }
+
+  func watch(_ watcher: @escaping @Sendable (SessionSnapshot) -> Void) {
+    state.withLock { $0.watcher = watcher }
+  }
+
+  /// Something changed; without a watcher nothing is built.
+  func changed() {
+    guard state.withLock({ $0.watcher != nil }) else { return }
+    signal.yield()
+  }
+
+  private func deliver(_ snapshot: SessionSnapshot) {
+    state.withLock { $0.watcher }?(snapshot)
+  }
+
+  func stop() {
+    signal.finish()
+    state.withLock {
+      $0.loop?.cancel()
+      $0.watcher = nil
+    }
+  }
+}

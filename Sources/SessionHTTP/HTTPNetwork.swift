@@ -1,0 +1,29 @@
+import EngagementHTTP
+import EngagementServer
+import RegistrationEngine
+import RegistrationHTTP
+import Session
+
+/// The real network for a session: registrations over AsyncHTTPClient, and the local server's
+/// Hummingbird front on loopback when a run goes over HTTP.
+public struct HTTPNetwork: SessionNetwork {
+  public init() {}
+
+  public func transport() -> any RegistrationTransport { HTTPTransport() }
+
+  public func openFront(for server: LocalEngagementServer) async throws -> any ServerFront {
+    let front = EngagementHTTPServer(server: server)
+    let port = try await front.start()
+    return LoopbackFront(front: front, url: "http://127.0.0.1:\(port)")
+  }
+}
+
+/// The Hummingbird front as the session sees it.
+struct LoopbackFront: ServerFront {
+  let front: EngagementHTTPServer
+  let url: String
+
+  func waitUntil(listening: Bool) async { await front.waitUntil(listening: listening) }
+
+  func stop() async { await front.stop() }
+}
