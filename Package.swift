@@ -138,7 +138,7 @@ let package = Package(
     ),
     .testTarget(
       name: "InspectorUITests",
-      dependencies: ["InspectorUI", "Session", "Scenarios"],
+      dependencies: ["InspectorUI", "Session", "Scenarios", "TestSupport"],
       exclude: ["Snapshots"],
       swiftSettings: strictSwift6
     ),

@@ -27,6 +27,21 @@ public struct Cell: Hashable, Sendable {
   public var role: StyleRole
 
   public static let blank = Cell(text: " ", role: .normal)
+
+  public init(text: String, role: StyleRole) {
+    self.text = text
+    self.role = role
+  }
+
+  /// A printable ASCII byte's text, made once: drawing a frame makes no strings for it.
+  private static let asciiTexts: [String] = (0..<128).map {
+    String(UnicodeScalar(UInt8($0)))
+  }
+
+  init(ascii byte: UInt8, role: StyleRole) {
+    text = Self.asciiTexts[Int(byte)]
+    self.role = role
+  }
 }
 
 public struct Rect: Hashable, Sendable {
@@ -70,6 +85,15 @@ public struct CellBuffer: Sendable, Equatable {
     guard y >= 0, y < height else { return 0 }
     let end = min(width, x + (limit ?? width))
     var column = x
+    // Most of a frame is printable ASCII: one byte, one column, no grapheme breaking.
+    if text.utf8.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+      for byte in text.utf8 {
+        if column >= end { break }
+        if column >= 0 { cells[y * width + column] = Cell(ascii: byte, role: role) }
+        column += 1
+      }
+      return column - x
+    }
     for character in text {
       let shown = TextWidth.isControl(character) ? "?" : String(character)
       let cellWidth = TextWidth.of(character)
@@ -117,6 +141,15 @@ public struct CellBuffer: Sendable, Equatable {
 /// Terminal columns a character takes: 2 for East Asian wide and emoji, 0 for combining marks.
 public enum TextWidth {
   public static func of(_ character: Character) -> Int {
+    // The common cases without a Unicode property lookup (a frame measures thousands):
+    // ASCII and Latin before the combining marks, box drawing, block elements, braille.
+    let scalars = character.unicodeScalars
+    if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex {
+      switch only.value {
+      case 0..<0x300, 0x2500...0x259F, 0x2800...0x28FF: return 1
+      default: break
+      }
+    }
     guard let first = character.unicodeScalars.first else { return 0 }
     if character.unicodeScalars.count == 1, first.properties.generalCategory == .nonspacingMark {
       return 0
@@ -132,7 +165,10 @@ public enum TextWidth {
     }
   }
 
-  public static func of(_ text: String) -> Int { text.reduce(0) { $0 + of($1) } }
+  public static func of(_ text: String) -> Int {
+    if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
+    return text.reduce(0) { $0 + of($1) }
+  }
 
   static func isControl(_ character: Character) -> Bool {
     character.unicodeScalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }

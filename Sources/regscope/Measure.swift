@@ -33,26 +33,56 @@ enum Measure {
     terminal.apply(Theme.standard, monochrome: false)
     let frames = 500
     let clock = ContinuousClock()
-    var viewTime = Duration.zero
-    var drawTime = Duration.zero
+    func time(_ work: () -> Void) -> Duration {
+      let start = clock.now
+      work()
+      return clock.now - start
+    }
+    // A whole frame built, and drawn onto a screen that shows something else.
+    var builds: [Duration] = []
+    var wholeDraws: [Duration] = []
     for frame in 0..<frames {
       model.focus = PaneID(rawValue: frame % 7 + 1) ?? .record
-      let start = clock.now
-      let buffer = Inspector.view(model)
-      let built = clock.now
-      terminal.draw(buffer)
-      drawTime += clock.now - built
-      viewTime += built - start
+      var buffer = CellBuffer(width: 0, height: 0)
+      builds.append(time { buffer = Inspector.view(model) })
+      terminal.forgetScreen()
+      wholeDraws.append(time { terminal.draw(buffer) })
+    }
+    // A countdown's next second, as an idle wake does it: the clock moves, the frame is
+    // built again, only the changed cells are written.
+    model.focus = .record
+    terminal.draw(Inspector.view(model))
+    var ticks: [Duration] = []
+    var tickDraws: [Duration] = []
+    var cells: [Int] = []
+    for _ in 0..<frames {
+      var buffer = CellBuffer(width: 0, height: 0)
+      ticks.append(
+        time {
+          _ = Inspector.update(&model, .clock(now: model.now + 1))
+          buffer = Inspector.view(model)
+        })
+      var written = 0
+      tickDraws.append(time { written = terminal.draw(buffer) })
+      cells.append(written)
     }
     terminal.stop()
     await simulation.stop()
-    func micro(_ duration: Duration) -> String {
+    func median(_ values: [Duration]) -> String {
+      let sorted = values.sorted()
+      let middle = sorted[sorted.count / 2]
       let seconds =
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-      return String(format: "%.0f µs", seconds / Double(frames) * 1e6)
+        Double(middle.components.seconds) + Double(middle.components.attoseconds) / 1e18
+      return String(format: "%.3f ms", seconds * 1e3)
     }
     print(
-      "frame at \(width)x\(height): view \(micro(viewTime)), curses draw \(micro(drawTime)) (mean of \(frames))"
+      """
+      frame at \(width)x\(height) (median of \(frames)):
+        build a frame                 \(median(builds))
+        draw a whole frame            \(median(wholeDraws))
+        countdown tick: update+build  \(median(ticks))
+        countdown tick: draw changes  \(median(tickDraws)) (\(cells.sorted()[cells.count / 2]) cells written)
+      """
     )
   }
 

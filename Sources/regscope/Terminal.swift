@@ -3,12 +3,15 @@ import Foundation
 import InspectorUI
 import Session
 
-/// The ncurses backend: the only code that talks to curses. It copies a cell buffer to the
-/// screen (ncurses sends only what changed), decodes keys, and maps theme roles to colours.
+/// The ncurses backend: the only code that talks to curses. It writes the cells of a frame
+/// that changed since the last one, decodes keys, and maps theme roles to colours.
 final class Terminal {
   private let screen: OpaquePointer
   private(set) var colors: Int
   private var styles: [StyleRole: (attrs: attr_t, pair: Int16)] = [:]
+  /// The frame on the screen now, for drawing only what changed.
+  private var shown: CellBuffer?
+  private var line: [wchar_t] = []
   let utf8: Bool
 
   struct StartError: Error, CustomStringConvertible {
@@ -60,6 +63,7 @@ final class Terminal {
 
   /// After SIGWINCH: asks the kernel for the size and tells curses.
   func refreshSize() -> (width: Int, height: Int) {
+    shown = nil
     var rows: Int32 = 0
     var columns: Int32 = 0
     if regscope_window_size(1, &rows, &columns) == 0, rows > 0, columns > 0 {
@@ -73,6 +77,7 @@ final class Terminal {
     let colorless = monochrome || colors < 8
     let effective = colorless ? (ThemeLoader.builtIn("monochrome")?.theme ?? theme) : theme
     styles = [:]
+    shown = nil
     for (index, role) in StyleRole.allCases.enumerated() {
       let style = effective.style(role)
       var attrs = regscope_a_normal()
@@ -96,28 +101,28 @@ final class Terminal {
     }
   }
 
-  /// Copies the buffer to the screen, one run of same-styled cells at a time.
-  func draw(_ buffer: CellBuffer) {
-    var text: [wchar_t] = []
-    text.reserveCapacity(buffer.width)
-    for row in 0..<buffer.height {
-      var column = 0
-      while column < buffer.width {
-        let role = buffer[column, row].role
-        let start = column
-        text.removeAll(keepingCapacity: true)
-        while column < buffer.width, buffer[column, row].role == role {
-          for scalar in buffer[column, row].text.unicodeScalars {
-            text.append(wchar_t(bitPattern: scalar.value))
-          }
-          column += 1
-        }
-        let style = styles[role] ?? (regscope_a_normal(), 0)
-        regscope_put(Int32(row), Int32(start), text, Int32(text.count), style.attrs, style.pair)
-      }
+  /// Writes to the screen only the cells that differ from the frame drawn before, one run of
+  /// changed, same-styled cells at a time (ratatui's backend does the same). The whole frame
+  /// goes out after a resize or a theme change. Returns how many cells were written.
+  @discardableResult
+  func draw(_ buffer: CellBuffer) -> Int {
+    let runs = buffer.changes(since: shown)
+    var written = 0
+    for run in runs {
+      line.removeAll(keepingCapacity: true)
+      for scalar in run.text.unicodeScalars { line.append(wchar_t(bitPattern: scalar.value)) }
+      let style = styles[run.role] ?? (regscope_a_normal(), 0)
+      regscope_put(Int32(run.y), Int32(run.x), line, Int32(line.count), style.attrs, style.pair)
+      written += run.width
     }
-    refresh()
+    shown = buffer
+    if !runs.isEmpty { refresh() }
+    return written
   }
+
+  /// The next frame is drawn whole (measurements, and after anything that may have
+  /// disturbed the screen).
+  func forgetScreen() { shown = nil }
 
   /// Every key waiting, decoded. Never blocks.
   func readKeys() -> (keys: [Key], resized: Bool) {

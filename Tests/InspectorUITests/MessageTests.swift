@@ -1,0 +1,55 @@
+import InspectorUI
+import RegistrationCore
+import Session
+import Testing
+
+/// The model changes only in `update`: outcomes, the clock and the look arrive as messages.
+@Suite("messages into update")
+struct MessageTests {
+  @Test("commands finished: the outcomes worded once, joined, an error if any failed")
+  func commandsFinished() {
+    var m = InspectorModel(width: 120, height: 40, title: "t")
+    let done = CommandResult(command: .launch, outcome: .success(.done("launched")))
+    let failed = CommandResult(
+      command: .edit(.addTag("x")), outcome: .failure(SessionError.notLaunched("tag add x")))
+    _ = Inspector.update(&m, .commandsFinished([done]))
+    #expect(m.flash?.text == "launched" && m.flash?.isError == false)
+    _ = Inspector.update(&m, .commandsFinished([done, failed]))
+    #expect(m.flash?.isError == true)
+    #expect(m.flash?.text.hasPrefix("launched; tag add x: ") == true)
+  }
+
+  @Test("a pushed snapshot sets the device, the server, the time and the pause")
+  func snapshot() async throws {
+    let session = try await Session.start(SessionSetup())
+    _ = try await session.execute(.launch)
+    var m = InspectorModel(width: 120, height: 40, title: "t")
+    var snapshot = await session.snapshot()
+    snapshot.rate = 0
+    _ = Inspector.update(&m, .snapshot(snapshot))
+    #expect(m.device != nil && m.server != nil)
+    #expect(m.paused && m.rate == 1)
+    snapshot.rate = 60
+    snapshot.now = Instant(42)
+    _ = Inspector.update(&m, .snapshot(snapshot))
+    #expect(!m.paused && m.rate == 60 && m.now == Instant(42))
+    _ = Inspector.update(&m, .clock(now: Instant(43)))
+    #expect(m.now == Instant(43) && m.device != nil)
+    await session.stop()
+  }
+
+  @Test("the clock's controls, the theme and the glyphs are messages too")
+  func looks() {
+    var m = InspectorModel(width: 120, height: 40, title: "t")
+    _ = Inspector.update(&m, .rateSet(0, accepted: true))
+    #expect(m.flash?.text == "time paused")
+    _ = Inspector.update(&m, .rateSet(10, accepted: false))
+    #expect(m.flash?.isError == true)
+    _ = Inspector.update(&m, .jumped(to: nil))
+    #expect(m.flash?.text == "nothing is scheduled")
+    _ = Inspector.update(&m, .themeChanged(name: "solarized", monochrome: true))
+    #expect(m.themeName == "solarized" && m.flash?.text.contains("monochrome") == true)
+    _ = Inspector.update(&m, .glyphs(.ascii))
+    #expect(m.glyphs == .ascii)
+  }
+}

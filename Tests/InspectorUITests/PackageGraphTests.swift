@@ -1,0 +1,48 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The inspector's UI is a pure Elm-style library: it must not pull in the HTTP stack the
+/// local server and the remote transport need (issue "the house", Done when).
+@Suite("the package graph", .timeLimit(.minutes(1)))
+struct PackageGraphTests {
+  struct Target: Decodable {
+    var name: String
+    var target_dependencies: [String]?
+    var product_dependencies: [String]?
+  }
+  struct Description: Decodable { var targets: [Target] }
+
+  /// Every product of another package a target links, through its own targets.
+  static func linkedProducts(of name: String, in targets: [String: Target]) -> Set<String> {
+    var seen: Set<String> = []
+    var products: Set<String> = []
+    var queue = [name]
+    while let next = queue.popLast() {
+      guard seen.insert(next).inserted, let target = targets[next] else { continue }
+      products.formUnion(target.product_dependencies ?? [])
+      queue += target.target_dependencies ?? []
+    }
+    return products
+  }
+
+  @Test("InspectorUI links no Hummingbird, NIO or HTTP client; regscope does")
+  func inspectorLinksNoHTTPStack() async throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().deletingLastPathComponent()
+    // describe only reads the manifest, so it need not wait for the build lock `swift test`
+    // holds.
+    let output = try await runTool(
+      "swift",
+      ["package", "--package-path", root.path, "--ignore-lock", "describe", "--type", "json"])
+    #expect(output.status == 0, "\(output.stderr)")
+    let description = try JSONDecoder().decode(Description.self, from: Data(output.stdout.utf8))
+    let targets = Dictionary(uniqueKeysWithValues: description.targets.map { ($0.name, $0) })
+    let ui = Self.linkedProducts(of: "InspectorUI", in: targets)
+    let http = ["Hummingbird", "AsyncHTTPClient", "ServiceLifecycle"]
+    #expect(ui.allSatisfy { !$0.hasPrefix("NIO") && !http.contains($0) }, "\(ui.sorted())")
+    #expect(ui == ["Yams", "GRDB", "Crypto", "OrderedCollections", "DequeModule"])
+    let app = Self.linkedProducts(of: "regscope", in: targets)
+    #expect(app.contains("Hummingbird") && app.contains("AsyncHTTPClient"))
+  }
+}
