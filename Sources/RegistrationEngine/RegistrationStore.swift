@@ -86,53 +86,20 @@ public final class RegistrationStore: Sendable {
   public func load() throws(StoreError) -> RegistrationState? {
     do {
       return try database.read { db -> RegistrationState? in
-        guard let recordRow = try Row.fetchOne(db, sql: "SELECT * FROM record WHERE id = 1") else {
-          return nil
-        }
-        let record = ContactRecord(
-          contactKey: recordRow["contact_key"],
-          attributes: try decode([String: String].self, recordRow, "attributes", table: "record"),
-          tags: try decode(Set<String>.self, recordRow, "tags", table: "record"),
-          clearedAttributes: try decode(
-            Set<String>.self, recordRow, "cleared_attributes", table: "record"),
-          device: try decode(DeviceFields.self, recordRow, "device", table: "record"))
-        let pending = try Row.fetchAll(db, sql: "SELECT * FROM pending_change ORDER BY seq").map {
-          row in
-          guard let kind = ChangeTarget.Kind(rawValue: row["target_kind"]) else {
-            throw LoadError(table: "pending_change", detail: "unknown change kind")
-          }
-          return PendingChange(
-            seq: row["seq"], target: ChangeTarget(kind, row["target_name"]),
-            firstAt: Instant(row["first_at"]), lastAt: Instant(row["last_at"]),
-            summary: row["summary"])
-        }
-        var scheduler = SchedulerState()
-        if let row = try Row.fetchOne(db, sql: "SELECT * FROM scheduler WHERE id = 1") {
-          scheduler.nextSeq = row["next_seq"]
-          scheduler.nextSendID = row["next_send_id"]
-          scheduler.initialDueAt = (row["initial_due_at"] as Double?).map(Instant.init)
-          scheduler.lastSuccessAt = (row["last_success_at"] as Double?).map(Instant.init)
-          scheduler.lastAttemptAt = (row["last_attempt_at"] as Double?).map(Instant.init)
-          scheduler.sentWithoutContactKey = row["sent_without_contact_key"]
-          scheduler.retryAfterUntil = (row["retry_after_until"] as Double?).map(Instant.init)
-          scheduler.subscriberToken = row["subscriber_token"]
-        }
-        if let row = try Row.fetchOne(db, sql: "SELECT * FROM retry_state WHERE id = 1") {
-          scheduler.retry = RetryState(
-            failures: row["failures"], nextAttemptAt: Instant(row["next_attempt_at"]),
-            failedAt: Instant(row["failed_at"]), lastStatus: row["last_status"],
-            lastError: row["last_error"], needsFix: row["needs_fix"])
-        }
-        var acknowledged: AcknowledgedRegistration?
-        if let row = try Row.fetchOne(db, sql: "SELECT * FROM last_acknowledged WHERE id = 1") {
-          acknowledged = AcknowledgedRegistration(
-            payload: try decode(RegistrationPayload.self, row, "body", table: "last_acknowledged"),
-            hash: row["hash"], at: Instant(row["acknowledged_at"]), status: row["status"])
-        }
+        guard let record = try RecordRow.fetchOne(db, key: 1) else { return nil }
+        let retry = try RetryRow.fetchOne(db, key: 1)?.retryState
+        var unscheduled = SchedulerState()
+        unscheduled.retry = retry
         return RegistrationState(
-          record: record, pending: pending, scheduler: scheduler, lastAcknowledged: acknowledged)
+          record: try record.contactRecord(),
+          pending: try PendingChangeRow.order(Column("seq")).fetchAll(db).map {
+            try $0.pendingChange()
+          },
+          scheduler: try SchedulerRow.fetchOne(db, key: 1)?.scheduler(retry: retry)
+            ?? unscheduled,
+          lastAcknowledged: try AcknowledgedRow.fetchOne(db, key: 1)?.acknowledged())
       }
-    } catch let error as LoadError {
+    } catch let error as StoreLoadError {
       throw .corrupt(path: location, detail: "table \(error.table): \(error.detail)")
     } catch {
       throw .corrupt(path: location, detail: Self.describe(error))
@@ -140,7 +107,8 @@ public final class RegistrationStore: Sendable {
   }
 
   /// Writes the whole state in one transaction; `send` is appended to the history in the same
-  /// transaction. When this returns, the state survives a crash.
+  /// transaction. When this returns, the state survives a crash. Only the tables whose part
+  /// of the state changed since the last save are rewritten.
   public func save(_ state: RegistrationState, appending send: SendRecord? = nil) throws(StoreError)
   {
     let previous = lastSaved.withLock { $0 }
@@ -150,91 +118,28 @@ public final class RegistrationStore: Sendable {
     }
     do {
       try database.write { db in
-        let record = state.record
-        if changed(\.record) {
-          try db.execute(
-            sql: """
-              INSERT OR REPLACE INTO record
-                (id, contact_key, attributes, tags, cleared_attributes, device)
-              VALUES (1, ?, ?, ?, ?, ?)
-              """,
-            arguments: [
-              record.contactKey, try encode(record.attributes), try encode(record.tags.sorted()),
-              try encode(record.clearedAttributes.sorted()), try encode(record.device),
-            ])
-        }
+        if changed(\.record) { try RecordRow(state.record).insert(db, onConflict: .replace) }
         if changed(\.pending) {
-          try db.execute(sql: "DELETE FROM pending_change")
-          for change in state.pending {
-            try db.execute(
-              sql: """
-                INSERT INTO pending_change (seq, target_kind, target_name, first_at, last_at, summary)
-                VALUES (?, ?, ?, ?, ?, ?)
-                """,
-              arguments: [
-                change.seq, change.target.kind.rawValue, change.target.name,
-                change.firstAt.seconds, change.lastAt.seconds, change.summary,
-              ])
+          try PendingChangeRow.deleteAll(db)
+          for change in state.pending { try PendingChangeRow(change).insert(db) }
+        }
+        try SchedulerRow(state.scheduler).insert(db, onConflict: .replace)
+        if let retry = state.scheduler.retry {
+          try RetryRow(retry).insert(db, onConflict: .replace)
+        } else {
+          try RetryRow.deleteAll(db)
+        }
+        if changed(\.lastAcknowledged) {
+          if let acknowledged = state.lastAcknowledged {
+            try AcknowledgedRow(acknowledged).insert(db, onConflict: .replace)
+          } else {
+            try AcknowledgedRow.deleteAll(db)
           }
         }
-        let scheduler = state.scheduler
-        try db.execute(
-          sql: """
-            INSERT OR REPLACE INTO scheduler (id, next_seq, next_send_id, initial_due_at,
-              last_success_at, last_attempt_at, sent_without_contact_key, retry_after_until,
-              subscriber_token)
-            VALUES (1, ?, ?, ?, ?, ?, ?, ?, ?)
-            """,
-          arguments: [
-            scheduler.nextSeq, scheduler.nextSendID, scheduler.initialDueAt?.seconds,
-            scheduler.lastSuccessAt?.seconds, scheduler.lastAttemptAt?.seconds,
-            scheduler.sentWithoutContactKey, scheduler.retryAfterUntil?.seconds,
-            scheduler.subscriberToken,
-          ])
-        if let retry = scheduler.retry {
-          try db.execute(
-            sql: """
-              INSERT OR REPLACE INTO retry_state (id, failures, next_attempt_at, failed_at,
-                last_status, last_error, needs_fix)
-              VALUES (1, ?, ?, ?, ?, ?, ?)
-              """,
-            arguments: [
-              retry.failures, retry.nextAttemptAt.seconds, retry.failedAt.seconds,
-              retry.lastStatus, retry.lastError, retry.needsFix,
-            ])
-        } else {
-          try db.execute(sql: "DELETE FROM retry_state")
-        }
-        if !changed(\.lastAcknowledged) {
-          // Already on disk.
-        } else if let acked = state.lastAcknowledged {
-          try db.execute(
-            sql: """
-              INSERT OR REPLACE INTO last_acknowledged (id, body, hash, acknowledged_at, status)
-              VALUES (1, ?, ?, ?, ?)
-              """,
-            arguments: [
-              String(decoding: acked.payload.encodedBody(), as: UTF8.self), acked.hash,
-              acked.at.seconds, acked.status,
-            ])
-        } else {
-          try db.execute(sql: "DELETE FROM last_acknowledged")
-        }
         if let send {
+          try SendHistoryRow(send).insert(db)
           try db.execute(
-            sql: """
-              INSERT INTO send_history (send_id, attempt, reason, started_at, finished_at,
-                status, error, hash, body)
-              VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
-              """,
-            arguments: [
-              send.sendID, send.attempt, send.reason.rawValue, send.startedAt.seconds,
-              send.finishedAt.seconds, send.status, send.error, send.hash, send.body,
-            ])
-          try db.execute(
-            sql: """
-              DELETE FROM send_history WHERE id <= (SELECT MAX(id) FROM send_history) - ?
-              """,
+            sql: "DELETE FROM send_history WHERE id <= (SELECT MAX(id) FROM send_history) - ?",
             arguments: [Self.historyLimit])
         }
       }
@@ -250,15 +155,7 @@ public final class RegistrationStore: Sendable {
   public func history(limit: Int = 100) throws(StoreError) -> [SendRecord] {
     do {
       return try database.read { db in
-        try Row.fetchAll(
-          db, sql: "SELECT * FROM send_history ORDER BY id DESC LIMIT ?", arguments: [limit]
-        ).map { row in
-          SendRecord(
-            sendID: row["send_id"], attempt: row["attempt"],
-            reason: ScheduleReason(rawValue: row["reason"]) ?? .change,
-            startedAt: Instant(row["started_at"]), finishedAt: Instant(row["finished_at"]),
-            status: row["status"], error: row["error"], hash: row["hash"], body: row["body"])
-        }
+        try SendHistoryRow.order(Column("id").desc).limit(limit).fetchAll(db).map(\.sendRecord)
       }
     } catch {
       throw .corrupt(path: location, detail: Self.describe(error))
@@ -318,29 +215,5 @@ public final class RegistrationStore: Sendable {
       return "SQLite error \(error.resultCode.rawValue): \(error.message ?? "\(error)")"
     }
     return "\(error)"
-  }
-}
-
-private struct LoadError: Error {
-  var table: String
-  var detail: String
-}
-
-private func encode<T: Encodable>(_ value: T) throws -> String {
-  let encoder = JSONEncoder()
-  encoder.outputFormatting = [.sortedKeys]
-  return String(decoding: try encoder.encode(value), as: UTF8.self)
-}
-
-private func decode<T: Decodable>(_ type: T.Type, _ row: Row, _ column: String, table: String)
-  throws -> T
-{
-  guard let text = row[column] as String? else {
-    throw LoadError(table: table, detail: "\(column) is missing")
-  }
-  do {
-    return try JSONDecoder().decode(T.self, from: Data(text.utf8))
-  } catch {
-    throw LoadError(table: table, detail: "\(column) is not valid: \(error)")
   }
 }

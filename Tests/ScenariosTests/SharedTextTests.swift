@@ -1,3 +1,4 @@
+import Foundation
 import RegistrationCore
 import Session
 import Testing
@@ -22,6 +23,22 @@ struct SharedTextTests {
     #expect(DurationText.describe(59.5) == "59.5 s")
     #expect(DurationText.describe(86_400) == "1 d")
     #expect(DurationText.describe(9000) == "2 h 30 min")
+  }
+
+  @Test("wall-clock times agree with Foundation's time zone, and absurd instants are dashes")
+  func wallClock() {
+    for seconds in [0.0, 1_700_000_000, 1_720_000_000.9, 1_735_689_599] {
+      let date = Date(timeIntervalSince1970: seconds)
+      var calendar = Calendar(identifier: .gregorian)
+      calendar.timeZone = TimeZone.current
+      let parts = calendar.dateComponents([.hour, .minute, .second], from: date)
+      let expected = [parts.hour, parts.minute, parts.second].map {
+        String(format: "%02d", $0 ?? -1)
+      }.joined(separator: ":")
+      #expect(LiveLine.time(Instant(seconds)) == expected, "\(seconds)")
+    }
+    #expect(LiveLine.time(Instant(.infinity)) == "--:--:--")
+    #expect(LiveLine.time(Instant(1e13)) == "--:--:--")
   }
 
   @Test("control and escape characters are shown escaped, never raw")
