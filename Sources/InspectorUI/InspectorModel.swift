@@ -43,7 +43,12 @@ public struct InspectorModel: Sendable {
   public var title: String
   public var commandHistory: [String] = []
   public var historyIndex: Int?
-  public var lastPayloads: (previous: RegistrationPayload?, last: RegistrationPayload?) = (nil, nil)
+  /// The last two registrations sent, as readable JSON lines, made once when each was sent
+  /// (from the exact bytes on the wire), never per frame.
+  public var sentBodies: (previous: [String]?, last: [String]?) = (nil, nil)
+  /// The stored acknowledged registration as lines (after a restart, or for an imported
+  /// device), with the hash they were made from.
+  public var acknowledgedBody: (hash: String, lines: [String])?
 
   /// How times are written: the wall clock in a live session, time since the start for
   /// virtual runs (and golden tests, which must not depend on the machine's time zone).

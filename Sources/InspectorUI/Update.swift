@@ -42,6 +42,13 @@ public enum Inspector {
       model.height = height
       return []
     case .snapshot(let snapshot):
+      if let acknowledged = snapshot.device?.state.lastAcknowledged,
+        acknowledged.hash != model.acknowledgedBody?.hash
+      {
+        model.acknowledgedBody = (
+          acknowledged.hash, ReadableJSON.lines(acknowledged.payload.encodedBytes())
+        )
+      }
       model.device = snapshot.device
       model.server = snapshot.server
       model.now = snapshot.now
@@ -83,9 +90,9 @@ public enum Inspector {
       model.flash = InspectorModel.Flash(text: text, isError: isError)
       return []
     case .events(let events):
-      for event in events {
-        if case .engine(.sent(_, _, _, let payload)) = event.body {
-          model.lastPayloads = (model.lastPayloads.last, payload)
+      for event in events where event.kind == .sent {
+        if let bytes = event.sentBytes {
+          model.sentBodies = (model.sentBodies.last, ReadableJSON.lines(bytes))
         }
       }
       model.events.append(contentsOf: events)

@@ -39,9 +39,13 @@ public enum RegistrationEvent: Hashable, Sendable {
 public struct TimedEvent: Hashable, Sendable {
   public var at: Instant
   public var event: RegistrationEvent
+  /// For `sending` and `sent`: the exact body that went on the wire (with a shipped SDK's
+  /// stamps), so observers show it without encoding it again.
+  public var wireBody: [UInt8]?
 
-  public init(at: Instant, event: RegistrationEvent) {
+  public init(at: Instant, event: RegistrationEvent, wireBody: [UInt8]? = nil) {
     self.at = at
     self.event = event
+    self.wireBody = wireBody
   }
 }

@@ -19,6 +19,8 @@ public actor RegistrationEngine {
 
   private var machine: RegistrationMachine?
   private var sendTask: Task<Void, Never>?
+  /// The body of the send on the wire, for the `sent` event that ends it.
+  private var inFlightBody: [UInt8]?
   private var isShutDown = false
   private var storeProblem: String?
   private var listeners: [(ListenerID, Listener)] = []
@@ -122,8 +124,9 @@ public actor RegistrationEngine {
     let step = updated.tick(now: now)
     if step.persist { try save(updated.state) }
     machine = updated
-    publish(step.events, at: now)
-    if let send = step.send { start(send) }
+    let request = step.send.map(makeRequest)
+    publish(step.events, at: now, wireBody: request?.body)
+    if let send = step.send, let request { start(send, request) }
   }
 
   /// Waits until the send in flight, if any, has its answer and the answer is stored.
@@ -210,13 +213,17 @@ public actor RegistrationEngine {
 
   // MARK: Sending
 
-  private func start(_ send: InFlightSend) {
+  private func makeRequest(_ send: InFlightSend) -> RegistrationRequest {
     // The send time in the clock's own terms: real time for the system clock, the epoch plus
     // the virtual time in a scenario.
-    let request = RegistrationRequest(
+    RegistrationRequest(
       send: send, configuration: configuration, requestID: makeRequestID(),
       sentAt: Date(timeIntervalSince1970: send.startedAt.seconds),
       subscriberToken: machine?.state.scheduler.subscriberToken)
+  }
+
+  private func start(_ send: InFlightSend, _ request: RegistrationRequest) {
+    inFlightBody = request.body
     let transport = self.transport
     sendTask = Task {
       let result = await transport.send(request)
@@ -259,7 +266,7 @@ public actor RegistrationEngine {
       return
     }
     machine = updated
-    publish(step.events, at: now)
+    publish(step.events, at: now, wireBody: inFlightBody)
     for event in step.events {
       guard case .sent(_, _, _, let payload) = event else { continue }
       let delivery: ListenerDelivery
@@ -287,9 +294,15 @@ public actor RegistrationEngine {
     storeProblem = nil
   }
 
-  private func publish(_ events: [RegistrationEvent], at now: Instant) {
+  private func publish(
+    _ events: [RegistrationEvent], at now: Instant, wireBody: [UInt8]? = nil
+  ) {
     for event in events {
-      let timed = TimedEvent(at: now, event: event)
+      var timed = TimedEvent(at: now, event: event)
+      switch event {
+      case .sending, .sent: timed.wireBody = wireBody
+      default: break
+      }
       eventSink?(timed)
       for subscriber in subscribers.values { subscriber.yield(timed) }
     }

@@ -84,12 +84,12 @@ extension RunEvent {
         line.add("sendID", sendID)
         line.add("attempt", attempt)
         line.add("reason", reason.rawValue)
-        line.addRaw("payload", payload.encodedBytes())
+        line.addRaw("payload", sentBytes ?? payload.encodedBytes())
       case .sent(let sendID, let attempt, let status, let payload):
         line.add("sendID", sendID)
         line.add("attempt", attempt)
         line.add("status", status)
-        line.addRaw("payload", payload.encodedBytes())
+        line.addRaw("payload", sentBytes ?? payload.encodedBytes())
       case .failed(
         let sendID, let attempt, let status, let error, let retryAt, let needsFix, let local):
         line.add("sendID", sendID)

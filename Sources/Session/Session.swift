@@ -196,7 +196,9 @@ public final class Session: Sendable {
       configuration: configuration, store: deviceStore, transport: transport, clock: clock,
       environment: environment,
       makeDeviceID: { [setup] in setup.deviceID ?? UUID().uuidString },
-      eventSink: { event in log.append(RunEvent(t: event.at, body: .engine(event.event))) })
+      eventSink: { event in
+        log.append(RunEvent(t: event.at, body: .engine(event.event), wireBody: event.wireBody))
+      })
     current.withLock { $0.engine = engine }
     try await engine.launch()
     if mode != .virtual {

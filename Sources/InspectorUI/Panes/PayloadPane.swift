@@ -6,23 +6,32 @@ import Session
 extension Panes {
   static func payload(_ model: InspectorModel) -> [[(String, StyleRole)]] {
     // After a restart, or for an imported device, the stored acknowledged registration.
-    guard let last = model.lastPayloads.last ?? model.device?.state.lastAcknowledged?.payload
-    else {
+    guard let last = model.sentBodies.last ?? model.acknowledgedBody?.lines else {
       return [[("no registration sent yet", .dim)]]
     }
-    let previous = Set(
-      model.lastPayloads.previous.map { $0.prettyBody().split(separator: "\n").map(String.init) }
-        ?? [])
+    let previous = model.sentBodies.previous.map(Set.init)
     var lines: [[(String, StyleRole)]] = []
-    if model.lastPayloads.previous == nil {
+    if previous == nil {
       lines.append([("the first registration sent", .dim)])
     } else {
       lines.append([("+ marks what changed since the send before", .dim)])
     }
-    for line in last.prettyBody().split(separator: "\n").map(String.init) {
-      let changed = model.lastPayloads.previous != nil && !previous.contains(line)
+    for line in last {
+      let changed = previous.map { !$0.contains(line) } ?? false
       lines.append([((changed ? "+ " : "  ") + text(line), changed ? .changed : .normal)])
     }
     return lines
+  }
+}
+
+/// A registration body as the Payload pane shows it: keys sorted, one per line.
+enum ReadableJSON {
+  static func lines(_ bytes: [UInt8]) -> [String] {
+    let data = Data(bytes)
+    guard let object = try? JSONSerialization.jsonObject(with: data),
+      let pretty = try? JSONSerialization.data(
+        withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
+    else { return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init) }
+    return String(decoding: pretty, as: UTF8.self).split(separator: "\n").map(String.init)
   }
 }
