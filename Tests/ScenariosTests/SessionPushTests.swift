@@ -82,3 +82,32 @@ struct SessionPushTests {
     await session.stop()
   }
 }
+
+@Suite("events carry what was sent")
+struct WireBodyTests {
+  @Test("a shipped SDK's sent event carries the stamped bytes; the JSON line prints them")
+  func stampedBytes() async throws {
+    var setup = SessionSetup()
+    setup.use(.ios)
+    let session = try await Session.start(setup)
+    _ = try await session.execute(.launch)
+    try await session.advance(to: Instant(120))
+    let sent = try #require(session.log.last(.sent))
+    let bytes = try #require(sent.wireBody)
+    let text = String(decoding: bytes, as: UTF8.self)
+    #expect(text.contains("\"registrationDateUtc\"") && text.contains("\"uuid\""))
+    #expect(sent.jsonLine.contains(text))
+    // The documented profile stamps nothing: the bytes are the canonical body.
+    let plain = try await Session.start(SessionSetup())
+    _ = try await plain.execute(.launch)
+    try await plain.advance(to: Instant(1))
+    let plainSent = try #require(plain.log.last(.sent))
+    guard case .engine(.sent(_, _, _, let payload)) = plainSent.body else {
+      Issue.record("not a sent event")
+      return
+    }
+    #expect(plainSent.wireBody == payload.encodedBytes())
+    await session.stop()
+    await plain.stop()
+  }
+}
