@@ -108,10 +108,26 @@ public struct CellBuffer: Sendable, Equatable {
     return column - x
   }
 
+  /// Writes a one-column glyph (a border, a bar) `count` times from (x, y), clipped to the
+  /// buffer: one cell made once, not a string per cell.
+  public mutating func repeatGlyph(_ glyph: String, x: Int, y: Int, count: Int, role: StyleRole) {
+    guard y >= 0, y < height, count > 0 else { return }
+    guard glyph.count == 1, let character = glyph.first, TextWidth.of(character) == 1,
+      !TextWidth.isControl(character)
+    else {
+      put(String(repeating: glyph, count: count), x: x, y: y, role: role)
+      return
+    }
+    let cell = Cell(text: glyph, role: role)
+    for column in max(0, x)..<max(max(0, x), min(width, x + count)) {
+      cells[y * width + column] = cell
+    }
+  }
+
   public mutating func fill(_ rect: Rect, role: StyleRole) {
     for row in rect.y..<min(height, rect.y + rect.height) where row >= 0 {
       for column in rect.x..<min(width, rect.x + rect.width) where column >= 0 {
-        cells[row * width + column] = Cell(text: " ", role: role)
+        cells[row * width + column] = Cell(ascii: 0x20, role: role)
       }
     }
   }
@@ -167,7 +183,30 @@ public enum TextWidth {
 
   public static func of(_ text: String) -> Int {
     if text.utf8.allSatisfy({ $0 < 0x80 }) { return text.utf8.count }
-    return text.reduce(0) { $0 + of($1) }
+    // Scalar by scalar while every scalar is a grapheme of its own; grapheme by grapheme as
+    // soon as one may join with its neighbours (marks, joiners, selectors, emoji, jamo).
+    var total = 0
+    for scalar in text.unicodeScalars {
+      if scalar.value < 0x300 {
+        total += 1
+      } else if joinsNeighbours(scalar) {
+        return text.reduce(0) { $0 + of($1) }
+      } else {
+        total += of(Character(scalar))
+      }
+    }
+    return total
+  }
+
+  private static func joinsNeighbours(_ scalar: Unicode.Scalar) -> Bool {
+    switch scalar.value {
+    case 0x1100...0x11FF, 0x200C...0x200D, 0xFE00...0xFE0F, 0x1F000...: return true
+    default: break
+    }
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .spacingMark, .enclosingMark: return true
+    default: return false
+    }
   }
 
   static func isControl(_ character: Character) -> Bool {

@@ -23,13 +23,15 @@ public struct InspectorModel: Sendable {
 
   public var width: Int
   public var height: Int
+  /// Counts every change but the clock's: equal revisions differ at most in `now`.
+  public internal(set) var revision = 0
   public var focus: PaneID = .record
   public var mode: Mode = .normal
   public var device: EngineSnapshot?
   public var server: ServerSnapshot?
   /// False when the session talks to a remote server: the fault keys do nothing then.
   public var hasLocalServer = true
-  public var events: [RunEvent] = []
+  public var events: [ShownEvent] = []
   /// Events scrolled back from the tail; 0 follows the tail.
   public var eventsBack = 0
   public var eventFilter = ""
@@ -65,10 +67,17 @@ public struct InspectorModel: Sendable {
   public static let minimumWidth = 80
   public static let minimumHeight = 24
 
-  public init(width: Int, height: Int, title: String) {
+  /// A model as a session starts: everything after this changes only in `update`.
+  public init(
+    width: Int, height: Int, title: String, themeName: String = "default",
+    glyphs: Glyphs = .unicode, hasLocalServer: Bool = true
+  ) {
     self.width = width
     self.height = height
     self.title = title
+    self.themeName = themeName
+    self.glyphs = glyphs
+    self.hasLocalServer = hasLocalServer
   }
 
   public var isTooSmall: Bool { width < Self.minimumWidth || height < Self.minimumHeight }
@@ -87,12 +96,10 @@ public struct InspectorModel: Sendable {
   }
 
   /// Events that pass the filter.
-  public var visibleEvents: [RunEvent] {
+  public var visibleEvents: [ShownEvent] {
     guard !eventFilter.isEmpty else { return events }
     let needle = eventFilter.lowercased()
-    return events.filter {
-      $0.type.lowercased().contains(needle) || $0.detail.lowercased().contains(needle)
-    }
+    return events.filter { $0.searchText.contains(needle) }
   }
 
   /// The next instant the screen shows a countdown to, if any: the UI wakes each second then.
@@ -101,4 +108,23 @@ public struct InspectorModel: Sendable {
     if case .due(let at, _, _) = device.plan, at > now { return at }
     return nil
   }
+}
+
+/// An event with its words made once, when it arrived: frames and the filter read these.
+public struct ShownEvent: Sendable {
+  public let event: RunEvent
+  public let time: String
+  public let detail: String
+  /// Type and detail, lower-cased, for the filter.
+  let searchText: String
+
+  init(_ event: RunEvent, format: (Instant) -> String) {
+    self.event = event
+    time = format(event.t)
+    detail = event.detail(time: format)
+    searchText = (event.type + " " + detail).lowercased()
+  }
+
+  public var type: String { event.type }
+  public var kind: EventKind { event.kind }
 }

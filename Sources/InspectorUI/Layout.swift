@@ -58,15 +58,17 @@ struct Canvas {
     guard rect.width >= 2, rect.height >= 2 else { return }
     let role: StyleRole = focused ? .borderFocused : .border
     let g = glyphs
-    let horizontal = String(repeating: g.horizontal, count: max(0, rect.width - 2))
-    buffer.put(g.topLeft + horizontal + g.topRight, x: rect.x, y: rect.y, role: role)
-    for row in (rect.y + 1)..<(rect.y + rect.height - 1) {
-      buffer.put(g.vertical, x: rect.x, y: row, role: role)
-      buffer.put(g.vertical, x: rect.x + rect.width - 1, y: row, role: role)
+    let (left, right) = (rect.x, rect.x + rect.width - 1)
+    let (top, bottom) = (rect.y, rect.y + rect.height - 1)
+    for (y, start, end) in [(top, g.topLeft, g.topRight), (bottom, g.bottomLeft, g.bottomRight)] {
+      buffer.put(start, x: left, y: y, role: role)
+      buffer.repeatGlyph(g.horizontal, x: left + 1, y: y, count: rect.width - 2, role: role)
+      buffer.put(end, x: right, y: y, role: role)
     }
-    buffer.put(
-      g.bottomLeft + horizontal + g.bottomRight, x: rect.x, y: rect.y + rect.height - 1,
-      role: role)
+    for row in (top + 1)..<bottom {
+      buffer.repeatGlyph(g.vertical, x: left, y: row, count: 1, role: role)
+      buffer.repeatGlyph(g.vertical, x: right, y: row, count: 1, role: role)
+    }
     let label = " " + TextWidth.truncate(title, to: rect.width - 6, ellipsis: glyphs.ellipsis) + " "
     buffer.put(label, x: rect.x + 2, y: rect.y, role: focused ? .titleFocused : .title)
   }

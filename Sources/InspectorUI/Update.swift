@@ -36,6 +36,9 @@ public enum Inspector {
   public static func update(_ model: inout InspectorModel, _ message: InspectorMessage)
     -> [InspectorEffect]
   {
+    // Only the clock moving leaves the rest of the model as it was: a frame may then repaint
+    // just what depends on the time (Inspector.redrawClock).
+    if case .clock = message {} else { model.revision &+= 1 }
     switch message {
     case .resize(let width, let height):
       model.width = width
@@ -95,7 +98,8 @@ public enum Inspector {
           model.sentBodies = (model.sentBodies.last, ReadableJSON.lines(bytes))
         }
       }
-      model.events.append(contentsOf: events)
+      let format = model.format
+      model.events.append(contentsOf: events.map { ShownEvent($0, format: format) })
       if model.events.count > InspectorModel.maxEvents {
         model.events.removeFirst(model.events.count - InspectorModel.maxEvents)
       }

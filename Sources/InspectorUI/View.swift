@@ -24,6 +24,34 @@ extension Inspector {
     return canvas.buffer
   }
 
+  /// The panes whose content depends on the time (countdowns, "… ago").
+  static let clockPanes: Set<PaneID> = [.pending, .throttle, .backoff, .server]
+
+  /// `frame` (the view of this model at another time) with what depends on the clock drawn
+  /// again: the header and the clock's panes, with the rectangles it touched. Nil when the
+  /// whole view must be built: an overlay or an editor is open, or the size is not the frame's.
+  public static func redrawClock(_ model: InspectorModel, onto frame: CellBuffer) -> (
+    frame: CellBuffer, touched: [Rect]
+  )? {
+    guard case .normal = model.mode, !model.isTooSmall, frame.width == model.width,
+      frame.height == model.height
+    else { return nil }
+    var canvas = Canvas(buffer: frame, glyphs: model.glyphs)
+    let layout = Layout.make(width: model.width, height: model.height, focus: model.focus)
+    header(model, layout.header, &canvas)
+    var touched = [layout.header]
+    let shown = layout.shownTab(focus: model.focus)
+    for pane in PaneID.allCases where clockPanes.contains(pane) {
+      guard let rect = layout.panes[pane] else { continue }
+      if layout.tabbed.contains(pane) && pane != shown { continue }
+      canvas.buffer.fill(rect, role: .normal)
+      canvas.box(rect, title: title(pane, model, layout), focused: model.focus == pane)
+      Panes.draw(pane, model, rect, &canvas)
+      touched.append(rect)
+    }
+    return (canvas.buffer, touched)
+  }
+
   static func title(_ pane: PaneID, _ model: InspectorModel, _ layout: Layout) -> String {
     if layout.tabbed.contains(pane) {
       return layout.tabbed.map { tab in
@@ -51,7 +79,10 @@ extension Inspector {
     let left =
       " RegScope  "
       + TextWidth.truncate(
-        model.title.replacingOccurrences(of: "→", with: model.glyphs.arrow),
+        model.glyphs.arrow == "→"
+          ? model.title
+          : model.title.split(separator: "→", omittingEmptySubsequences: false)
+            .joined(separator: model.glyphs.arrow),
         to: max(0, rect.width - right.count - 12), ellipsis: model.glyphs.ellipsis)
     canvas.buffer.put(left, x: 0, y: rect.y, role: .header)
     canvas.buffer.put(right, x: rect.width - TextWidth.of(right), y: rect.y, role: .header)

@@ -16,7 +16,10 @@ final class App {
   private let inbox: EventInbox
   private let wakes: AsyncStream<Wake>
   private let wake: @Sendable (Wake) -> Void
-  private var timer: Task<Void, Never>?
+  /// One timer for the whole run, moved to the next wake each frame: no task per tick.
+  private let timer = DispatchSource.makeTimerSource(queue: .global())
+  /// The last frame drawn and the model revision it shows.
+  private var drawn: (revision: Int, frame: CellBuffer)?
 
   init(
     session: Session, terminal: Terminal, title: String, theme: Theme, monochrome: Bool,
@@ -25,10 +28,9 @@ final class App {
     self.session = session
     self.terminal = terminal
     let size = terminal.size
-    model = InspectorModel(width: size.width, height: size.height, title: title)
-    model.hasLocalServer = !session.isRemote
-    model.glyphs = terminal.utf8 ? .unicode : .ascii
-    model.themeName = theme.name
+    model = InspectorModel(
+      width: size.width, height: size.height, title: title, themeName: theme.name,
+      glyphs: terminal.utf8 ? .unicode : .ascii, hasLocalServer: !session.isRemote)
     themes =
       [theme]
       + Theme.builtInNames.filter { $0 != theme.name }.compactMap { ThemeLoader.builtIn($0)?.theme }
@@ -38,6 +40,10 @@ final class App {
     self.wakes = wakes
     self.wake = wake
     terminal.apply(theme, monochrome: monochrome)
+    let wake = self.wake
+    timer.setEventHandler { wake(.tick) }
+    timer.schedule(deadline: .distantFuture)
+    timer.resume()
   }
 
   func useASCII() { _ = Inspector.update(&model, .glyphs(.ascii)) }
@@ -126,33 +132,42 @@ final class App {
     _ = Inspector.update(&model, .commandsFinished(results))
   }
 
+  /// Builds the frame (only what depends on the time, when nothing else changed since the
+  /// last one), and writes what changed.
   private func draw() {
-    terminal.draw(Inspector.view(model))
+    if model.revision == drawn?.revision, let previous = drawn?.frame,
+      let (frame, touched) = Inspector.redrawClock(model, onto: previous)
+    {
+      terminal.draw(frame, within: touched)
+      drawn = (model.revision, frame)
+    } else {
+      let frame = Inspector.view(model)
+      terminal.draw(frame)
+      drawn = (model.revision, frame)
+    }
     scheduleTick()
   }
 
   /// Wakes again when something on screen would change by itself: the next second of a
   /// countdown (at most 20 times a second at high speed), else the next minute of the clock.
   private func scheduleTick() {
-    timer?.cancel()
     let rate = session.rate
-    guard rate > 0, session.mode != .virtual else { return }
+    guard rate > 0, session.mode != .virtual else {
+      timer.schedule(deadline: .distantFuture)
+      return
+    }
     let now = session.now.seconds
     let step: Double = model.countdownTarget != nil || hasServerCountdown ? 1 : 60
     let scaledWait = (now / step).rounded(.down) * step + step - now
     let realWait = max(0.05, scaledWait / rate)
-    let wake = self.wake
-    timer = Task {
-      try? await Task.sleep(for: .seconds(realWait))
-      if !Task.isCancelled { wake(.tick) }
-    }
+    timer.schedule(deadline: .now() + realWait, leeway: .milliseconds(5))
   }
 
   private var hasServerCountdown: Bool {
     model.server?.stats.pending ?? 0 > 0
   }
 
-  func stop() { timer?.cancel() }
+  func stop() { timer.cancel() }
 }
 
 /// What the session pushed (events, and its newest snapshot), kept until the UI wakes to

@@ -105,8 +105,8 @@ final class Terminal {
   /// changed, same-styled cells at a time (ratatui's backend does the same). The whole frame
   /// goes out after a resize or a theme change. Returns how many cells were written.
   @discardableResult
-  func draw(_ buffer: CellBuffer) -> Int {
-    let runs = buffer.changes(since: shown)
+  func draw(_ buffer: CellBuffer, within touched: [Rect]? = nil) -> Int {
+    let runs = buffer.changes(since: shown, within: touched)
     var written = 0
     for run in runs {
       line.removeAll(keepingCapacity: true)

@@ -63,3 +63,54 @@ struct BufferDiffTests {
     #expect(Self.applying(runs, to: before) == after)
   }
 }
+
+@Suite("a clock tick repaints only what depends on the time")
+struct ClockRedrawTests {
+  @Test(
+    "redrawing the clock's panes onto the last frame gives exactly the whole view",
+    arguments: [(120, 40), (80, 24), (200, 60)])
+  func sameAsWholeView(size: (Int, Int)) async throws {
+    var setup = SessionSetup()
+    setup.processingDelay = 300
+    var model = try await model(
+      width: size.0, height: size.1, setup: setup, until: 70,
+      before: ["server fail 503 times 1"],
+      [(0, "tag add sports"), (65, "attr set FIRST_NAME Ada")])
+    for focus in [PaneID.record, .server, .events] {
+      model.focus = focus
+      var frame = Inspector.view(model)
+      for _ in 0..<5 {
+        let revision = model.revision
+        _ = Inspector.update(&model, .clock(now: model.now + 7))
+        #expect(model.revision == revision)
+        let (redrawn, touched) = try #require(Inspector.redrawClock(model, onto: frame))
+        let whole = Inspector.view(model)
+        #expect(redrawn == whole, "\(size) focus \(focus) at \(model.now)")
+        // What changed lies inside the rectangles the redraw names.
+        #expect(
+          BufferDiffTests.applying(redrawn.changes(since: frame, within: touched), to: frame)
+            == whole)
+        frame = whole
+      }
+    }
+    // Anything else is a new revision, and an open overlay needs the whole view.
+    let revision = model.revision
+    _ = Inspector.update(&model, .key(.character("?")))
+    #expect(model.revision != revision)
+    #expect(Inspector.redrawClock(model, onto: Inspector.view(model)) == nil)
+  }
+}
+
+@Suite("text width")
+struct TextWidthTests {
+  @Test(
+    "a string's width is the sum of its graphemes' widths, whatever path measures it",
+    arguments: [
+      "plain", "Zoë", "e\u{301}te", "東京 tower", "app 0e7b → the local server", "👨‍👩‍👧 family",
+      "🇫🇷", "⌚", "⌚\u{FE0E}", "한국어", "\u{1100}\u{1161}\u{11A8}", "─┐│", "a\u{20DD}b",
+      "⣿⣀", "Ω≈ç√", "tab\there",
+    ])
+  func sumOfGraphemes(text: String) {
+    #expect(TextWidth.of(text) == text.reduce(0) { $0 + TextWidth.of($1) })
+  }
+}

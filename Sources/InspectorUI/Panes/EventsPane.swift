@@ -15,7 +15,8 @@ extension Panes {
     }
     let end = max(0, visible.count - model.eventsBack)
     let start = max(0, end - inner.height)
-    for (row, event) in visible[start..<end].enumerated() {
+    for (row, shown) in visible[start..<end].enumerated() {
+      let event = shown.event
       let role: StyleRole
       switch event.kind {
       case .warning, .orphaned, .inputRejected: role = .warning
@@ -28,12 +29,12 @@ extension Panes {
       canvas.line(
         inner, row,
         [
-          (model.format(event.t) + " ", .dim),
+          (shown.time + " ", .dim),
           (
             TextWidth.column(event.type, 15),
             role == .normal ? .accent : role
           ),
-          (event.detail(time: model.format), role),
+          (shown.detail, role),
         ])
     }
   }
