@@ -50,6 +50,8 @@ final class Terminal {
     keypad(regscope_stdscr(), true)
     nodelay(regscope_stdscr(), true)
     regscope_set_escdelay(25)
+    // Keys are read when poll() says so; curses need not poll for them on every refresh.
+    typeahead(-1)
     curs_set(0)
     colors = 0
     if has_colors() {
