@@ -56,7 +56,8 @@ enum EngagementRoutes {
       do throws(QueryProblem) { query = try pageQuery(request) } catch { return error.response }
       do throws(UnknownCursor) {
         let page = try await server.devicesPage(limit: query.limit, before: query.before)
-        return json(200, ServerAPIViews.encode(ServerAPIViews.devices(page)))
+        let watched = await server.watchedDevices(page.items.map(\.deviceID))
+        return json(200, ServerAPIViews.encode(ServerAPIViews.devices(page, watched: watched)))
       } catch {
         return unknownCursor(error.cursor)
       }
@@ -153,6 +154,7 @@ enum EngagementRoutes {
       await server.setFault(nil)
       return json(200, Array(#"{"fault":null}"#.utf8))
     }
+    DeviceRoutes.add(to: router, server: server, options: options)
     router.get("openapi.json") { _, _ in
       json(200, Array(OpenAPIDocument.json(appID: server.validationSettings.appID).utf8))
     }
@@ -191,7 +193,10 @@ enum EngagementRoutes {
     let validation = EngagementServerCore.validate(
       authorization: request.headers[.authorization], body: Array(buffer.readableBytesView),
       settings: server.validationSettings)
-    return await answer(server.receive(validation), options: options)
+    let (answer, token) = await server.receive(validation, facts: DeviceRoutes.facts(request))
+    var response = await Self.answer(answer, options: options)
+    if let token { response.headers[DeviceRoutes.subscriberToken] = token }
+    return response
   }
 
   private static func answer(_ answer: ServerAnswer, options: EngagementHTTPServer.Options)
@@ -225,7 +230,7 @@ enum EngagementRoutes {
       context: context)
   }
 
-  private static func tooLarge(
+  static func tooLarge(
     _ options: EngagementHTTPServer.Options, context: EngagementRequestContext
   ) -> Response {
     closingUnread(

@@ -28,6 +28,9 @@ enum ServerAPIViews {
     var attributes: [String: String]
     var tags: [String]
     var lastRegistration: LastRegistration
+    /// The app as it registered: its SDK, findings and subscriber token (nil for a device
+    /// this run of the server has not seen).
+    var client: WatchViews.Client?
   }
 
   struct Registration: Encodable {
@@ -89,7 +92,9 @@ enum ServerAPIViews {
       }, next: page.next, key: "contacts")
   }
 
-  static func devices(_ page: ServerPage<ServerDevice>) -> Page<Device> {
+  static func devices(
+    _ page: ServerPage<ServerDevice>, watched: [String: DeviceWatch.Device] = [:]
+  ) -> Page<Device> {
     Page(
       items: page.items.map { device in
         Device(
@@ -98,7 +103,8 @@ enum ServerAPIViews {
           inactiveReason: device.inactiveReason, pushEnabled: device.pushEnabled,
           attributes: device.attributes, tags: device.tags,
           lastRegistration: .init(
-            id: device.lastRegistrationID, at: device.lastRegistrationAt.seconds))
+            id: device.lastRegistrationID, at: device.lastRegistrationAt.seconds),
+          client: watched[device.deviceID].map(WatchViews.client))
       }, next: page.next, key: "devices")
   }
 

@@ -13,6 +13,8 @@ public actor LocalEngagementServer {
   /// so under load one write carries many registrations.
   private var unwritten: [EngagementServerCore.Changes] = []
   private var flushScheduled = false
+  /// What real apps sent, device by device, and what the rules say of it.
+  private var watch = DeviceWatch()
   /// Fired when the processing schedule or the fault changes.
   public nonisolated let changes = ChangeSignal()
 
@@ -45,13 +47,48 @@ public actor LocalEngagementServer {
 
   /// Receives a request already validated outside the actor (see `validationSettings`).
   public func receive(_ validation: EngagementServerCore.Validation) -> ServerAnswer {
+    receive(validation, facts: RequestFacts()).answer
+  }
+
+  /// The same, for a real app: the registration joins its device's timeline and is judged
+  /// (`watch`); the answer carries the device's `X-Subscriber-Token`.
+  public func receive(_ validation: EngagementServerCore.Validation, facts: RequestFacts) -> (
+    answer: ServerAnswer, subscriberToken: String?
+  ) {
     let now = clock.now()
     let deadline = core.nextDeadline
     let (answer, changes) = core.receive(validation, now: now)
     commit(changes, at: now)
     // Wake the processing loop only when the earliest deadline moved, not on every request.
     if core.nextDeadline != deadline { self.changes.fire() }
-    return answer
+    guard case .valid(let payload, let body) = validation, let deviceID = payload.deviceID,
+      !deviceID.isEmpty
+    else { return (answer, nil) }
+    var status: Int?
+    var retryAfter: Double?
+    if case .respond(let code, _, let after) = answer { (status, retryAfter) = (code, after) }
+    let core = self.core
+    let token = watch.record(
+      deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
+      retryAfter: retryAfter, definedAttributes: core.settings.definedAttributes,
+      contactStillHasOtherDevices: { key in core.devices(of: key).contains { $0 != deviceID } })
+    return (answer, token)
+  }
+
+  /// A call to one of the SDK's other device routes: recorded against its device.
+  public func receiveOther(route: String, deviceID: String?, facts: RequestFacts) {
+    watch.recordOther(route: route, deviceID: deviceID, facts: facts, at: clock.now())
+  }
+
+  /// The devices real apps registered, newest last.
+  public func watchedDevices() -> [DeviceWatch.Device] { Array(watch.devices.values) }
+
+  public func watchedDevice(_ deviceID: String) -> DeviceWatch.Device? { watch.devices[deviceID] }
+
+  public func watchedDevices(_ deviceIDs: [String]) -> [String: DeviceWatch.Device] {
+    var found: [String: DeviceWatch.Device] = [:]
+    for id in deviceIDs { found[id] = watch.devices[id] }
+    return found
   }
 
   /// Processes what is due now (S2).

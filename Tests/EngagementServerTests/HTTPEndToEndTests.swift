@@ -293,8 +293,9 @@ struct HTTPEndToEndTests {
     let paths = (document["paths"] as? [String: Any])?.keys.sorted()
     #expect(
       paths == [
-        "/api/contacts", "/api/demographics", "/api/devices", "/api/faults",
-        "/api/registrations", "/api/stats", "/device/v1/registration", "/openapi.json",
+        "/api/contacts", "/api/demographics", "/api/devices",
+        "/api/devices/{deviceID}/registrations", "/api/faults", "/api/registrations", "/api/stats",
+        "/device/v1/registration", "/openapi.json",
       ])
     // It names this server's app, so schema-driven clients send registrations it accepts.
     let schemas = (document["components"] as? [String: Any])?["schemas"] as? [String: Any]

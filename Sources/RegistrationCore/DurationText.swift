@@ -1,5 +1,3 @@
-import RegistrationCore
-
 /// Durations as people write them in scenarios and flags: `90s`, `5m`, `2h`, `3d`, `1.5m`, or
 /// plain seconds (`90`, `0.5`). At most `ValueLimits.longestDuration`.
 public enum DurationText {

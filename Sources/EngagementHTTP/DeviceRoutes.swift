@@ -1,0 +1,122 @@
+import EngagementServer
+import Foundation
+import Hummingbird
+import RegistrationCore
+
+/// What a real app needs besides the registration, and what QA reads about it: the shipped
+/// SDKs' other device routes (SDK-FACTS.md), each answered with a harmless, well-formed empty
+/// answer and recorded against its device, and the watch's views.
+enum DeviceRoutes {
+  static let subscriberToken = HTTPFields.Element.Name("X-Subscriber-Token")!
+  static let sdkVersion = HTTPFields.Element.Name("X-SDK-Version")!
+
+  static func facts(_ request: Request) -> RequestFacts {
+    RequestFacts(
+      userAgent: request.headers[.userAgent], sdkVersion: request.headers[sdkVersion],
+      subscriberToken: request.headers[subscriberToken])
+  }
+
+  /// The other routes: (method, path, name, the answer's JSON).
+  static let others: [(HTTPRequest.Method, String, String, String)] = [
+    (.post, "device/v1/:appId/sync/:deviceId", "sync", #"{}"#),
+    (.get, "device/v1/:appId/message", "inbox", #"{"messages":[]}"#),
+    (.patch, "device/v1/:appId/message", "inboxStatus", #"{}"#),
+    (.post, "device/v1/event/analytic", "analytics", #"{}"#),
+    (.post, "devicestatistics/v1/analytic", "statistics", #"{}"#),
+    (.post, "devicestatistics/v1/event", "statisticsEvent", #"{}"#),
+    (.get, "device/v1/location/:appId/fence", "fences", #"{"fences":[]}"#),
+    (.get, "device/v1/location/:appId/proximity", "proximity", #"{"beacons":[]}"#),
+  ]
+
+  static func add(
+    to router: Router<EngagementRequestContext>, server: LocalEngagementServer,
+    options: EngagementHTTPServer.Options
+  ) {
+    for (method, path, name, answer) in others {
+      router.on(RouterPath(path), method: method) { request, context -> Response in
+        var request = request
+        // Read (and drop) what the SDK sent, so the connection stays usable.
+        guard (try? await request.collectBody(upTo: options.maxBodyBytes)) != nil else {
+          return EngagementRoutes.tooLarge(options, context: context)
+        }
+        let deviceID =
+          context.parameters.get("deviceId") ?? request.uri.queryParameters.get("deviceid")
+          ?? request.uri.queryParameters.get("deviceId")
+        await server.receiveOther(route: name, deviceID: deviceID, facts: facts(request))
+        return EngagementRoutes.json(200, Array(answer.utf8))
+      }
+    }
+    router.get("api/devices/:deviceID/registrations") { _, context -> Response in
+      let deviceID = context.parameters.get("deviceID") ?? ""
+      guard let device = await server.watchedDevice(deviceID) else {
+        return EngagementRoutes.json(
+          404,
+          EngagementServerCore.errorBody(
+            "unknownDevice",
+            "no device \"\(TerminalText.escaped(deviceID))\" has registered with this server",
+            field: "deviceID"))
+      }
+      return EngagementRoutes.json(200, ServerAPIViews.encode(WatchViews.timeline(device)))
+    }
+  }
+}
+
+/// The watch as JSON.
+enum WatchViews {
+  struct Registration: Encodable {
+    var at: Double
+    var interval: Double?
+    var status: Int?
+    var retryAfter: Double?
+    var body: String?
+    var changes: [String]
+    var findings: [Finding]
+    var subscriberTokenSent: Bool
+  }
+
+  struct Timeline: Encodable {
+    var deviceID: String
+    var client: Client
+    var registrationCount: Int
+    var registrations: [Registration]
+  }
+
+  struct Client: Encodable {
+    var sdk: String
+    var sdkVersion: String?
+    var platform: String?
+    var systemVersion: String?
+    var bundleID: String?
+    var appVersion: String?
+    var subscriberToken: String
+    /// Nil until a later request could have sent it back.
+    var subscriberTokenReturned: Bool?
+    var firstSeen: Double
+    var lastSeen: Double
+    var findings: [String: Int]
+    var otherRoutes: [String: Int]
+  }
+
+  static func client(_ device: DeviceWatch.Device) -> Client {
+    let identity = device.identity
+    return Client(
+      sdk: identity.sdk, sdkVersion: identity.sdkVersion, platform: identity.platform,
+      systemVersion: identity.systemVersion, bundleID: identity.bundleID,
+      appVersion: identity.appVersion, subscriberToken: device.subscriberToken,
+      subscriberTokenReturned: device.tokenReturned, firstSeen: device.firstSeen.seconds,
+      lastSeen: device.lastSeen.seconds, findings: device.findingCounts,
+      otherRoutes: device.otherRoutes)
+  }
+
+  static func timeline(_ device: DeviceWatch.Device) -> Timeline {
+    Timeline(
+      deviceID: device.deviceID, client: client(device),
+      registrationCount: device.registrationCount,
+      registrations: device.registrations.map {
+        Registration(
+          at: $0.at.seconds, interval: $0.interval, status: $0.status, retryAfter: $0.retryAfter,
+          body: $0.body.isEmpty ? nil : $0.body, changes: $0.changes, findings: $0.findings,
+          subscriberTokenSent: $0.subscriberTokenSent)
+      })
+  }
+}

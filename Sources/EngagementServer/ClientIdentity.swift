@@ -1,0 +1,45 @@
+import RegistrationCore
+
+/// Which SDK a request came from, read from its User-Agent and `X-SDK-Version` (SDK-FACTS:
+/// `MarketingCloudSdk/<sdk> (<system> <version>; <locale>; <maker>/<model>) <bundle>/<app>`).
+public struct ClientIdentity: Hashable, Sendable, Codable {
+  /// `ios`, `android`, or `unknown` when the User-Agent is not a shipped SDK's.
+  public var sdk: String
+  public var sdkVersion: String?
+  /// The system the User-Agent names (`iOS`, `Android`), else the body's platform.
+  public var platform: String?
+  public var systemVersion: String?
+  public var bundleID: String?
+  public var appVersion: String?
+
+  public static func read(userAgent: String?, sdkVersionHeader: String?, bodyPlatform: String?)
+    -> ClientIdentity
+  {
+    var identity = ClientIdentity(
+      sdk: "unknown", sdkVersion: sdkVersionHeader, platform: bodyPlatform, systemVersion: nil,
+      bundleID: nil, appVersion: nil)
+    guard let userAgent, userAgent.hasPrefix("MarketingCloudSdk/") else { return identity }
+    let afterName = userAgent.dropFirst("MarketingCloudSdk/".count)
+    let version = afterName.prefix { $0 != " " }
+    if !version.isEmpty { identity.sdkVersion = identity.sdkVersion ?? String(version) }
+    if let open = afterName.firstIndex(of: "("), let close = afterName.firstIndex(of: ")"),
+      open < close
+    {
+      let inside = afterName[afterName.index(after: open)..<close]
+      let system = inside.split(separator: ";").first.map { $0.split(separator: " ") } ?? []
+      if let name = system.first {
+        identity.platform = String(name)
+        identity.sdk =
+          name.lowercased() == "android"
+          ? "android" : name.lowercased() == "ios" ? "ios" : "unknown"
+      }
+      if system.count > 1 { identity.systemVersion = system.dropFirst().joined(separator: " ") }
+      let app = afterName[afterName.index(after: close)...].split(separator: " ").last
+      if let app, let slash = app.lastIndex(of: "/") {
+        identity.bundleID = String(app[..<slash])
+        identity.appVersion = String(app[app.index(after: slash)...])
+      }
+    }
+    return identity
+  }
+}

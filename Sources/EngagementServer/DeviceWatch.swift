@@ -1,0 +1,189 @@
+import Foundation
+import OrderedCollections
+import RegistrationCore
+
+/// What the HTTP front saw of a request besides its body.
+public struct RequestFacts: Sendable, Hashable {
+  public var userAgent: String?
+  public var sdkVersion: String?
+  public var subscriberToken: String?
+
+  public init(userAgent: String? = nil, sdkVersion: String? = nil, subscriberToken: String? = nil) {
+    self.userAgent = userAgent
+    self.sdkVersion = sdkVersion
+    self.subscriberToken = subscriberToken
+  }
+}
+
+/// Every device that registered with the local server, as a real app's QA sees it: its
+/// timeline (bounded), its findings (counted), the SDK it runs, the subscriber token handed to
+/// it and whether it comes back, and its calls to the other device routes. Pure.
+public struct DeviceWatch: Sendable {
+  public struct Device: Sendable {
+    public var deviceID: String
+    public var identity: ClientIdentity
+    public var firstSeen: Instant
+    public var lastSeen: Instant
+    /// The newest registrations, oldest first; only the newest few keep their bodies.
+    public var registrations: [WatchedRegistration] = []
+    public var registrationCount = 0
+    public var findingCounts: [String: Int] = [:]
+    /// The `X-Subscriber-Token` this server handed out.
+    public var subscriberToken: String
+    /// Nil until a request after the first could have sent the token back.
+    public var tokenReturned: Bool?
+    /// Calls to the other device routes, by route.
+    public var otherRoutes: [String: Int] = [:]
+    var lastSent: RegistrationPayload?
+    var lastAcknowledged: RegistrationPayload?
+
+    public var findingsTotal: Int { findingCounts.values.reduce(0, +) }
+  }
+
+  /// Registrations kept per device, and how many of the newest keep their bodies.
+  public static let timelineLimit = 50
+  public static let bodiesKept = 5
+  /// Devices kept; the earliest seen is dropped first.
+  public static let deviceLimit = 10_000
+
+  public private(set) var devices: OrderedDictionary<String, Device> = [:]
+  private var tokenSeed: UInt64
+
+  public init(seed: UInt64 = 0x70CE) { tokenSeed = seed }
+
+  /// Records a registration and judges it. Returns the subscriber token to answer with.
+  public mutating func record(
+    deviceID: String, payload: RegistrationPayload?, body: [UInt8], facts: RequestFacts,
+    at now: Instant, status: Int?, retryAfter: Double?, definedAttributes: Set<String>?,
+    contactStillHasOtherDevices: (String) -> Bool
+  ) -> String {
+    var device =
+      devices[deviceID]
+      ?? Device(
+        deviceID: deviceID,
+        identity: ClientIdentity.read(
+          userAgent: facts.userAgent, sdkVersionHeader: facts.sdkVersion,
+          bodyPlatform: payload?.platform),
+        firstSeen: now, lastSeen: now, subscriberToken: nextToken())
+    if device.registrationCount > 0 || !device.otherRoutes.isEmpty {
+      let returned = facts.subscriberToken == device.subscriberToken
+      device.tokenReturned = (device.tokenReturned ?? true) && returned
+    }
+    if facts.userAgent != nil {
+      device.identity = ClientIdentity.read(
+        userAgent: facts.userAgent, sdkVersionHeader: facts.sdkVersion,
+        bodyPlatform: payload?.platform)
+    }
+    let findings = RegistrationJudge.judge(
+      payload, at: now, after: device.registrations, lastSent: device.lastSent,
+      lastAcknowledged: device.lastAcknowledged, definedAttributes: definedAttributes,
+      contactStillHasOtherDevices: contactStillHasOtherDevices)
+    let entry = WatchedRegistration(
+      at: now, interval: device.registrations.last.map { now - $0.at }, status: status,
+      retryAfter: retryAfter, payload: payload, body: String(decoding: body, as: UTF8.self),
+      changes: payload.map { PayloadDiff.changes(from: device.lastSent, to: $0) } ?? [],
+      findings: findings, subscriberTokenSent: facts.subscriberToken != nil)
+    device.registrations.append(entry)
+    if device.registrations.count > Self.timelineLimit {
+      device.registrations.removeFirst(device.registrations.count - Self.timelineLimit)
+    }
+    let stripped = device.registrations.count - Self.bodiesKept - 1
+    if stripped >= 0 {
+      device.registrations[stripped].payload = nil
+      device.registrations[stripped].body = ""
+    }
+    device.registrationCount += 1
+    for finding in findings { device.findingCounts[finding.code, default: 0] += 1 }
+    if let payload {
+      device.lastSent = payload
+      if let status, status / 100 == 2 { device.lastAcknowledged = payload }
+    }
+    device.lastSeen = now
+    store(device)
+    return device.subscriberToken
+  }
+
+  /// A call to one of the other device routes (sync, inbox, analytics, fences).
+  public mutating func recordOther(
+    route: String, deviceID: String?, facts: RequestFacts, at now: Instant
+  ) {
+    guard let deviceID, var device = devices[deviceID] else { return }
+    device.otherRoutes[route, default: 0] += 1
+    device.lastSeen = now
+    if let token = facts.subscriberToken {
+      device.tokenReturned = (device.tokenReturned ?? true) && token == device.subscriberToken
+    }
+    store(device)
+  }
+
+  private mutating func store(_ device: Device) {
+    devices[device.deviceID] = device
+    if devices.count > Self.deviceLimit { devices.removeFirst(devices.count - Self.deviceLimit) }
+  }
+
+  /// A token like the tenant's: opaque, unique per device (splitmix64, seeded).
+  private mutating func nextToken() -> String {
+    tokenSeed &+= 0x9E37_79B9_7F4A_7C15
+    var z = tokenSeed
+    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+    z ^= z >> 31
+    return "rs-" + String(z, radix: 16)
+  }
+}
+
+/// What differs between two registrations, one line a change, for the timeline.
+public enum PayloadDiff {
+  public static func changes(from before: RegistrationPayload?, to after: RegistrationPayload)
+    -> [String]
+  {
+    guard let before else { return ["first registration"] }
+    let old = fields(before)
+    let new = fields(after)
+    var lines: [String] = []
+    for key in Set(old.keys).union(new.keys).sorted() where old[key] != new[key] {
+      if key == "uuid" || key == "registrationDateUtc" { continue }
+      switch (old[key], new[key]) {
+      case (.list(let a)?, .list(let b)?):
+        lines += b.filter { !a.contains($0) }.map { "+ \(key) \($0)" }
+        lines += a.filter { !b.contains($0) }.map { "- \(key) \($0)" }
+      case (let a, let b):
+        lines.append("\(key): \(a?.text ?? "(none)") -> \(b?.text ?? "(none)")")
+      }
+    }
+    return lines.map(TerminalText.escaped)
+  }
+
+  enum Field: Equatable {
+    case text(String)
+    case list([String])
+
+    var text: String {
+      switch self {
+      case .text(let value): value
+      case .list(let values): values.joined(separator: " ")
+      }
+    }
+  }
+
+  static func fields(_ payload: RegistrationPayload) -> [String: Field] {
+    guard
+      let object = try? JSONSerialization.jsonObject(with: Data(payload.encodedBytes()))
+        as? [String: Any]
+    else { return [:] }
+    var fields: [String: Field] = [:]
+    for (key, value) in object {
+      switch value {
+      case let items as [[String: Any]]:
+        fields[key] = .list(items.map { "\($0["key"] ?? "")=\($0["value"] ?? "")" })
+      case let items as [Any]:
+        fields[key] = .list(items.map { "\($0)" })
+      case is NSNull:
+        continue
+      default:
+        fields[key] = .text("\(value)")
+      }
+    }
+    return fields
+  }
+}

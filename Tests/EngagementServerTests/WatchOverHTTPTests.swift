@@ -1,0 +1,195 @@
+import Clocks
+import EngagementHTTP
+import Foundation
+import RegistrationCore
+import RegistrationEngine
+import RegistrationHTTP
+import TestSupport
+import Testing
+
+@testable import EngagementServer
+
+/// The local server on loopback with real-shaped clients: engines running the shipped SDKs'
+/// profiles, and raw requests written byte for byte as SDK-FACTS.md describes them.
+/// The shipped SDKs refuse an app id that is not a UUID and a short token.
+let watchAppID = "0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b"
+let watchToken = "demo-access-token-012345"
+
+@Suite("watching a real app over loopback", .serialized, .timeLimit(.minutes(2)))
+struct WatchOverHTTPTests {
+  struct Rig {
+    let clock = VirtualClock()
+    let server: LocalEngagementServer
+    let front: EngagementHTTPServer
+    let port: Int
+
+    init() async throws {
+      server = try LocalEngagementServer(
+        settings: ServerSettings(appID: watchAppID, accessToken: watchToken, processingDelay: 0),
+        store: ServerStore.inMemory(), clock: clock)
+      front = EngagementHTTPServer(server: server)
+      port = try await front.start()
+    }
+
+    func engine(_ profile: SDKProfile, platform: Platform, device: String) throws
+      -> RegistrationEngine
+    {
+      let configuration = try RegistrationConfigurationBuilder()
+        .setApplicationId(watchAppID).setAccessToken(watchToken).setPlatform(platform)
+        .setSDKProfile(profile).setMarketingCloudServerUrl("http://127.0.0.1:\(port)").build()
+      return RegistrationEngine(
+        configuration: configuration, store: try RegistrationStore.inMemory(),
+        transport: HTTPTransport(), clock: clock,
+        environment: .demo(platform, profile: profile), makeDeviceID: { device })
+    }
+
+    /// One request, exactly these bytes: (status, headers lower-cased, body).
+    func raw(_ method: String, _ path: String, headers: [(String, String)], body: String = "")
+      async throws -> (Int, [String: String], String)
+    {
+      var head = "\(method) \(path) HTTP/1.1\r\nhost: 127.0.0.1\r\nconnection: close\r\n"
+      for (name, value) in headers { head += "\(name): \(value)\r\n" }
+      head += "content-length: \(body.utf8.count)\r\n\r\n"
+      let text = try await rawExchange(port: port, Array((head + body).utf8))
+      let parts = text.components(separatedBy: "\r\n\r\n")
+      let lines = parts[0].components(separatedBy: "\r\n")
+      let status = Int(lines.first?.split(separator: " ").dropFirst().first ?? "") ?? -1
+      var fields: [String: String] = [:]
+      for line in lines.dropFirst() {
+        guard let colon = line.firstIndex(of: ":") else { continue }
+        fields[line[..<colon].lowercased()] = line[line.index(after: colon)...]
+          .trimmingCharacters(in: .whitespaces)
+      }
+      return (status, fields, parts.dropFirst().joined(separator: "\r\n\r\n"))
+    }
+
+    /// The Android SDK's headers: lower-case names (SDK-FACTS).
+    static let android: [(String, String)] = [
+      ("accept", "application/json"), ("content-type", "application/json; charset=utf-8"),
+      (
+        "user-agent",
+        "MarketingCloudSdk/10.0.0 (Android 14; en_US; Google/Pixel 8) com.example.app/1.0"
+      ),
+      ("authorization", "Bearer \(watchToken)"), ("x-sdk-version", "10.0.0"),
+    ]
+
+    /// The device as `/api/devices` lists it (once the server has processed it, S2).
+    func device(_ id: String) async throws -> [String: Any] {
+      await server.processDue()
+      let (status, _, body) = try await raw("GET", "/api/devices", headers: [])
+      #expect(status == 200)
+      let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+      let devices = object?["devices"] as? [[String: Any]] ?? []
+      return try #require(devices.first { $0["deviceID"] as? String == id })
+    }
+
+    func stop() async { await front.stop() }
+  }
+
+  @Test("an Android-profile engine: recognised, its token sent back, no findings")
+  func wellBehavedAndroid() async throws {
+    let rig = try await Rig()
+    let engine = try rig.engine(.android, platform: .android, device: "ANDROID-1")
+    try await engine.launch()
+    try await engine.advance(rig.clock, to: Instant(1))
+    _ = try await engine.apply(.addTag("sports"))
+    try await engine.advance(rig.clock, to: Instant(130))
+    let device = try await rig.device("ANDROID-1")
+    let client = try #require(device["client"] as? [String: Any])
+    #expect(client["sdk"] as? String == "android")
+    #expect(client["platform"] as? String == "Android")
+    #expect(client["sdkVersion"] as? String == "10.0.0")
+    #expect((client["findings"] as? [String: Any])?.isEmpty == true, "\(client)")
+    #expect(client["subscriberTokenReturned"] as? Bool == true)
+    let (status, _, body) = try await rig.raw(
+      "GET", "/api/devices/ANDROID-1/registrations", headers: [])
+    #expect(status == 200)
+    let timeline = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+    let registrations = timeline?["registrations"] as? [[String: Any]] ?? []
+    #expect(registrations.count == 2)
+    #expect((registrations.last?["changes"] as? [String]) == ["+ tags sports"])
+    #expect((registrations.last?["interval"] as? Double ?? 0) >= 60)
+    await engine.shutDown()
+    await rig.stop()
+  }
+
+  @Test("an app that registers every 10 s: throttleViolated (R3.2), with the rule")
+  func hammering() async throws {
+    let rig = try await Rig()
+    for (second, tag) in [(0.0, "a"), (10, "b")] {
+      rig.clock.advance(to: Instant(second))
+      let (status, headers, _) = try await rig.raw(
+        "POST", "/device/v1/registration", headers: Rig.android,
+        body: sdkBody(device: "HAMMER", app: watchAppID, tags: [tag]))
+      #expect(status == 201)
+      #expect(headers["x-subscriber-token"]?.hasPrefix("rs-") == true)
+    }
+    let client = try #require(try await rig.device("HAMMER")["client"] as? [String: Any])
+    #expect((client["findings"] as? [String: Int]) == ["throttleViolated": 1])
+    let (_, _, body) = try await rig.raw("GET", "/api/devices/HAMMER/registrations", headers: [])
+    #expect(body.contains(#""rule" : "R3.2""#))
+    await rig.stop()
+  }
+
+  @Test("an iOS app that retries at once after an injected 503: retryTooSoon (R4.1)")
+  func retryAtOnce() async throws {
+    let rig = try await Rig()
+    let (faulted, _, _) = try await rig.raw(
+      "POST", "/api/faults", headers: [("Authorization", "Bearer \(watchToken)")],
+      body: #"{"status":503,"times":1}"#)
+    #expect(faulted == 200)
+    let ios: [(String, String)] = [
+      ("Accept", "application/json"), ("Content-Type", "application/json"),
+      (
+        "User-Agent",
+        "MarketingCloudSdk/10.0.0 (iOS 17.5; en_US; Apple/iPhone15,2) com.example.app/1.0.0"
+      ),
+      ("Authorization", "Bearer \(watchToken)"), ("X-SDK-Version", "10.0.0"),
+    ]
+    let body = sdkBody(device: "IOS-1", platform: "iOS", app: watchAppID)
+    let first = try await rig.raw("POST", "/device/v1/registration", headers: ios, body: body)
+    #expect(first.0 == 503)
+    rig.clock.advance(to: Instant(2))
+    let second = try await rig.raw("POST", "/device/v1/registration", headers: ios, body: body)
+    #expect(second.0 == 201)
+    let client = try #require(try await rig.device("IOS-1")["client"] as? [String: Any])
+    #expect(client["sdk"] as? String == "ios")
+    #expect((client["findings"] as? [String: Int])?["retryTooSoon"] == 1)
+    #expect(client["subscriberTokenReturned"] as? Bool == false)
+    await rig.stop()
+  }
+
+  @Test("the SDK's other device routes answer 2xx with JSON, and are counted per device")
+  func otherRoutes() async throws {
+    let rig = try await Rig()
+    _ = try await rig.raw(
+      "POST", "/device/v1/registration", headers: Rig.android,
+      body: sdkBody(device: "ROUTES", app: watchAppID))
+    let calls: [(String, String, String)] = [
+      ("POST", "/device/v1/\(watchAppID)/sync/ROUTES", "{}"),
+      ("GET", "/device/v1/\(watchAppID)/message/?deviceid=ROUTES&wm=1", ""),
+      ("PATCH", "/device/v1/\(watchAppID)/message", #"{"messages":[]}"#),
+      ("POST", "/device/v1/event/analytic", "[]"),
+      ("POST", "/devicestatistics/v1/analytic", "[]"),
+      ("POST", "/devicestatistics/v1/event", "[]"),
+      (
+        "GET", "/device/v1/location/\(watchAppID)/fence/?latitude=1&longitude=2&deviceid=ROUTES", ""
+      ),
+      (
+        "GET",
+        "/device/v1/location/\(watchAppID)/proximity/?latitude=1&longitude=2&deviceid=ROUTES", ""
+      ),
+    ]
+    for (method, path, body) in calls {
+      let (status, headers, answer) = try await rig.raw(
+        method, path, headers: Rig.android, body: body)
+      #expect(status == 200, "\(method) \(path)")
+      #expect(headers["content-type"] == "application/json", "\(method) \(path)")
+      #expect((try? JSONSerialization.jsonObject(with: Data(answer.utf8))) != nil, "\(path)")
+    }
+    let client = try #require(try await rig.device("ROUTES")["client"] as? [String: Any])
+    let counted = client["otherRoutes"] as? [String: Int] ?? [:]
+    #expect(counted["sync"] == 1 && counted["inbox"] == 1 && counted["fences"] == 1, "\(counted)")
+    await rig.stop()
+  }
+}
