@@ -73,6 +73,7 @@ let package = Package(
       dependencies: [
         "RegistrationCore", "Clocks", "EngagementServer",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -36,13 +36,19 @@ enum DeviceRoutes {
       router.on(RouterPath(path), method: method) { request, context -> Response in
         var request = request
         // Read (and drop) what the SDK sent, so the connection stays usable.
-        guard (try? await request.collectBody(upTo: options.maxBodyBytes)) != nil else {
+        guard let body = try? await request.collectBody(upTo: options.maxBodyBytes) else {
           return EngagementRoutes.tooLarge(options, context: context)
         }
         let deviceID =
           context.parameters.get("deviceId") ?? request.uri.queryParameters.get("deviceid")
           ?? request.uri.queryParameters.get("deviceId")
         await server.receiveOther(route: name, deviceID: deviceID, facts: facts(request))
+        if let upstream = options.upstream {
+          switch await upstream.forward(request, body: body) {
+          case .success(let answer): return answer.response
+          case .failure(let failure): return failure.response
+          }
+        }
         return EngagementRoutes.json(200, Array(answer.utf8))
       }
     }
@@ -57,6 +63,44 @@ enum DeviceRoutes {
             field: "deviceID"))
       }
       return EngagementRoutes.json(200, ServerAPIViews.encode(WatchViews.timeline(device)))
+    }
+  }
+}
+
+extension DeviceRoutes {
+  /// `--upstream`: an injected fault answers first; otherwise the tenant answers, and what
+  /// it answered joins the device's timeline.
+  static func relayRegistration(
+    _ request: Request, context: EngagementRequestContext, server: LocalEngagementServer,
+    upstream: Upstream, options: EngagementHTTPServer.Options
+  ) async -> Response {
+    var request = request
+    guard let body = try? await request.collectBody(upTo: options.maxBodyBytes) else {
+      return EngagementRoutes.tooLarge(options, context: context)
+    }
+    let bytes = Array(body.readableBytesView)
+    if let fault = await server.injectedAnswer() {
+      var status: Int?
+      var retryAfter: Double?
+      if case .respond(let code, _, let after) = fault { (status, retryAfter) = (code, after) }
+      await server.recordRelayed(
+        body: bytes, facts: facts(request), status: status, retryAfter: retryAfter,
+        issuedToken: nil)
+      return await EngagementRoutes.answer(fault, options: options)
+    }
+    switch await upstream.forward(request, body: body) {
+    case .success(let answer):
+      await server.recordRelayed(
+        body: bytes, facts: facts(request), status: answer.status,
+        retryAfter: answer.header("Retry-After").flatMap(Double.init).flatMap {
+          $0.isFinite && $0 >= 0 ? $0 : nil
+        },
+        issuedToken: answer.header("X-Subscriber-Token"))
+      return answer.response
+    case .failure(let failure):
+      await server.recordRelayed(
+        body: bytes, facts: facts(request), status: 502, retryAfter: nil, issuedToken: nil)
+      return failure.response
     }
   }
 }

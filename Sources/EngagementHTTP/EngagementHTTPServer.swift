@@ -24,6 +24,9 @@ public final class EngagementHTTPServer: Sendable {
     public var maxBodyBytes = 1 << 20
     /// How long a "hang" fault holds a request before answering 504.
     public var hangSeconds: Double = 120
+    /// Relay device requests to this tenant instead of answering them here (faults still
+    /// answer first).
+    public var upstream: Upstream?
 
     public init() {}
   }

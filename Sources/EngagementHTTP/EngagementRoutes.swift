@@ -37,7 +37,11 @@ enum EngagementRoutes {
     router.add(middleware: JSONErrorMiddleware())
 
     router.post("device/v1/registration") { request, context in
-      await register(request, context: context, server: server, options: options)
+      if let upstream = options.upstream {
+        return await DeviceRoutes.relayRegistration(
+          request, context: context, server: server, upstream: upstream, options: options)
+      }
+      return await register(request, context: context, server: server, options: options)
     }
     router.get("api/contacts") { request, _ -> Response in
       let query: (limit: Int, before: String?)
@@ -199,7 +203,7 @@ enum EngagementRoutes {
     return response
   }
 
-  private static func answer(_ answer: ServerAnswer, options: EngagementHTTPServer.Options)
+  static func answer(_ answer: ServerAnswer, options: EngagementHTTPServer.Options)
     async -> Response
   {
     switch answer {

@@ -55,7 +55,7 @@ public struct DeviceWatch: Sendable {
   public mutating func record(
     deviceID: String, payload: RegistrationPayload?, body: [UInt8], facts: RequestFacts,
     at now: Instant, status: Int?, retryAfter: Double?, definedAttributes: Set<String>?,
-    contactStillHasOtherDevices: (String) -> Bool
+    issuedToken: String? = nil, contactStillHasOtherDevices: (String) -> Bool
   ) -> String {
     var device =
       devices[deviceID]
@@ -92,6 +92,8 @@ public struct DeviceWatch: Sendable {
       device.registrations[stripped].payload = nil
       device.registrations[stripped].body = ""
     }
+    // Relayed, the tenant hands the token out: the one the app must send back.
+    if let issuedToken { device.subscriberToken = issuedToken }
     device.registrationCount += 1
     for finding in findings { device.findingCounts[finding.code, default: 0] += 1 }
     if let payload {

@@ -155,7 +155,7 @@ public struct EngagementServerCore: Sendable {
     return (.respond(status: 201, body: Array(answer.utf8), retryAfter: nil), changes)
   }
 
-  private mutating func applyFault(now: Instant, changes: inout Changes) -> ServerAnswer? {
+  mutating func applyFault(now: Instant, changes: inout Changes) -> ServerAnswer? {
     guard var active = fault else { return nil }
     if let until = active.until, now >= until {
       fault = nil

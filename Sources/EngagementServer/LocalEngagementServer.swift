@@ -75,6 +75,42 @@ public actor LocalEngagementServer {
     return (answer, token)
   }
 
+  /// Relay mode: an injected fault answers first (S7), as it does locally; nil when none
+  /// applies, and the request goes on to the real tenant.
+  public func injectedAnswer() -> ServerAnswer? {
+    let now = clock.now()
+    var changes = EngagementServerCore.Changes()
+    let answer = core.applyFault(now: now, changes: &changes)
+    commit(changes, at: now)
+    return answer
+  }
+
+  /// Relay mode: the tenant's answer to a registration, recorded against the device with
+  /// the subscriber token the tenant handed out. A registration the tenant accepted is
+  /// mirrored here too (when it passes this server's own checks), so the local views show it.
+  public func recordRelayed(
+    body: [UInt8], facts: RequestFacts, status: Int?, retryAfter: Double?,
+    issuedToken: String?
+  ) {
+    let now = clock.now()
+    let validation = EngagementServerCore.validate(
+      authorization: "Bearer \(core.settings.accessToken)", body: body, settings: core.settings)
+    guard case .valid(let payload, _) = validation, let deviceID = payload.deviceID,
+      !deviceID.isEmpty
+    else { return }
+    if let status, status / 100 == 2 {
+      let (_, changes) = core.receive(validation, now: now)
+      commit(changes, at: now)
+      self.changes.fire()
+    }
+    let core = self.core
+    _ = watch.record(
+      deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
+      retryAfter: retryAfter, definedAttributes: core.settings.definedAttributes,
+      issuedToken: issuedToken,
+      contactStillHasOtherDevices: { key in core.devices(of: key).contains { $0 != deviceID } })
+  }
+
   /// A call to one of the SDK's other device routes: recorded against its device.
   public func receiveOther(route: String, deviceID: String?, facts: RequestFacts) {
     watch.recordOther(route: route, deviceID: deviceID, facts: facts, at: clock.now())

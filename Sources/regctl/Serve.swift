@@ -55,6 +55,14 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "Comma-separated attribute names the demographics table defines (S5).")
   var definedAttributes: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "Relay every device request to this tenant (https://...) and its answers back.",
+      discussion:
+        "Injected faults still answer first. Each registration and the tenant's answer join the device's timeline; a tenant that cannot be reached is a 502 with the reason."
+    ))
+  var upstream: String?
+
   @Flag(help: "Print nothing but the address.")
   var quiet = false
 
@@ -67,6 +75,10 @@ struct Serve: AsyncParsableCommand {
       throw ValidationError("--processing-delay: \(problem)")
     }
     guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+    if let upstream, Upstream(upstream) == nil {
+      throw ValidationError(
+        "--upstream \(TerminalText.escaped(upstream)): expected an http or https URL with a host")
+    }
   }
 
   /// `--access-token`, else `--access-token-file`, else `REGSCOPE_ACCESS_TOKEN`.
@@ -127,6 +139,7 @@ struct Serve: AsyncParsableCommand {
     var options = EngagementHTTPServer.Options()
     options.host = host
     options.port = port
+    options.upstream = upstream.flatMap(Upstream.init)
     let front = EngagementHTTPServer(server: server, options: options)
     let boundPort: Int
     do {
@@ -140,6 +153,9 @@ struct Serve: AsyncParsableCommand {
         "app \(settings.appID), token \(AccessToken(accessToken).masked), processing delay \(DurationText.describe(settings.processingDelay)), "
           + "demographics \(defined.map { $0.sorted().joined(separator: ",") } ?? "(none: every attribute accepted)"), "
           + "data \(store.location)")
+      if let relay = options.upstream {
+        Output.line("relaying device requests to \(relay.base); faults injected here answer first")
+      }
       if host != "127.0.0.1" && host != "localhost" && host != "::1" {
         Output.line("warning: bound to \(host), not loopback: anyone who can reach it can register")
       }

@@ -23,11 +23,13 @@ struct WatchOverHTTPTests {
     let front: EngagementHTTPServer
     let port: Int
 
-    init() async throws {
+    init(upstream: String? = nil) async throws {
       server = try LocalEngagementServer(
         settings: ServerSettings(appID: watchAppID, accessToken: watchToken, processingDelay: 0),
         store: ServerStore.inMemory(), clock: clock)
-      front = EngagementHTTPServer(server: server)
+      var options = EngagementHTTPServer.Options()
+      options.upstream = upstream.flatMap(Upstream.init)
+      front = EngagementHTTPServer(server: server, options: options)
       port = try await front.start()
     }
 
@@ -191,5 +193,67 @@ struct WatchOverHTTPTests {
     let counted = client["otherRoutes"] as? [String: Int] ?? [:]
     #expect(counted["sync"] == 1 && counted["inbox"] == 1 && counted["fences"] == 1, "\(counted)")
     await rig.stop()
+  }
+
+  @Test(
+    "--upstream relays bodies and headers unchanged, and the tenant's 201 and 429; faults here answer first"
+  )
+  func relay() async throws {
+    let tenant = try await Rig()
+    let relay = try await Rig(upstream: "http://127.0.0.1:\(tenant.port)/")
+    let body = sdkBody(device: "RELAYED", app: watchAppID, tags: ["ALL", "relay"])
+    let (status, headers, answer) = try await relay.raw(
+      "POST", "/device/v1/registration", headers: Rig.android, body: body)
+    #expect(status == 201, "\(answer)")
+    #expect(answer.contains(#""received":true"#))
+    // The tenant got the very bytes and headers: it read the SDK and kept the body.
+    let tenantTimeline = try await tenant.raw(
+      "GET", "/api/devices/RELAYED/registrations", headers: [])
+    #expect(tenantTimeline.2.contains(#""sdk" : "android""#))
+    let tenantDevice = try #require(await tenant.server.watchedDevice("RELAYED"))
+    #expect(tenantDevice.registrations.last?.body == body)
+    // The tenant's token came back through the relay, and the relay's watch knows it.
+    let token = try #require(headers["x-subscriber-token"])
+    #expect(await relay.server.watchedDevice("RELAYED")?.subscriberToken == token)
+    #expect(tenantDevice.subscriberToken == token)
+    // The tenant's 429 and its Retry-After are relayed.
+    _ = try await tenant.raw(
+      "POST", "/api/faults", headers: [("Authorization", "Bearer \(watchToken)")],
+      body: #"{"status":429,"times":1,"retryAfter":120}"#)
+    let limited = try await relay.raw(
+      "POST", "/device/v1/registration", headers: Rig.android, body: body)
+    #expect(limited.0 == 429 && limited.1["retry-after"] == "120")
+    // A fault injected at the relay answers before the tenant sees anything.
+    _ = try await relay.raw(
+      "POST", "/api/faults", headers: [("Authorization", "Bearer \(watchToken)")],
+      body: #"{"status":503,"times":1}"#)
+    let before = await tenant.server.watchedDevice("RELAYED")?.registrationCount
+    let faulted = try await relay.raw(
+      "POST", "/device/v1/registration", headers: Rig.android, body: body)
+    #expect(faulted.0 == 503)
+    #expect(await tenant.server.watchedDevice("RELAYED")?.registrationCount == before)
+    #expect(await relay.server.watchedDevice("RELAYED")?.registrationCount == 3)
+    // Other routes go through too.
+    let sync = try await relay.raw(
+      "POST", "/device/v1/\(watchAppID)/sync/RELAYED", headers: Rig.android, body: "{}")
+    #expect(sync.0 == 200)
+    #expect(await tenant.server.watchedDevice("RELAYED")?.otherRoutes["sync"] == 1)
+    await relay.stop()
+    await tenant.stop()
+  }
+
+  @Test("a tenant that cannot be reached: 502 with a JSON reason, and the attempt is on record")
+  func unreachable() async throws {
+    let closed = try await Rig()
+    let port = closed.port
+    await closed.stop()
+    let relay = try await Rig(upstream: "http://127.0.0.1:\(port)")
+    let (status, _, answer) = try await relay.raw(
+      "POST", "/device/v1/registration", headers: Rig.android,
+      body: sdkBody(device: "LOST", app: watchAppID))
+    #expect(status == 502)
+    #expect(answer.contains("upstreamUnreachable") && answer.contains("127.0.0.1:\(port)"))
+    #expect(await relay.server.watchedDevice("LOST")?.registrations.last?.status == 502)
+    await relay.stop()
   }
 }
