@@ -61,7 +61,12 @@ enum EngagementRoutes {
       do throws(UnknownCursor) {
         let page = try await server.devicesPage(limit: query.limit, before: query.before)
         let watched = await server.watchedDevices(page.items.map(\.deviceID))
-        return json(200, ServerAPIViews.encode(ServerAPIViews.devices(page, watched: watched)))
+        // The first page also lists the devices still waiting for processing.
+        let awaiting =
+          query.before == nil ? await server.watchedAwaitingProcessing(limit: query.limit) : []
+        return json(
+          200,
+          ServerAPIViews.encode(ServerAPIViews.devices(page, watched: watched, awaiting: awaiting)))
       } catch {
         return unknownCursor(error.cursor)
       }

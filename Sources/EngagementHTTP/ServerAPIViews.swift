@@ -15,7 +15,8 @@ enum ServerAPIViews {
 
   struct Device: Encodable {
     struct LastRegistration: Encodable {
-      var id: Int
+      /// Nil while the registration waits for processing.
+      var id: Int?
       var at: Double
     }
     var deviceID: String
@@ -93,19 +94,35 @@ enum ServerAPIViews {
   }
 
   static func devices(
-    _ page: ServerPage<ServerDevice>, watched: [String: DeviceWatch.Device] = [:]
+    _ page: ServerPage<ServerDevice>, watched: [String: DeviceWatch.Device] = [:],
+    awaiting: [DeviceWatch.Device] = []
   ) -> Page<Device> {
     Page(
-      items: page.items.map { device in
-        Device(
-          deviceID: device.deviceID, token: device.token, contactKey: device.contactKey,
-          platform: device.platform, active: device.active,
-          inactiveReason: device.inactiveReason, pushEnabled: device.pushEnabled,
-          attributes: device.attributes, tags: device.tags,
-          lastRegistration: .init(
-            id: device.lastRegistrationID, at: device.lastRegistrationAt.seconds),
-          client: watched[device.deviceID].map(WatchViews.client))
-      }, next: page.next, key: "devices")
+      items: awaiting.map(waitingDevice)
+        + page.items.map { device in
+          Device(
+            deviceID: device.deviceID, token: device.token, contactKey: device.contactKey,
+            platform: device.platform, active: device.active,
+            inactiveReason: device.inactiveReason, pushEnabled: device.pushEnabled,
+            attributes: device.attributes, tags: device.tags,
+            lastRegistration: .init(
+              id: device.lastRegistrationID, at: device.lastRegistrationAt.seconds),
+            client: watched[device.deviceID].map(WatchViews.client))
+        }, next: page.next, key: "devices")
+  }
+
+  /// A device a real app registered that processing has not reached yet (S2).
+  static func waitingDevice(_ device: DeviceWatch.Device) -> Device {
+    let payload = device.lastSent
+    return Device(
+      deviceID: device.deviceID, token: payload?.deviceToken,
+      contactKey: payload?.subscriberKey, platform: payload?.platform ?? "",
+      active: false, inactiveReason: "waiting for processing (S2)",
+      pushEnabled: payload?.pushEnabled ?? false,
+      attributes: Dictionary(
+        (payload?.attributes ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }),
+      tags: payload?.tags ?? [], lastRegistration: .init(id: nil, at: device.lastSeen.seconds),
+      client: WatchViews.client(device))
   }
 
   static func registrations(_ page: ServerPage<ServerRegistration>) -> Page<Registration> {

@@ -34,8 +34,8 @@ public struct DeviceWatch: Sendable {
     public var tokenReturned: Bool?
     /// Calls to the other device routes, by route.
     public var otherRoutes: [String: Int] = [:]
-    var lastSent: RegistrationPayload?
-    var lastAcknowledged: RegistrationPayload?
+    public internal(set) var lastSent: RegistrationPayload?
+    public internal(set) var lastAcknowledged: RegistrationPayload?
 
     public var findingsTotal: Int { findingCounts.values.reduce(0, +) }
   }

@@ -121,6 +121,17 @@ public actor LocalEngagementServer {
 
   public func watchedDevice(_ deviceID: String) -> DeviceWatch.Device? { watch.devices[deviceID] }
 
+  /// Devices that registered but that processing (S2) has not made devices of yet, newest
+  /// first: a real app shows up at once, not after the processing delay.
+  public func watchedAwaitingProcessing(limit: Int) -> [DeviceWatch.Device] {
+    var found: [DeviceWatch.Device] = []
+    for device in watch.devices.values.reversed() where core.devices[device.deviceID] == nil {
+      found.append(device)
+      if found.count == limit { break }
+    }
+    return found
+  }
+
   public func watchedDevices(_ deviceIDs: [String]) -> [String: DeviceWatch.Device] {
     var found: [String: DeviceWatch.Device] = [:]
     for id in deviceIDs { found[id] = watch.devices[id] }

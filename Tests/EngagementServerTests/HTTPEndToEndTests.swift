@@ -102,10 +102,15 @@ struct HTTPEndToEndTests {
     try await rig.advance(to: 0)
     #expect(try await rig.engine.history().first?.status == 201)
     var (_, devices) = try await rig.get("api/devices")
-    #expect((devices["devices"] as? [Any])?.isEmpty == true)
+    // Listed at once, as waiting for processing (S2), not yet a device of the server's.
+    let waiting = devices["devices"] as? [[String: Any]]
+    #expect(waiting?.count == 1)
+    #expect(waiting?.first?["active"] as? Bool == false)
+    #expect(waiting?.first?["inactiveReason"] as? String == "waiting for processing (S2)")
     #expect(try await rig.get("api/stats").1["pending"] as? Int == 1)
     try await rig.advance(to: 300)
     (_, devices) = try await rig.get("api/devices")
+    #expect((devices["devices"] as? [Any])?.count == 1)
     let device = (devices["devices"] as? [[String: Any]])?.first
     #expect(device?["deviceID"] as? String == "LOOPBACK-DEVICE")
     #expect(device?["active"] as? Bool == true)

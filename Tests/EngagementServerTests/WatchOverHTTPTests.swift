@@ -25,7 +25,7 @@ struct WatchOverHTTPTests {
 
     init(upstream: String? = nil) async throws {
       server = try LocalEngagementServer(
-        settings: ServerSettings(appID: watchAppID, accessToken: watchToken, processingDelay: 0),
+        settings: ServerSettings(appID: watchAppID, accessToken: watchToken, processingDelay: 300),
         store: ServerStore.inMemory(), clock: clock)
       var options = EngagementHTTPServer.Options()
       options.upstream = upstream.flatMap(Upstream.init)
@@ -75,9 +75,8 @@ struct WatchOverHTTPTests {
       ("authorization", "Bearer \(watchToken)"), ("x-sdk-version", "10.0.0"),
     ]
 
-    /// The device as `/api/devices` lists it (once the server has processed it, S2).
+    /// The device as `/api/devices` lists it: at once, before processing (S2) reaches it.
     func device(_ id: String) async throws -> [String: Any] {
-      await server.processDue()
       let (status, _, body) = try await raw("GET", "/api/devices", headers: [])
       #expect(status == 200)
       let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
