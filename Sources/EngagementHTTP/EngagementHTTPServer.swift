@@ -27,6 +27,8 @@ public final class EngagementHTTPServer: Sendable {
     /// Relay device requests to this tenant instead of answering them here (faults still
     /// answer first).
     public var upstream: Upstream?
+    /// Serve https with this certificate (PEM files), for apps that require it.
+    public var tls: ServerTLS?
 
     public init() {}
   }
@@ -123,6 +125,7 @@ public final class EngagementHTTPServer: Sendable {
     let failure = Mutex<(any Error)?>(nil)
     let app = Application(
       router: EngagementRoutes.router(server: server, options: options),
+      server: try options.tls?.serverBuilder() ?? .http1(),
       configuration: .init(address: .hostname(options.host, port: requested)),
       onServerRunning: { channel in
         portContinuation.yield(channel.localAddress?.port ?? requested)

@@ -40,8 +40,20 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "Port to listen on; 0 picks a free one.")
   var port: Int = 8080
 
-  @Option(help: "Address to bind. Anything but loopback exposes the server to the network.")
+  @Option(
+    name: [.customLong("listen"), .customLong("host")],
+    help: ArgumentHelp(
+      "Address to bind (default 127.0.0.1, which simulators and emulators reach).",
+      discussion:
+        "A LAN address lets a phone on the network in; anyone who can reach it can register, so the server warns and always needs the app's access token.",
+      valueName: "address"))
   var host: String = "127.0.0.1"
+
+  @Option(help: "Serve https with this certificate (PEM); needs --tls-key.")
+  var tlsCert: String?
+
+  @Option(help: "The certificate's private key (PEM); needs --tls-cert.")
+  var tlsKey: String?
 
   @Option(
     help:
@@ -75,6 +87,16 @@ struct Serve: AsyncParsableCommand {
       throw ValidationError("--processing-delay: \(problem)")
     }
     guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+    switch (tlsCert, tlsKey) {
+    case (nil, nil): break
+    case (let cert?, let key?):
+      do {
+        try ServerTLS(certificatePath: cert, keyPath: key).check()
+      } catch {
+        throw ValidationError(TerminalText.escaped(error.description))
+      }
+    default: throw ValidationError("give --tls-cert and --tls-key together")
+    }
     if let upstream, Upstream(upstream) == nil {
       throw ValidationError(
         "--upstream \(TerminalText.escaped(upstream)): expected an http or https URL with a host")
@@ -140,6 +162,9 @@ struct Serve: AsyncParsableCommand {
     options.host = host
     options.port = port
     options.upstream = upstream.flatMap(Upstream.init)
+    if let tlsCert, let tlsKey {
+      options.tls = ServerTLS(certificatePath: tlsCert, keyPath: tlsKey)
+    }
     let front = EngagementHTTPServer(server: server, options: options)
     let boundPort: Int
     do {
@@ -147,7 +172,7 @@ struct Serve: AsyncParsableCommand {
     } catch {
       throw ValidationError("\(error)")
     }
-    Output.line("listening on http://\(host):\(boundPort)")
+    Output.line("listening on \(options.tls == nil ? "http" : "https")://\(host):\(boundPort)")
     if !quiet {
       Output.line(
         "app \(settings.appID), token \(AccessToken(accessToken).masked), processing delay \(DurationText.describe(settings.processingDelay)), "

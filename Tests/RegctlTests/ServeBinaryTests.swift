@@ -8,11 +8,11 @@ struct ServeProcess {
   let process: InteractiveProcess
   let port: Int
 
-  static func start() async throws -> ServeProcess {
+  static func start(_ extra: [String] = []) async throws -> ServeProcess {
     // The token through the child's environment only: setenv here would reach every other
     // test's children too (one of them checks that serve refuses to start without a token).
     let process = try InteractiveProcess(
-      try regctlURL(), ["serve", "--app-id", "app", "--port", "0"],
+      try regctlURL(), ["serve", "--app-id", "app", "--port", "0"] + extra,
       environment: ["REGSCOPE_ACCESS_TOKEN": Self.token])
     let line = try await process.readLine { $0.hasPrefix("listening on ") } ?? ""
     return ServeProcess(process: process, port: Int(line.split(separator: ":").last ?? "") ?? 0)
@@ -99,5 +99,38 @@ struct ServeBinaryTests {
     let open = try await serve.settledDescriptors(atMost: baseline)
     #expect(open <= baseline, "\(baseline) descriptors before, \(open) after 30 uploads")
     try await serve.stop()
+  }
+
+  @Test("--tls-cert and --tls-key serve https; a file that is no certificate is named")
+  func https() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("regscope-tls-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let (cert, key) = (
+      folder.appendingPathComponent("cert.pem").path, folder.appendingPathComponent("key.pem").path
+    )
+    let made = try await runTool(
+      "openssl",
+      [
+        "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert, "-days",
+        "1", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1",
+      ])
+    #expect(made.status == 0, "\(made.stderr)")
+    let serve = try await ServeProcess.start(["--tls-cert", cert, "--tls-key", key])
+    let answer = try await runTool(
+      "curl", ["-s", "--cacert", cert, "https://127.0.0.1:\(serve.port)/api/stats"])
+    #expect(answer.status == 0, "\(answer.stderr)")
+    #expect(answer.stdout.contains("distinctContacts"))
+    // Plain http on the same port gets no answer it could read as one.
+    let plain = try await runTool(
+      "curl", ["-s", "-m", "5", "http://127.0.0.1:\(serve.port)/api/stats"])
+    #expect(!plain.stdout.contains("distinctContacts"))
+    try await serve.stop()
+    let refused = try await runProcess(
+      try regctlURL(), ["serve", "--app-id", "app", "--tls-cert", key, "--tls-key", key],
+      environment: ["REGSCOPE_ACCESS_TOKEN": ServeProcess.token])
+    #expect(refused.status != 0)
+    #expect(refused.stderr.contains("--tls-cert \(key): not a PEM certificate"))
   }
 }
