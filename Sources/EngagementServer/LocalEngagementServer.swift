@@ -8,6 +8,8 @@ public actor LocalEngagementServer {
   private var core: EngagementServerCore
   private let store: ServerStore
   private let eventSink: (@Sendable (ServerEvent, Instant) -> Void)?
+  /// Told after every request a real app's device made (its timeline changed).
+  private var watchSink: (@Sendable () -> Void)?
   private var storeProblem: String?
   /// Changes not yet written: flushed in one transaction by a follow-up task (group commit),
   /// so under load one write carries many registrations.
@@ -72,6 +74,7 @@ public actor LocalEngagementServer {
       deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
       retryAfter: retryAfter, definedAttributes: core.settings.definedAttributes,
       contactStillHasOtherDevices: { key in core.devices(of: key).contains { $0 != deviceID } })
+    watchSink?()
     return (answer, token)
   }
 
@@ -109,15 +112,22 @@ public actor LocalEngagementServer {
       retryAfter: retryAfter, definedAttributes: core.settings.definedAttributes,
       issuedToken: issuedToken,
       contactStillHasOtherDevices: { key in core.devices(of: key).contains { $0 != deviceID } })
+    watchSink?()
   }
+
+  /// Called after each request that changes a watched device's record.
+  public func onWatch(_ sink: @escaping @Sendable () -> Void) { watchSink = sink }
 
   /// A call to one of the SDK's other device routes: recorded against its device.
   public func receiveOther(route: String, deviceID: String?, facts: RequestFacts) {
     watch.recordOther(route: route, deviceID: deviceID, facts: facts, at: clock.now())
+    watchSink?()
   }
 
-  /// The devices real apps registered, newest last.
-  public func watchedDevices() -> [DeviceWatch.Device] { Array(watch.devices.values) }
+  /// The devices real apps registered, the most recently seen first.
+  public func watchedDevices(newest limit: Int) -> [DeviceWatch.Device] {
+    Array(watch.devices.values.sorted { $0.lastSeen > $1.lastSeen }.prefix(limit))
+  }
 
   public func watchedDevice(_ deviceID: String) -> DeviceWatch.Device? { watch.devices[deviceID] }
 

@@ -29,6 +29,10 @@ public struct InspectorModel: Sendable {
   public var mode: Mode = .normal
   public var device: EngineSnapshot?
   public var server: ServerSnapshot?
+  /// A receiver session's real devices (the most recently seen first); nil otherwise.
+  public var watched: [DeviceWatch.Device]?
+  /// The device the receiver layout shows, by id, so it stays selected as the list moves.
+  public var selectedDeviceID: String?
   /// False when the session talks to a remote server: the fault keys do nothing then.
   public var hasLocalServer = true
   public var events: [ShownEvent] = []
@@ -102,8 +106,19 @@ public struct InspectorModel: Sendable {
     return events.filter { $0.searchText.contains(needle) }
   }
 
+  /// The receiver layout's device: the one selected, else the most recently seen.
+  public var selectedDevice: DeviceWatch.Device? {
+    guard let watched else { return nil }
+    return watched.first { $0.deviceID == selectedDeviceID } ?? watched.first
+  }
+
   /// The next instant the screen shows a countdown to, if any: the UI wakes each second then.
   public var countdownTarget: Instant? {
+    if watched != nil {
+      return selectedDevice.flatMap { ReceiverPanes.expectedNext($0) }.map(\.at).flatMap {
+        $0 > now ? $0 : nil
+      }
+    }
     guard let device else { return nil }
     if case .due(let at, _, _) = device.plan, at > now { return at }
     return nil

@@ -54,6 +54,7 @@ public enum Inspector {
       }
       model.device = snapshot.device
       model.server = snapshot.server
+      model.watched = snapshot.watched
       model.now = snapshot.now
       if snapshot.rate > 0 { model.rate = snapshot.rate }
       model.paused = snapshot.rate == 0
@@ -166,8 +167,8 @@ public enum Inspector {
     case .focusPrevious:
       model.focus = PaneID(rawValue: (model.focus.rawValue + 5) % 7 + 1) ?? .record
     case .focus(let pane): model.focus = pane
-    case .scrollUp: scroll(&model, by: -1)
-    case .scrollDown: scroll(&model, by: 1)
+    case .scrollUp: if !selectDevice(&model, by: -1) { scroll(&model, by: -1) }
+    case .scrollDown: if !selectDevice(&model, by: 1) { scroll(&model, by: 1) }
     case .pageUp: scroll(&model, by: -10)
     case .pageDown: scroll(&model, by: 10)
     case .top: scroll(&model, by: -1_000_000)
@@ -206,6 +207,16 @@ public enum Inspector {
     case .confirm, .cancel, .add, .remove, .nextField: break
     }
     return []
+  }
+
+  /// In the receiver layout, Up and Down choose the device. False elsewhere.
+  static func selectDevice(_ model: inout InspectorModel, by delta: Int) -> Bool {
+    guard let watched = model.watched else { return false }
+    guard !watched.isEmpty else { return true }
+    let current = watched.firstIndex { $0.deviceID == model.selectedDevice?.deviceID } ?? 0
+    let next = min(max(0, current + delta), watched.count - 1)
+    model.selectedDeviceID = watched[next].deviceID
+    return true
   }
 
   static func scroll(_ model: inout InspectorModel, by delta: Int) {

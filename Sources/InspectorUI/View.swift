@@ -12,6 +12,12 @@ extension Inspector {
     }
     let layout = Layout.make(width: model.width, height: model.height, focus: model.focus)
     header(model, layout.header, &canvas)
+    if model.watched != nil {
+      ReceiverPanes.draw(model, &canvas)
+      status(model, layout.status, &canvas)
+      overlay(model, &canvas)
+      return canvas.buffer
+    }
     let shown = layout.shownTab(focus: model.focus)
     for pane in PaneID.allCases {
       guard let rect = layout.panes[pane] else { continue }
@@ -33,8 +39,8 @@ extension Inspector {
   public static func redrawClock(_ model: InspectorModel, onto frame: CellBuffer) -> (
     frame: CellBuffer, touched: [Rect]
   )? {
-    guard case .normal = model.mode, !model.isTooSmall, frame.width == model.width,
-      frame.height == model.height
+    guard case .normal = model.mode, !model.isTooSmall, model.watched == nil,
+      frame.width == model.width, frame.height == model.height
     else { return nil }
     var canvas = Canvas(buffer: frame, glyphs: model.glyphs)
     let layout = Layout.make(width: model.width, height: model.height, focus: model.focus)
@@ -73,7 +79,8 @@ extension Inspector {
   static func header(_ model: InspectorModel, _ rect: Rect, _ canvas: inout Canvas) {
     canvas.buffer.fill(rect, role: .header)
     let speed = model.paused ? "paused" : "\(formatRate(model.rate))x"
-    let state = model.device?.appState.rawValue ?? "not launched"
+    let state =
+      model.watched != nil ? "receiving" : model.device?.appState.rawValue ?? "not launched"
     let sdk = model.device.map { "sdk \($0.settings.profile.name.rawValue)  " } ?? ""
     let right = "\(sdk)\(model.format(model.now))  \(speed)  \(state) "
     let left =

@@ -17,6 +17,9 @@ public final class Session: Sendable {
     case live
     /// A scaled real clock, registrations to a real endpoint; the local server is idle.
     case remote
+    /// No simulated device: the local server receives (or relays) real apps' registrations
+    /// and judges them (`regscope --receive`).
+    case receiver
   }
 
   public let setup: SessionSetup
@@ -83,7 +86,14 @@ public final class Session: Sendable {
     var front: (any ServerFront)?
     var simulated: SimulatedTransport?
     // With a remote endpoint the local server stays idle and needs no transport of its own.
-    if place.remote == nil && setup.overHTTP {
+    if let receiver = place.receiver {
+      guard let network = place.network else { throw SessionError.noNetwork }
+      let opened = try await network.openReceiver(
+        for: server, port: receiver.port, upstream: receiver.upstream)
+      serverURL = opened.url
+      front = opened
+      await server.onWatch { publisher.changed() }
+    } else if place.remote == nil && setup.overHTTP {
       guard let network = place.network else { throw SessionError.noNetwork }
       let opened = try await network.openFront(for: server)
       serverURL = opened.url
@@ -100,13 +110,15 @@ public final class Session: Sendable {
       .setDelayRegistrationUntilContactKeyIsSet(setup.delayRegistrationUntilContactKeyIsSet)
       .setPlatform(setup.platform).setDebugBuild(setup.debugBuild)
       .setRequestTimeout(setup.requestTimeout).setSDKProfile(setup.profile).build()
-    let mode: Mode = place.remote != nil ? .remote : place.live ? .live : .virtual
+    let mode: Mode =
+      place.receiver != nil
+      ? .receiver : place.remote != nil ? .remote : place.live ? .live : .virtual
     let session = Session(
       setup: setup, mode: mode, clock: clock, server: server, log: log,
       deviceStore: place.deviceStore, simulated: simulated, network: place.network, front: front,
       configuration: configuration, publisher: publisher)
     publisher.start { [weak session] in await session?.snapshot() }
-    if mode == .live {
+    if mode == .live || mode == .receiver {
       let loop = Task { await server.run() }
       session.current.withLock { $0.serverLoop = loop }
     }
@@ -125,9 +137,11 @@ public final class Session: Sendable {
   public var destination: String {
     isRemote
       ? configuration.serverURL.absoluteString
-      : setup.overHTTP
-        ? "the local server on \(configuration.serverURL.absoluteString)"
-        : "the local server (in process)"
+      : mode == .receiver
+        ? "receiving on \(configuration.serverURL.absoluteString)"
+        : setup.overHTTP
+          ? "the local server on \(configuration.serverURL.absoluteString)"
+          : "the local server (in process)"
   }
 
   public var engine: RegistrationEngine? { current.withLock { $0.engine } }
@@ -136,6 +150,12 @@ public final class Session: Sendable {
 
   public func execute(_ command: Command) async throws -> CommandOutcome {
     defer { publisher.changed() }
+    if mode == .receiver, case .server = command {
+      // Faults work on real apps as on the simulated device.
+    } else if mode == .receiver {
+      if command == .launch { return .done("receiving on \(configuration.serverURL)") }
+      throw SessionError.noDevice(command.description)
+    }
     if let imported = setup.imported {
       if command == .launch { return .done("showing the device imported from \(imported.source)") }
       throw SessionError.readOnly(imported.source)
@@ -286,7 +306,9 @@ public final class Session: Sendable {
   public func snapshot() async -> SessionSnapshot {
     let device = try? await deviceSnapshot()
     let server = isRemote ? nil : await server.snapshot()
-    return SessionSnapshot(device: device, server: server, now: now, rate: rate)
+    let watched = mode == .receiver ? await self.server.watchedDevices(newest: 200) : nil
+    return SessionSnapshot(
+      device: device, server: server, now: now, rate: rate, watched: watched)
   }
 
   /// Pushes a fresh snapshot to `watcher` after every change (events, commands, the clock's

@@ -4,6 +4,7 @@ public enum SessionError: Error, CustomStringConvertible {
   case notVirtual
   case readOnly(String)
   case noNetwork
+  case noDevice(String)
 
   public var description: String {
     switch self {
@@ -14,6 +15,8 @@ public enum SessionError: Error, CustomStringConvertible {
       "\(command): server commands drive the local server, and this session talks to a remote one"
     case .notVirtual: "time can only be advanced by hand on a virtual clock"
     case .noNetwork: "this session was opened without a network: it can only run in process"
+    case .noDevice(let command):
+      "\(command): this session receives real apps; it has no device of its own to change"
     }
   }
 }

@@ -11,6 +11,21 @@ public protocol SessionNetwork: Sendable {
   func transport() -> any RegistrationTransport
   /// Starts an HTTP front on loopback for `server`.
   func openFront(for server: LocalEngagementServer) async throws -> any ServerFront
+  /// Starts the front real apps talk to: on `port` (0 picks one), relaying to `upstream`
+  /// when given.
+  func openReceiver(for server: LocalEngagementServer, port: Int, upstream: String?)
+    async throws -> any ServerFront
+}
+
+/// A session that receives real apps' registrations instead of simulating a device.
+public struct ReceiverOptions: Sendable {
+  public var port: Int
+  public var upstream: String?
+
+  public init(port: Int, upstream: String? = nil) {
+    self.port = port
+    self.upstream = upstream
+  }
 }
 
 /// A running HTTP front of the local server.
@@ -31,11 +46,15 @@ public struct SessionPlace: Sendable {
   /// than advancing by hand (scenarios).
   public var live: Bool
   public var network: (any SessionNetwork)?
+  /// Receive real apps (`regscope --receive`): no simulated device.
+  public var receiver: ReceiverOptions?
 
   public init(
     clock: any EngineClock, deviceStore: RegistrationStore, serverStore: ServerStore,
-    remote: RegistrationConfiguration? = nil, live: Bool, network: (any SessionNetwork)? = nil
+    remote: RegistrationConfiguration? = nil, live: Bool, network: (any SessionNetwork)? = nil,
+    receiver: ReceiverOptions? = nil
   ) {
+    self.receiver = receiver
     self.clock = clock
     self.deviceStore = deviceStore
     self.serverStore = serverStore

@@ -12,12 +12,18 @@ public struct SessionSnapshot: Sendable {
   public var now: Instant
   /// 0 when paused.
   public var rate: Double
+  /// In a receiver session: the real apps' devices, the most recently seen first.
+  public var watched: [DeviceWatch.Device]?
 
-  public init(device: EngineSnapshot?, server: ServerSnapshot?, now: Instant, rate: Double) {
+  public init(
+    device: EngineSnapshot?, server: ServerSnapshot?, now: Instant, rate: Double,
+    watched: [DeviceWatch.Device]? = nil
+  ) {
     self.device = device
     self.server = server
     self.now = now
     self.rate = rate
+    self.watched = watched
   }
 }
 

@@ -16,6 +16,25 @@ public struct HTTPNetwork: SessionNetwork {
     let port = try await front.start()
     return LoopbackFront(front: front, url: "http://127.0.0.1:\(port)")
   }
+
+  public func openReceiver(for server: LocalEngagementServer, port: Int, upstream: String?)
+    async throws -> any ServerFront
+  {
+    var options = EngagementHTTPServer.Options()
+    options.port = port
+    if let upstream {
+      guard let relay = Upstream(upstream) else { throw BadUpstream(text: upstream) }
+      options.upstream = relay
+    }
+    let front = EngagementHTTPServer(server: server, options: options)
+    let bound = try await front.start()
+    return LoopbackFront(front: front, url: "http://127.0.0.1:\(bound)")
+  }
+}
+
+struct BadUpstream: Error, CustomStringConvertible {
+  var text: String
+  var description: String { "--upstream \(text): expected an http or https URL with a host" }
 }
 
 /// The Hummingbird front as the session sees it.

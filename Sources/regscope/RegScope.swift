@@ -42,6 +42,20 @@ struct RegScope: AsyncParsableCommand {
     help: "Open on a shipped SDK's state dump (Android, unified or iOS), read-only.")
   var importState: String?
 
+  @Flag(
+    help: ArgumentHelp(
+      "Receive real apps' registrations and judge them, instead of simulating a device.",
+      discussion:
+        "Point the app's server URL at http://127.0.0.1:PORT (iOS simulator), http://10.0.2.2:PORT (Android emulator)."
+    ))
+  var receive = false
+
+  @Option(help: "With --receive: the port to listen on (0 picks a free one).")
+  var port: Int = 8080
+
+  @Option(help: "With --receive: relay every device request to this tenant and its answers back.")
+  var upstream: String?
+
   @Flag(help: "Draw with ASCII only.")
   var ascii = false
 
@@ -49,6 +63,8 @@ struct RegScope: AsyncParsableCommand {
   var measure: String?
 
   func validate() throws {
+    guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+    if upstream != nil && !receive { throw ValidationError("--upstream needs --receive") }
     if let scenario, BuiltInScenarios.named(scenario) == nil,
       !FileManager.default.fileExists(atPath: scenario)
     {
@@ -93,6 +109,21 @@ struct RegScope: AsyncParsableCommand {
           serverStore: try ServerStore.inMemory(), live: true)
         session = try await Session.start(
           setup, place: place, log: RunLog(limit: RunLog.liveLimit, listener: onEvent))
+      } else if receive {
+        let place = SessionPlace(
+          clock: ScaledClock(rate: 1), deviceStore: try RegistrationStore.inMemory(),
+          // A receiving session starts afresh: what it judges lives as long as it runs.
+          serverStore: try ServerStore.inMemory(), live: true, network: HTTPNetwork(),
+          receiver: ReceiverOptions(port: port, upstream: upstream))
+        // The app's own id and token (from its configuration file) are what its requests carry.
+        var setup = SessionSetup()
+        if let config = options.config, let name = options.configName {
+          let app = try ConfigurationFile.load(path: config, name: name, sdk: options.sdk.profile)
+          setup.appID = app.appID
+          setup.accessToken = app.accessToken.revealed
+        }
+        session = try await Session.start(
+          setup, place: place, log: RunLog(limit: RunLog.liveLimit, listener: onEvent))
       } else if let scenario {
         let loaded =
           try BuiltInScenarios.named(scenario).map(BuiltInScenarios.scenario)
@@ -135,7 +166,10 @@ struct RegScope: AsyncParsableCommand {
     let title =
       imported.map { "imported: \($0.source) (read-only)" }
       ?? playing.map { "demo: \($0.name) → \(session.destination)" }
-      ?? "app \(session.engineConfiguration.appID) → \(session.destination)"
+      ?? (receive
+        ? "app \(session.setup.appID) ← real apps, \(session.destination)"
+          + (upstream.map { ", relayed to \($0)" } ?? "")
+        : "app \(session.engineConfiguration.appID) → \(session.destination)")
     let app = App(
       session: session, terminal: terminal, title: TerminalText.escaped(title),
       theme: loadedTheme.theme, monochrome: monochrome, inbox: inbox, wakes: wakes, wake: wake)

@@ -182,4 +182,57 @@ struct TmuxEndToEndTests {
     try await tmux.keys("q")
     #expect(await tmux.waitFor("a clean exit") { $0.contains("REGSCOPE-EXIT=0") })
   }
+
+  @Test(
+    "--receive: a real-shaped Android app registers twice in a minute; the device and its finding appear"
+  )
+  func receiver() async throws {
+    try #require(Tmux.available, "tmux is not installed (.ci/run installs it)")
+    let port = try #require(freeLoopbackPort())
+    let tmux = Tmux()
+    _ = try await tmux.startRegscope(arguments: "--receive --port \(port)")
+    defer { tmux.killServer() }
+    #expect(await tmux.waitFor("the empty receiver") { $0.contains("no app has registered yet") })
+    let body =
+      #"{"app_Version":"1.0","attributes":[],"dST":false,"deviceID":"PIXEL-8","etAppId":"0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b","hwid":"Google Pixel 8","locale":"en_US","location_Enabled":false,"platform":"Android","platform_Version":"14","proximity_Enabled":false,"push_Enabled":true,"quietPushEnabled":false,"sdk_Version":"10.0.0","tags":["ALL"],"timeZone":"0"}"#
+    for tag in ["a", "b"] {
+      let posted = try await runTool(
+        "curl",
+        [
+          "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
+          "http://127.0.0.1:\(port)/device/v1/registration",
+          "-H",
+          "user-agent: MarketingCloudSdk/10.0.0 (Android 14; en_US; Google/Pixel 8) com.example.app/1.0",
+          "-H", "authorization: Bearer demo-access-token-012345",
+          "-H", "content-type: application/json",
+          "-d", body.replacingOccurrences(of: #"["ALL"]"#, with: #"["ALL","\#(tag)"]"#),
+        ])
+      #expect(posted.stdout == "201", "\(posted.stderr)")
+    }
+    #expect(
+      await tmux.waitFor("the device and its finding") { screen in
+        screen.contains("PIXEL-8") && screen.contains("Android android 10.0.0")
+          && screen.contains("throttleViolated") && screen.contains("R3.2")
+      })
+    try await tmux.keys("q")
+    #expect(await tmux.waitFor("a clean exit") { $0.contains("REGSCOPE-EXIT=0") })
+  }
+}
+
+/// A port nothing listens on now (bound to 0 by the kernel, then released).
+func freeLoopbackPort() -> Int? {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard descriptor >= 0 else { return nil }
+  defer { close(descriptor) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  address.sin_port = 0
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let bound = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+    }
+  }
+  return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
 }
