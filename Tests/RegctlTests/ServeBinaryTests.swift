@@ -133,4 +133,43 @@ struct ServeBinaryTests {
     #expect(refused.status != 0)
     #expect(refused.stderr.contains("--tls-cert \(key): not a PEM certificate"))
   }
+
+  @Test(
+    "an Android-shaped client: in /api/devices at once, SDK and platform read, no findings; twice in a minute: throttleViolated"
+  )
+  func watchesAndroidClient() async throws {
+    let serve = try await ServeProcess.start()
+    func register(_ tags: String) async throws -> String {
+      let body =
+        #"{"app_Version":"1.0","attributes":[],"dST":false,"deviceID":"PIXEL-8","etAppId":"app","hwid":"Google Pixel 8","locale":"en_US","location_Enabled":false,"platform":"Android","platform_Version":"14","proximity_Enabled":false,"push_Enabled":true,"quietPushEnabled":false,"registrationDateUtc":"2026-11-22T10:00:00.000Z","sdk_Version":"10.0.0","tags":[\#(tags)],"timeZone":"0","uuid":"\#(UUID().uuidString)"}"#
+      // The Android SDK's header names are lower case (SDK-FACTS).
+      return try await serve.request(
+        "POST /device/v1/registration HTTP/1.1\r\nhost: x\r\naccept: application/json\r\n"
+          + "content-type: application/json; charset=utf-8\r\n"
+          + "user-agent: MarketingCloudSdk/10.0.0 (Android 14; en_US; Google/Pixel 8) com.example.app/1.0\r\n"
+          + "authorization: Bearer \(ServeProcess.token)\r\nx-sdk-version: 10.0.0\r\n"
+          + "content-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n\(body)")
+    }
+    func client() async throws -> [String: Any] {
+      let answer = try await serve.request(
+        "GET /api/devices HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+      let json = String(answer.split(separator: "\r\n\r\n", maxSplits: 1).last ?? "")
+      let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
+      let device = (object?["devices"] as? [[String: Any]])?.first {
+        $0["deviceID"] as? String == "PIXEL-8"
+      }
+      return try #require(device?["client"] as? [String: Any])
+    }
+    let first = try await register(#""ALL""#)
+    #expect(first.hasPrefix("HTTP/1.1 201"), "\(first)")
+    #expect(first.lowercased().contains("x-subscriber-token: rs-"))
+    var seen = try await client()
+    #expect(seen["sdk"] as? String == "android" && seen["platform"] as? String == "Android")
+    #expect(seen["sdkVersion"] as? String == "10.0.0")
+    #expect((seen["findings"] as? [String: Int])?.isEmpty == true)
+    _ = try await register(#""ALL","sports""#)
+    seen = try await client()
+    #expect((seen["findings"] as? [String: Int]) == ["throttleViolated": 1])
+    try await serve.stop()
+  }
 }
