@@ -88,8 +88,7 @@ public final class Session: Sendable {
     // With a remote endpoint the local server stays idle and needs no transport of its own.
     if let receiver = place.receiver {
       guard let network = place.network else { throw SessionError.noNetwork }
-      let opened = try await network.openReceiver(
-        for: server, port: receiver.port, upstream: receiver.upstream)
+      let opened = try await network.openReceiver(for: server, options: receiver)
       serverURL = opened.url
       front = opened
       await server.onWatch { publisher.changed() }

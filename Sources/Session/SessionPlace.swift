@@ -11,20 +11,30 @@ public protocol SessionNetwork: Sendable {
   func transport() -> any RegistrationTransport
   /// Starts an HTTP front on loopback for `server`.
   func openFront(for server: LocalEngagementServer) async throws -> any ServerFront
-  /// Starts the front real apps talk to: on `port` (0 picks one), relaying to `upstream`
-  /// when given.
-  func openReceiver(for server: LocalEngagementServer, port: Int, upstream: String?)
+  /// Starts the front real apps talk to, as `options` say.
+  func openReceiver(for server: LocalEngagementServer, options: ReceiverOptions)
     async throws -> any ServerFront
 }
 
 /// A session that receives real apps' registrations instead of simulating a device.
 public struct ReceiverOptions: Sendable {
+  /// 0 picks a free port.
   public var port: Int
+  /// Relay device requests to this tenant.
   public var upstream: String?
+  /// The address to bind: loopback unless a phone on the LAN must reach it.
+  public var host: String
+  /// https with these PEM files.
+  public var tls: (certificate: String, key: String)?
 
-  public init(port: Int, upstream: String? = nil) {
+  public init(
+    port: Int, upstream: String? = nil, host: String = "127.0.0.1",
+    tls: (certificate: String, key: String)? = nil
+  ) {
     self.port = port
     self.upstream = upstream
+    self.host = host
+    self.tls = tls
   }
 }
 

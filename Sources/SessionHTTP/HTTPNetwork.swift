@@ -17,18 +17,25 @@ public struct HTTPNetwork: SessionNetwork {
     return LoopbackFront(front: front, url: "http://127.0.0.1:\(port)")
   }
 
-  public func openReceiver(for server: LocalEngagementServer, port: Int, upstream: String?)
+  public func openReceiver(for server: LocalEngagementServer, options receiver: ReceiverOptions)
     async throws -> any ServerFront
   {
     var options = EngagementHTTPServer.Options()
-    options.port = port
-    if let upstream {
+    options.port = receiver.port
+    options.host = receiver.host
+    if let upstream = receiver.upstream {
       guard let relay = Upstream(upstream) else { throw BadUpstream(text: upstream) }
       options.upstream = relay
     }
+    if let (certificate, key) = receiver.tls {
+      let tls = ServerTLS(certificatePath: certificate, keyPath: key)
+      try tls.check()
+      options.tls = tls
+    }
     let front = EngagementHTTPServer(server: server, options: options)
     let bound = try await front.start()
-    return LoopbackFront(front: front, url: "http://127.0.0.1:\(bound)")
+    let scheme = receiver.tls == nil ? "http" : "https"
+    return LoopbackFront(front: front, url: "\(scheme)://\(receiver.host):\(bound)")
   }
 }
 

@@ -56,6 +56,20 @@ struct RegScope: AsyncParsableCommand {
   @Option(help: "With --receive: relay every device request to this tenant and its answers back.")
   var upstream: String?
 
+  @Option(
+    help: ArgumentHelp(
+      "With --receive: the address to bind (default 127.0.0.1).",
+      discussion:
+        "A LAN address lets a phone on the network in; it needs your app's own token (--config), never the demo's.",
+      valueName: "address"))
+  var listen: String = "127.0.0.1"
+
+  @Option(help: "With --receive: serve https with this certificate (PEM); needs --tls-key.")
+  var tlsCert: String?
+
+  @Option(help: "With --receive: the certificate's private key (PEM).")
+  var tlsKey: String?
+
   @Flag(help: "Draw with ASCII only.")
   var ascii = false
 
@@ -64,7 +78,18 @@ struct RegScope: AsyncParsableCommand {
 
   func validate() throws {
     guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
-    if upstream != nil && !receive { throw ValidationError("--upstream needs --receive") }
+    let receiving = [upstream, tlsCert, tlsKey].contains { $0 != nil } || listen != "127.0.0.1"
+    if receiving && !receive {
+      throw ValidationError("--upstream, --listen, --tls-cert and --tls-key go with --receive")
+    }
+    if (tlsCert == nil) != (tlsKey == nil) {
+      throw ValidationError("give --tls-cert and --tls-key together")
+    }
+    if !["127.0.0.1", "localhost", "::1"].contains(listen) && options.config == nil {
+      throw ValidationError(
+        "--listen \(TerminalText.escaped(listen)) lets the network in: give your app's own token with --config and --config-name (the demo token is public)"
+      )
+    }
     if let scenario, BuiltInScenarios.named(scenario) == nil,
       !FileManager.default.fileExists(atPath: scenario)
     {
@@ -114,7 +139,9 @@ struct RegScope: AsyncParsableCommand {
           clock: ScaledClock(rate: 1), deviceStore: try RegistrationStore.inMemory(),
           // A receiving session starts afresh: what it judges lives as long as it runs.
           serverStore: try ServerStore.inMemory(), live: true, network: HTTPNetwork(),
-          receiver: ReceiverOptions(port: port, upstream: upstream))
+          receiver: ReceiverOptions(
+            port: port, upstream: upstream, host: listen,
+            tls: tlsCert.flatMap { cert in tlsKey.map { (cert, $0) } }))
         // The app's own id and token (from its configuration file) are what its requests carry.
         var setup = SessionSetup()
         if let config = options.config, let name = options.configName {
@@ -174,7 +201,11 @@ struct RegScope: AsyncParsableCommand {
       session: session, terminal: terminal, title: TerminalText.escaped(title),
       theme: loadedTheme.theme, monochrome: monochrome, inbox: inbox, wakes: wakes, wake: wake)
     if ascii { app.useASCII() }
-    let startupWarnings = session.engineConfiguration.startupWarnings
+    var startupWarnings = receive ? [] : session.engineConfiguration.startupWarnings
+    if receive && !["127.0.0.1", "localhost", "::1"].contains(listen) {
+      startupWarnings.append(
+        "listening on \(TerminalText.escaped(listen)): anyone who can reach it can register")
+    }
     if !startupWarnings.isEmpty {
       app.flash("warning: " + startupWarnings.joined(separator: "; "), isError: true)
     }
