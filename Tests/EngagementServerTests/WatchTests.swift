@@ -19,7 +19,7 @@ func sdkBody(
     .map { #"{"key":"\#($0.key)","value":"\#($0.value)"}"# }.joined(separator: ",")
   let keyField = key.map { #""subscriberKey":"\#($0)","# } ?? ""
   return
-    #"{"app_Version":"1.0","attributes":[\#(attributeList)],"dST":false,"deviceID":"\#(device)","etAppId":"\#(app)","hwid":"Google Pixel 8","locale":"en_US","location_Enabled":false,"platform":"\#(platform)","platform_Version":"14","proximity_Enabled":false,"push_Enabled":true,"quietPushEnabled":false,"registrationDateUtc":"2026-11-22T10:00:00.000Z","sdk_Version":"10.0.0",\#(keyField)"tags":[\#(tags.map { "\"\($0)\"" }.joined(separator: ","))],"timeZone":"0","uuid":"\#(uuid)"}"#
+    #"{"app_Version":"1.0","attributes":[\#(attributeList)],"dST":false,"deviceID":"\#(device)","etAppId":"\#(app)","hwid":"Google Pixel 8","locale":"en_US","location_Enabled":false,"platform":"\#(platform)","platform_Version":"14","proximity_Enabled":false,"push_Enabled":true,"quietPushEnabled":false,"registrationDateUtc":"2026-11-22T10:00:00.000Z","sdk_Version":"10.0.0","signedString":null,\#(keyField)"tags":[\#(tags.map { "\"\($0)\"" }.joined(separator: ","))],"timeZone":"0","uuid":"\#(uuid)"}"#
 }
 
 @Suite("judging a real app's registrations")
