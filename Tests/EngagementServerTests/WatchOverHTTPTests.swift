@@ -87,23 +87,27 @@ struct WatchOverHTTPTests {
     func stop() async { await front.stop() }
   }
 
-  @Test("an Android-profile engine: recognised, its token sent back, no findings")
-  func wellBehavedAndroid() async throws {
+  @Test(
+    "an engine running a shipped SDK's profile: recognised, its token sent back, no findings",
+    arguments: [("android", "Android"), ("ios", "iOS")])
+  func wellBehaved(sdk: String, platformName: String) async throws {
     let rig = try await Rig()
-    let engine = try rig.engine(.android, platform: .android, device: "ANDROID-1")
+    let (profile, platform): (SDKProfile, Platform) =
+      sdk == "android" ? (.android, .android) : (.ios, .iOS)
+    let engine = try rig.engine(profile, platform: platform, device: "PROFILE-1")
     try await engine.launch()
     try await engine.advance(rig.clock, to: Instant(1))
     _ = try await engine.apply(.addTag("sports"))
     try await engine.advance(rig.clock, to: Instant(130))
-    let device = try await rig.device("ANDROID-1")
+    let device = try await rig.device("PROFILE-1")
     let client = try #require(device["client"] as? [String: Any])
-    #expect(client["sdk"] as? String == "android")
-    #expect(client["platform"] as? String == "Android")
+    #expect(client["sdk"] as? String == sdk)
+    #expect(client["platform"] as? String == platformName)
     #expect(client["sdkVersion"] as? String == "10.0.0")
     #expect((client["findings"] as? [String: Any])?.isEmpty == true, "\(client)")
     #expect(client["subscriberTokenReturned"] as? Bool == true)
     let (status, _, body) = try await rig.raw(
-      "GET", "/api/devices/ANDROID-1/registrations", headers: [])
+      "GET", "/api/devices/PROFILE-1/registrations", headers: [])
     #expect(status == 200)
     let timeline = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
     let registrations = timeline?["registrations"] as? [[String: Any]] ?? []
