@@ -44,7 +44,9 @@ public struct DeviceWatch: Sendable {
   public static let timelineLimit = 50
   public static let bodiesKept = 5
   /// Devices kept; the earliest seen is dropped first.
-  public static let deviceLimit = 10_000
+  public static let deviceLimit = 5_000
+  /// Bytes of a body kept for the timeline (a registration is a few hundred).
+  public static let bodyLimit = 8 << 10
 
   public private(set) var devices: OrderedDictionary<String, Device> = [:]
   private var tokenSeed: UInt64
@@ -80,7 +82,7 @@ public struct DeviceWatch: Sendable {
       contactStillHasOtherDevices: contactStillHasOtherDevices)
     let entry = WatchedRegistration(
       at: now, interval: device.registrations.last.map { now - $0.at }, status: status,
-      retryAfter: retryAfter, payload: payload, body: String(decoding: body, as: UTF8.self),
+      retryAfter: retryAfter, body: Self.kept(body),
       changes: payload.map { PayloadDiff.changes(from: device.lastSent, to: $0) } ?? [],
       findings: findings, subscriberTokenSent: facts.subscriberToken != nil)
     device.registrations.append(entry)
@@ -89,7 +91,6 @@ public struct DeviceWatch: Sendable {
     }
     let stripped = device.registrations.count - Self.bodiesKept - 1
     if stripped >= 0 {
-      device.registrations[stripped].payload = nil
       device.registrations[stripped].body = ""
     }
     // Relayed, the tenant hands the token out: the one the app must send back.
@@ -103,6 +104,13 @@ public struct DeviceWatch: Sendable {
     device.lastSeen = now
     store(device)
     return device.subscriberToken
+  }
+
+  /// The body as the timeline keeps it: whole, or its first `bodyLimit` bytes and a note.
+  static func kept(_ body: [UInt8]) -> String {
+    guard body.count > bodyLimit else { return String(decoding: body, as: UTF8.self) }
+    return String(decoding: body.prefix(bodyLimit), as: UTF8.self)
+      + "… (\(body.count) bytes; the first \(bodyLimit) kept)"
   }
 
   /// A call to one of the other device routes (sync, inbox, analytics, fences).

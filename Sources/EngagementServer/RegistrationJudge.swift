@@ -22,8 +22,8 @@ public struct WatchedRegistration: Hashable, Sendable, Codable {
   /// (a hang, a dropped or refused connection).
   public var status: Int?
   public var retryAfter: Double?
-  public var payload: RegistrationPayload?
-  /// The body as it arrived.
+  /// The body as it arrived, cut at `DeviceWatch.bodyLimit` bytes (a hostile client must not
+  /// make the watch hold its megabytes); empty once older than the newest few.
   public var body: String
   /// What differs from the registration before ("+ tag sports", "subscriberKey: A -> B").
   public var changes: [String]

@@ -33,6 +33,9 @@ public struct InspectorModel: Sendable {
   public var watched: [DeviceWatch.Device]?
   /// The device the receiver layout shows, by id, so it stays selected as the list moves.
   public var selectedDeviceID: String?
+  /// The selected device's last body as readable lines, made when it changes (not per frame),
+  /// with the device and the time of the registration they show.
+  public var receiverBody: (deviceID: String, at: Instant, lines: [String])?
   /// False when the session talks to a remote server: the fault keys do nothing then.
   public var hasLocalServer = true
   public var events: [ShownEvent] = []

@@ -55,6 +55,7 @@ public enum Inspector {
       model.device = snapshot.device
       model.server = snapshot.server
       model.watched = snapshot.watched
+      ReceiverPanes.refreshBody(&model)
       model.now = snapshot.now
       if snapshot.rate > 0 { model.rate = snapshot.rate }
       model.paused = snapshot.rate == 0
@@ -216,6 +217,7 @@ public enum Inspector {
     let current = watched.firstIndex { $0.deviceID == model.selectedDevice?.deviceID } ?? 0
     let next = min(max(0, current + delta), watched.count - 1)
     model.selectedDeviceID = watched[next].deviceID
+    ReceiverPanes.refreshBody(&model)
     return true
   }
 

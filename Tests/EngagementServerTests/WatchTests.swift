@@ -142,4 +142,24 @@ struct RegistrationJudgeTests {
       userAgent: "curl/8.0", sdkVersionHeader: nil, bodyPlatform: "iOS")
     #expect(curl.sdk == "unknown" && curl.platform == "iOS")
   }
+
+  @Test("the watch is bounded: 50 registrations a device, bodies for the newest 5, 8 KB each")
+  func bounded() throws {
+    var watch = DeviceWatch()
+    let big = sdkBody(attributes: ["Note": String(repeating: "x", count: 20_000)])
+    let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(big.utf8))
+    for index in 0..<60 {
+      _ = watch.record(
+        deviceID: "WATCH-1", payload: payload, body: Array(big.utf8), facts: RequestFacts(),
+        at: Instant(Double(index) * 61), status: 201, retryAfter: nil, definedAttributes: nil,
+        contactStillHasOtherDevices: { _ in false })
+    }
+    let device = try #require(watch.devices["WATCH-1"])
+    #expect(device.registrations.count == DeviceWatch.timelineLimit)
+    #expect(device.registrationCount == 60)
+    #expect(device.registrations.filter { !$0.body.isEmpty }.count == DeviceWatch.bodiesKept)
+    let kept = try #require(device.registrations.last?.body)
+    #expect(kept.utf8.count < DeviceWatch.bodyLimit + 100)
+    #expect(kept.hasSuffix("(\(big.utf8.count) bytes; the first 8192 kept)"))
+  }
 }

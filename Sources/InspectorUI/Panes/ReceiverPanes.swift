@@ -29,7 +29,7 @@ enum ReceiverPanes {
     canvas.box(findingsRect, title: "Findings", focused: false)
     lines(findings(selected), in: findingsRect, &canvas)
     canvas.box(bodyRect, title: "Last body (+ changed)", focused: false)
-    lines(lastBody(selected), in: bodyRect, &canvas)
+    lines(lastBody(model), in: bodyRect, &canvas)
   }
 
   static func lines(
@@ -139,14 +139,26 @@ enum ReceiverPanes {
     }
   }
 
-  static func lastBody(_ device: DeviceWatch.Device?) -> [[(String, StyleRole)]] {
-    guard let entry = device?.registrations.last(where: { !$0.body.isEmpty }) else { return [] }
-    var lines: [[(String, StyleRole)]] = entry.changes.map {
-      [("+ " + $0, .changed)]
-    }
-    lines += ReadableJSON.lines(Array(entry.body.utf8)).map {
-      [("  " + TerminalText.escaped($0), .normal)]
-    }
+  static func lastBody(_ model: InspectorModel) -> [[(String, StyleRole)]] {
+    guard let device = model.selectedDevice,
+      let entry = device.registrations.last(where: { !$0.body.isEmpty })
+    else { return [] }
+    var lines: [[(String, StyleRole)]] = entry.changes.map { [("+ " + $0, .changed)] }
+    lines += (model.receiverBody?.lines ?? []).map { [("  " + TerminalText.escaped($0), .normal)] }
     return lines
+  }
+
+  /// Makes the selected device's last body readable once, when it is new to the model.
+  static func refreshBody(_ model: inout InspectorModel) {
+    guard let device = model.selectedDevice,
+      let entry = device.registrations.last(where: { !$0.body.isEmpty })
+    else {
+      model.receiverBody = nil
+      return
+    }
+    if model.receiverBody?.deviceID == device.deviceID, model.receiverBody?.at == entry.at {
+      return
+    }
+    model.receiverBody = (device.deviceID, entry.at, ReadableJSON.lines(Array(entry.body.utf8)))
   }
 }
