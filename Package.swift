@@ -90,6 +90,11 @@ let package = Package(
       dependencies: ["RegistrationCore", "RegistrationEngine", "EngagementServer", "Clocks"],
       swiftSettings: strictSwift6
     ),
+    // Many devices through the pure machine in virtual time: billing, orphans, server load.
+    .target(name: "Fleet", dependencies: ["RegistrationCore"], swiftSettings: strictSwift6),
+    .testTarget(
+      name: "FleetTests", dependencies: ["Fleet", "RegistrationCore", "Scenarios", "Session"],
+      swiftSettings: strictSwift6),
     // What a session needs to reach a real network: the HTTP transport and the HTTP front.
     .target(
       name: "SessionHTTP",
@@ -169,7 +174,7 @@ let package = Package(
       name: "regctl",
       dependencies: [
         "RegistrationCore", "RegistrationEngine", "EngagementServer", "EngagementHTTP", "Clocks",
-        "Session", "SessionHTTP", "Scenarios", "ToolSupport",
+        "Session", "SessionHTTP", "Scenarios", "Fleet", "ToolSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6

@@ -11,7 +11,9 @@ struct RegCtl: AsyncParsableCommand {
       The same registration engine as the regscope inspector, with no terminal UI. \
       Rules are numbered as in SPEC.md (R1-R8 for the device, S1-S7 for the server).
       """,
-    subcommands: [Run.self, ListScenarios.self, Shell.self, State.self, Serve.self])
+    subcommands: [
+      Run.self, ListScenarios.self, Shell.self, State.self, Serve.self, FleetCommand.self,
+    ])
 }
 
 extension RegCtl {

@@ -240,3 +240,32 @@ final class InteractiveProcess: @unchecked Sendable {
     }
   }
 }
+
+@Suite("regctl fleet, as a user runs it", .timeLimit(.minutes(1)))
+struct FleetBinaryTests {
+  @Test("the three strategies side by side, JSON for CI, and clear errors for bad options")
+  func fleet() async throws {
+    let text = try await runProcess(
+      try regctlURL(), ["fleet", "--devices", "2000", "--outage", "5d+6h:503", "--seed", "3"])
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdout.contains("anonymous-only  known-only      both"))
+    #expect(text.stdout.contains("orphaned (unreachable, billed)"))
+    #expect(text.stdout.contains("peak per minute after the outage"))
+    let json = try await runProcess(
+      try regctlURL(), ["fleet", "--devices", "500", "--strategy", "both", "--json"])
+    let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
+    #expect((object?["strategies"] as? [[String: Any]])?.first?["strategy"] as? String == "both")
+    for (arguments, says) in [
+      (["--devices", "0"], "--devices must be 1"),
+      (["--devices", "99999999999999999999"], "--devices"),
+      (["--strategy", "everything"], "expected anonymous-only, known-only, both or all"),
+      (["--outage", "5d"], "--outage: expected START+DURATION"),
+      (["--login-share", "nan"], "--login-share must be a share from 0 to 1"),
+      (["--days", "1e300"], "--days must be above 0"),
+    ] {
+      let refused = try await runProcess(try regctlURL(), ["fleet"] + arguments)
+      #expect(refused.status != 0, "\(arguments)")
+      #expect(refused.stderr.contains(says), "\(arguments): \(refused.stderr)")
+    }
+  }
+}

@@ -1,0 +1,125 @@
+import RegistrationCore
+
+/// One phone over the run, and the app reinstalled on it if it is: each installation is a
+/// real `RegistrationMachine` fed its edits and the server's answers in time order, and the
+/// server's contact bookkeeping (S3, S4, R8) is kept for the household's contacts.
+struct Household {
+  let plan: FleetPlan
+  let index: Int
+  private var random: FleetRandom
+  var recordSends = false
+  private(set) var sendTimes: [Double] = []
+  /// The server's side: which installation each contact is associated with.
+  private var devicesOf: [String: Set<String>] = [:]
+  private var contactOf: [String: String] = [:]
+  private var madeUp = 0
+  private var registered = false
+
+  init(plan: FleetPlan, index: Int) {
+    self.plan = plan
+    self.index = index
+    random = FleetRandom(seed: plan.seed, stream: UInt64(index))
+  }
+
+  mutating func run(into report: inout FleetReport) {
+    let end = plan.duration
+    let installAt = random.unit() * plan.installWithin
+    let logsIn = random.chance(plan.loginShare)
+    let loginAt = installAt + random.unit() * plan.loginWithin
+    let shared = logsIn && random.chance(plan.sharedShare)
+    let changeAt = loginAt + random.unit() * max(0, end - loginAt)
+    let reinstalls = random.chance(plan.reinstallShare)
+    let reinstallAt = installAt + random.unit() * (end - installAt)
+    let usesKeys = plan.strategy != .anonymousOnly
+    var edits: [(at: Double, key: String)] = []
+    if usesKeys && logsIn { edits.append((loginAt, "user-\(index)-a")) }
+    if usesKeys && shared { edits.append((changeAt, "user-\(index)-b")) }
+    let firstEnd = reinstalls ? reinstallAt : end
+    install("F\(index)-1", from: installAt, until: firstEnd, edits: edits, into: &report)
+    if reinstalls {
+      // The user who was signed in signs in again on the new installation, a minute on.
+      let signedIn = edits.last { $0.at <= reinstallAt }
+      var later = edits.filter { $0.at > reinstallAt }
+      if let signedIn { later.insert((reinstallAt + 60, signedIn.key), at: 0) }
+      install("F\(index)-2", from: reinstallAt, until: end, edits: later, into: &report)
+    }
+    let contacts = Set(devicesOf.keys)
+    report.distinctContacts += contacts.count
+    report.madeUpContacts += madeUp
+    report.orphanedContacts += contacts.filter { devicesOf[$0]?.isEmpty ?? true }.count
+    if !registered { report.neverRegistered += 1 }
+  }
+
+  private mutating func install(
+    _ deviceID: String, from start: Double, until end: Double,
+    edits: [(at: Double, key: String)], into report: inout FleetReport
+  ) {
+    let settings = MachineSettings(
+      platform: .iOS, etAppId: "fleet",
+      delayRegistrationUntilContactKeyIsSet: plan.strategy == .knownOnly, profile: plan.profile)
+    var (machine, step) = RegistrationMachine.firstLaunch(
+      settings: settings, deviceID: deviceID, environment: .demo(.iOS, profile: plan.profile),
+      now: Instant(start))
+    count(step, into: &report)
+    var nextEdit = 0
+    while true {
+      let deadline = machine.nextDeadline?.seconds
+      let editAt = nextEdit < edits.count ? edits[nextEdit].at : nil
+      guard let now = [deadline, editAt].compactMap({ $0 }).min(), now < end else { return }
+      if let editAt, editAt == now {
+        let (_, step) = machine.apply(.setContactKey(edits[nextEdit].key), now: Instant(now))
+        nextEdit += 1
+        count(step, into: &report)
+        continue
+      }
+      let step = machine.tick(now: Instant(now))
+      count(step, into: &report)
+      guard let send = step.send else { continue }
+      report.registrationsSent += 1
+      report.perMinute[min(report.perMinute.count - 1, Int(now / 60))] += 1
+      if recordSends { sendTimes.append(now) }
+      let result = answer(at: now)
+      let finished = machine.sendFinished(sendID: send.id, result: result, now: Instant(now))
+      count(finished, into: &report)
+      if case .answered(let status, _, _, _) = result, status / 100 == 2 {
+        accept(send.payload.subscriberKey, from: deviceID)
+      }
+    }
+  }
+
+  private func answer(at time: Double) -> SendResult {
+    guard let outage = plan.outage, time >= outage.start, time < outage.end else {
+      return .answered(status: 201, retryAfter: nil)
+    }
+    switch outage.kind {
+    case .status(let status): return .answered(status: status, retryAfter: nil)
+    case .retryAfter(let status, let seconds): return .answered(status: status, retryAfter: seconds)
+    case .down: return .transportFailed("connection refused")
+    }
+  }
+
+  private func count(_ step: Step, into report: inout FleetReport) {
+    for event in step.events {
+      if case .sendSkipped = event { report.registrationsSkipped += 1 }
+    }
+  }
+
+  /// S3, S4, R8: a registration the server accepted, as processing will see it.
+  private mutating func accept(_ key: String?, from deviceID: String) {
+    registered = true
+    let current = contactOf[deviceID]
+    guard let key else {
+      if current == nil {
+        let made = "made-up-\(deviceID)"
+        contactOf[deviceID] = made
+        devicesOf[made, default: []].insert(deviceID)
+        madeUp += 1
+      }
+      return
+    }
+    guard current != key else { return }
+    if let current { devicesOf[current]?.remove(deviceID) }
+    contactOf[deviceID] = key
+    devicesOf[key, default: []].insert(deviceID)
+  }
+}

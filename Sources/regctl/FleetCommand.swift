@@ -1,0 +1,131 @@
+import ArgumentParser
+import Fleet
+import Foundation
+import RegistrationCore
+import Synchronization
+import ToolSupport
+
+struct FleetCommand: AsyncParsableCommand {
+  static let configuration = CommandConfiguration(
+    commandName: "fleet",
+    abstract: "Run many devices through the rules: billed and orphaned contacts, server load.",
+    discussion: """
+      Each device is the same pure machine as one simulated device, in virtual time: installs \
+      spread over the run, a contact-key strategy (R8.4), logins, shared phones (R8.3), \
+      reinstalls, and an optional outage. The same seed gives the same numbers.
+
+      Outage: START+DURATION[:STATUS], e.g. 5d+6h:503, 2d+30m:429@120 (Retry-After 120 s), \
+      1d+2h:down.
+      """)
+
+  @Option(help: "How many devices.") var devices: Int = 10_000
+  @Option(help: "anonymous-only, known-only, both, or all (the three side by side).")
+  var strategy: String = "all"
+  @Option(help: "How long the run is, in days.") var days: Double = 30
+  @Option(help: "Share of users who log in (0 to 1).") var loginShare: Double = 0.6
+  @Option(help: "Users log in within this many days of installing.") var loginWithin: Double = 7
+  @Option(help: "Share of phones whose user changes after logging in.")
+  var sharedShare: Double = 0.05
+  @Option(help: "Share of installations reinstalled (a new deviceID).")
+  var reinstallShare: Double = 0.05
+  @Option(help: "An outage: START+DURATION[:STATUS|:429@SECONDS|:down].") var outage: String?
+  @Option(help: "The seed: the same seed gives the same numbers.") var seed: UInt64 = 1
+  @Flag(help: "Print the results as JSON.") var json = false
+  @Option(help: "Write the per-minute series as CSV to this file.") var csv: String?
+
+  static let largestFleet = 10_000_000
+
+  func validate() throws {
+    guard (1...Self.largestFleet).contains(devices) else {
+      throw ValidationError("--devices must be 1 to \(Self.largestFleet)")
+    }
+    guard days.isFinite, days > 0, days <= 366 else {
+      throw ValidationError("--days must be above 0 and at most 366")
+    }
+    guard loginWithin.isFinite, loginWithin >= 0, loginWithin <= 366 else {
+      throw ValidationError("--login-within must be 0 to 366 days")
+    }
+    for (name, share) in [
+      ("--login-share", loginShare), ("--shared-share", sharedShare),
+      ("--reinstall-share", reinstallShare),
+    ] where !(share.isFinite && (0...1).contains(share)) {
+      throw ValidationError("\(name) must be a share from 0 to 1")
+    }
+    _ = try strategies()
+    if let outage, case .failure(let problem) = FleetText.outage(outage) {
+      throw ValidationError("--outage: \(problem)")
+    }
+  }
+
+  func strategies() throws -> [FleetPlan.Strategy] {
+    if strategy == "all" { return FleetPlan.Strategy.allCases }
+    guard let one = FleetPlan.Strategy(rawValue: strategy) else {
+      throw ValidationError(
+        "--strategy \(TerminalText.escaped(strategy)): expected anonymous-only, known-only, both or all"
+      )
+    }
+    return [one]
+  }
+
+  func run() async throws {
+    let outagePlan = try outage.map { try FleetText.outage($0).get() }
+    var reports: [FleetReport] = []
+    let started = ContinuousClock.now
+    let progress = ProgressLine(total: devices * (try strategies()).count)
+    for strategy in try strategies() {
+      let plan = FleetPlan(
+        devices: devices, strategy: strategy, duration: days * 86_400, loginShare: loginShare,
+        loginWithin: loginWithin * 86_400, sharedShare: sharedShare,
+        reinstallShare: reinstallShare, outage: outagePlan, seed: seed)
+      reports.append(await FleetRun.run(plan) { progress.advance($0) })
+    }
+    progress.finish()
+    if let csv {
+      do {
+        try FleetText.csv(reports).write(toFile: csv, atomically: true, encoding: .utf8)
+      } catch {
+        throw ValidationError("--csv \(csv): cannot be written (\(error.localizedDescription))")
+      }
+    }
+    if json {
+      Output.report(FleetText.json(reports))
+      return
+    }
+    let plan = FleetPlan(
+      devices: devices, strategy: .both, duration: days * 86_400, loginShare: loginShare,
+      loginWithin: loginWithin * 86_400, sharedShare: sharedShare, reinstallShare: reinstallShare,
+      outage: outagePlan, seed: seed)
+    for line in FleetText.summary(reports, plan: plan) { Output.report(line) }
+    Output.report("")
+    Output.report("ran in \(ContinuousClock.now - started)")
+  }
+}
+
+/// A progress bar on standard error for runs longer than a second; nothing for short ones.
+final class ProgressLine: Sendable {
+  private let total: Int
+  private let state = Mutex((done: 0, started: ContinuousClock.now, shown: false))
+
+  /// Only for a person watching: a pipe or a log gets no carriage returns.
+  private let terminal = isatty(2) != 0
+
+  init(total: Int) { self.total = max(1, total) }
+
+  func advance(_ count: Int) {
+    guard terminal else { return }
+    let line: String? = state.withLock { state in
+      state.done += count
+      guard ContinuousClock.now - state.started > .seconds(1) else { return nil }
+      state.shown = true
+      let share = min(1, Double(state.done) / Double(total))
+      let filled = Int(share * 30)
+      return "\r[" + String(repeating: "#", count: filled)
+        + String(repeating: " ", count: 30 - filled) + "] \(Int(share * 100))%"
+    }
+    if let line { FileHandle.standardError.write(Data(line.utf8)) }
+  }
+
+  func finish() {
+    if state.withLock({ $0.shown }) { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+  }
+}

@@ -1,0 +1,103 @@
+import Fleet
+import Foundation
+import RegistrationCore
+import Session
+import Testing
+
+/// The fleet is held to the single-device rules (issue "Fleets", Deliver 6).
+@Suite("fleets keep the single-device rules")
+struct FleetInvariantTests {
+  static let day = 86_400.0
+
+  /// Every device installs in the first 20 days and, if it logs in, within a day: all log in
+  /// before the run ends. No shared phones, no reinstalls unless asked.
+  static func plan(
+    _ strategy: FleetPlan.Strategy, devices: Int = 2_000, loginShare: Double = 1,
+    sharedShare: Double = 0, reinstallShare: Double = 0, outage: FleetPlan.Outage? = nil,
+    seed: UInt64 = 7
+  ) -> FleetPlan {
+    FleetPlan(
+      devices: devices, strategy: strategy, duration: 30 * day, installWithin: 20 * day,
+      loginShare: loginShare, loginWithin: day, sharedShare: sharedShare,
+      reinstallShare: reinstallShare, outage: outage, seed: seed)
+  }
+
+  @Test("known-only: no orphans, no made-up contacts; who never logs in is never registered")
+  func knownOnly() async {
+    let report = await FleetRun.run(Self.plan(.knownOnly, loginShare: 0.7))
+    #expect(report.orphanedContacts == 0 && report.madeUpContacts == 0)
+    #expect(
+      report.neverRegistered > 400 && report.neverRegistered < 800, "\(report.neverRegistered)")
+    #expect(report.distinctContacts == report.devices - report.neverRegistered)
+  }
+
+  @Test("anonymous-only: one made-up contact per device, no orphans")
+  func anonymousOnly() async {
+    let report = await FleetRun.run(Self.plan(.anonymousOnly))
+    #expect(report.madeUpContacts == report.devices)
+    #expect(report.distinctContacts == report.devices)
+    #expect(report.orphanedContacts == 0 && report.neverRegistered == 0)
+  }
+
+  @Test("both, every device logging in once: each made-up contact is orphaned (R8.2)")
+  func both() async {
+    let report = await FleetRun.run(Self.plan(.both))
+    #expect(report.madeUpContacts == report.devices)
+    #expect(report.orphanedContacts == report.devices)
+    #expect(report.distinctContacts == 2 * report.devices)
+  }
+
+  @Test("shared phones: the first user's contact is orphaned when the second logs in (R8.3)")
+  func shared() async {
+    let report = await FleetRun.run(Self.plan(.knownOnly, sharedShare: 0.3))
+    #expect(report.orphanedContacts > 400 && report.orphanedContacts < 800)
+    #expect(report.distinctContacts == report.devices + report.orphanedContacts)
+  }
+
+  @Test("the same seed gives the same numbers; another seed other numbers")
+  func deterministic() async {
+    let plan = Self.plan(.both, loginShare: 0.5, sharedShare: 0.1, reinstallShare: 0.1)
+    let first = await FleetRun.run(plan)
+    let again = await FleetRun.run(plan)
+    #expect(first == again)
+    var other = plan
+    other.seed = 8
+    #expect(await FleetRun.run(other) != first)
+  }
+
+  @Test("an outage: a device keeps exactly to the R4.1 ladder, then gets through")
+  func ladder() {
+    let outage = FleetPlan.Outage(start: 0, duration: 6 * 3600, kind: .status(503))
+    var plan = Self.plan(.anonymousOnly, devices: 1, outage: outage)
+    plan.installWithin = 1
+    let (report, times) = FleetRun.household(plan, index: 0)
+    let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+    let failures = times.filter { $0 < outage.end }.count
+    #expect(failures >= 8)
+    for (attempt, gap) in gaps.prefix(failures).enumerated() {
+      #expect(abs(gap - min(60 * pow(2, Double(attempt)), 86_400)) < 1e-6, "attempt \(attempt + 1)")
+    }
+    #expect(times.last.map { $0 >= outage.end } == true)
+    #expect(report.registrationsSent == times.count && report.distinctContacts == 1)
+  }
+
+  @Test("a 1-device fleet sends when the engine does: same registrations at the same times")
+  func matchesTheEngine() async throws {
+    let plan = Self.plan(.both, devices: 1)
+    let (_, fleetTimes) = FleetRun.household(plan, index: 0)
+    // The same household through a virtual-time session: install, then log in.
+    let (installAt, loginAt) = FleetRun.schedule(plan, index: 0)
+    var setup = SessionSetup()
+    setup.deviceID = "F0-1"
+    let session = try await Session.start(setup)
+    try await session.advance(to: Instant(installAt))
+    _ = try await session.execute(.launch)
+    try await session.advance(to: Instant(loginAt))
+    _ = try await session.execute(.edit(.setContactKey("user-0-a")))
+    try await session.advance(to: Instant(plan.duration))
+    let engineTimes = session.log.all.filter { $0.kind == .sent }.map(\.t.seconds)
+    #expect(fleetTimes == engineTimes)
+    #expect(fleetTimes.count == 2)
+    await session.stop()
+  }
+}

@@ -1,0 +1,55 @@
+import Fleet
+import Foundation
+import Testing
+
+@Suite("fleet options and reports")
+struct FleetTextTests {
+  @Test("outages as people write them; anything else is refused with what was expected")
+  func outages() throws {
+    let plain = try FleetText.outage("5d+6h:503").get()
+    #expect(plain.start == 432_000 && plain.duration == 21_600 && plain.kind == .status(503))
+    #expect(try FleetText.outage("1d+2h").get().kind == .status(503))
+    #expect(
+      try FleetText.outage("2d+30m:429@120").get().kind == .retryAfter(status: 429, seconds: 120))
+    #expect(try FleetText.outage("1d+2h:down").get().kind == .down)
+    for bad in ["5d", "x+6h", "5d+0s", "5d+6h:200", "5d+6h:abc", "5d+6h:429@x", "", "1e400d+1h"] {
+      guard case .failure(let problem) = FleetText.outage(bad) else {
+        Issue.record("accepted \(bad)")
+        continue
+      }
+      #expect(!problem.description.isEmpty)
+    }
+  }
+
+  @Test("the JSON has the issue's keys and the series in virtual seconds; the CSV a row a minute")
+  func reports() async throws {
+    let plan = FleetPlan(
+      devices: 300, strategy: .both, duration: 2 * 86_400,
+      outage: FleetPlan.Outage(start: 86_400, duration: 3_600, kind: .status(503)))
+    let report = await FleetRun.run(plan)
+    let object =
+      try JSONSerialization.jsonObject(with: Data(FleetText.json([report]).utf8)) as? [String: Any]
+    let first = try #require((object?["strategies"] as? [[String: Any]])?.first)
+    for key in [
+      "strategy", "devices", "distinctContacts", "orphanedContacts", "madeUpContacts",
+      "neverRegistered", "registrationsSent", "registrationsSkipped", "peakPerMinute",
+      "peakAfterOutagePerMinute", "catchUpSeconds", "series",
+    ] {
+      #expect(first[key] != nil, "\(key)")
+    }
+    let series = try #require(first["series"] as? [[String: Int]])
+    #expect(series.reduce(0) { $0 + ($1["registrations"] ?? 0) } == report.registrationsSent)
+    #expect(series.allSatisfy { ($0["t"] ?? -1) % 60 == 0 })
+    let csv = FleetText.csv([report]).split(separator: "\n")
+    #expect(csv.first == "t,both")
+    #expect(csv.count == report.perMinute.count + 1)
+  }
+
+  @Test("the chart is as wide and tall as asked, and its tallest column is full")
+  func chart() {
+    let rows = FleetText.chart([0, 1, 2, 3, 8, 2, 1, 0], width: 8, height: 4)
+    #expect(rows.count == 4 && rows.allSatisfy { $0.count == 8 })
+    #expect(rows.allSatisfy { Array($0)[4] == "█" })
+    #expect(rows.first.map { Array($0)[0] } == " ")
+  }
+}
