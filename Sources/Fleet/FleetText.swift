@@ -1,3 +1,4 @@
+import Foundation
 import RegistrationCore
 
 /// A fleet option that cannot be read, with what was expected.
@@ -159,6 +160,75 @@ public enum FleetText {
           .joined(separator: ","))
     }
     return lines.joined(separator: "\n") + "\n"
+  }
+}
+
+extension FleetText {
+  /// A picture for a slide: the strategies' numbers side by side, and each one's
+  /// registrations a minute over the run, with the outage shaded.
+  public static func svg(_ reports: [FleetReport], plan: FleetPlan) -> String {
+    let width = 1060.0
+    let chartHeight = 140.0
+    let top = 150.0
+    let height = top + Double(reports.count) * (chartHeight + 40) + 20
+    var parts: [String] = []
+    parts.append(
+      #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="13">"#)
+    parts.append(#"<rect width="100%" height="100%" fill="white"/>"#)
+    parts.append(
+      #"<text x="20" y="28" font-size="18" font-weight="bold">\#(xml("\(plan.devices) devices over \(DurationText.describe(plan.duration))"))</text>"#)
+    let columns = ["strategy", "billed", "orphaned", "made up", "never registered", "peak/min", "peak after outage"]
+    for (column, title) in columns.enumerated() {
+      parts.append(
+        #"<text x="\#(20 + column * 145)" y="60" font-weight="bold">\#(xml(title))</text>"#)
+    }
+    for (row, report) in reports.enumerated() {
+      let values = [
+        report.strategy.rawValue, "\(report.distinctContacts)", "\(report.orphanedContacts)",
+        "\(report.madeUpContacts)", "\(report.neverRegistered)", "\(report.peakPerMinute)",
+        report.peakAfterOutagePerMinute.map(String.init) ?? "-",
+      ]
+      for (column, value) in values.enumerated() {
+        parts.append(
+          #"<text x="\#(20 + column * 145)" y="\#(84 + row * 20)">\#(xml(value))</text>"#)
+      }
+    }
+    for (index, report) in reports.enumerated() {
+      let y = top + Double(index) * (chartHeight + 40)
+      let plotWidth = width - 40
+      parts.append(
+        #"<text x="20" y="\#(y + 14)" font-weight="bold">\#(xml(report.strategy.rawValue)): registrations a minute (peak \#(report.peakPerMinute))</text>"#)
+      let base = y + 20 + chartHeight
+      if let outage = report.outage {
+        let x0 = 20 + outage.start / plan.duration * plotWidth
+        let x1 = 20 + min(1, outage.end / plan.duration) * plotWidth
+        parts.append(
+          ##"<rect x="\##(x0)" y="\##(y + 20)" width="\##(max(1, x1 - x0))" height="\##(chartHeight)" fill="#f6d5d5"/>"##)
+      }
+      let buckets = 480
+      let size = max(1, (report.perMinute.count + buckets - 1) / buckets)
+      let values = stride(from: 0, to: report.perMinute.count, by: size).map {
+        report.perMinute[$0..<min(report.perMinute.count, $0 + size)].max() ?? 0
+      }
+      let peak = Double(max(1, values.max() ?? 1))
+      let step = plotWidth / Double(max(1, values.count))
+      var path = "M 20 \(base)"
+      for (bucket, value) in values.enumerated() {
+        let x = 20 + Double(bucket) * step
+        path += " L \(x) \(base - Double(value) / peak * chartHeight)"
+      }
+      path += " L \(20 + plotWidth) \(base) Z"
+      parts.append(##"<path d="\##(path)" fill="#4a78b5" stroke="none"/>"##)
+      parts.append(
+        ##"<line x1="20" y1="\##(base)" x2="\##(20 + plotWidth)" y2="\##(base)" stroke="#333"/>"##)
+    }
+    parts.append("</svg>")
+    return parts.joined(separator: "\n") + "\n"
+  }
+
+  static func xml(_ text: String) -> String {
+    text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
+      .replacingOccurrences(of: ">", with: "&gt;")
   }
 }
 

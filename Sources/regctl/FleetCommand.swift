@@ -32,6 +32,8 @@ struct FleetCommand: AsyncParsableCommand {
   @Option(help: "The seed: the same seed gives the same numbers.") var seed: UInt64 = 1
   @Flag(help: "Print the results as JSON.") var json = false
   @Option(help: "Write the per-minute series as CSV to this file.") var csv: String?
+  @Option(help: "Write the comparison and the charts as an SVG picture to this file.")
+  var svg: String?
 
   static let largestFleet = 10_000_000
 
@@ -87,14 +89,21 @@ struct FleetCommand: AsyncParsableCommand {
         throw ValidationError("--csv \(csv): cannot be written (\(error.localizedDescription))")
       }
     }
-    if json {
-      Output.report(FleetText.json(reports))
-      return
-    }
     let plan = FleetPlan(
       devices: devices, strategy: .both, duration: days * 86_400, loginShare: loginShare,
       loginWithin: loginWithin * 86_400, sharedShare: sharedShare, reinstallShare: reinstallShare,
       outage: outagePlan, seed: seed)
+    if let svg {
+      do {
+        try FleetText.svg(reports, plan: plan).write(toFile: svg, atomically: true, encoding: .utf8)
+      } catch {
+        throw ValidationError("--svg \(svg): cannot be written (\(error.localizedDescription))")
+      }
+    }
+    if json {
+      Output.report(FleetText.json(reports))
+      return
+    }
     for line in FleetText.summary(reports, plan: plan) { Output.report(line) }
     Output.report("")
     Output.report("ran in \(ContinuousClock.now - started)")

@@ -1,5 +1,9 @@
 import Fleet
 import Foundation
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
 import Testing
 
 @Suite("fleet options and reports")
@@ -51,5 +55,23 @@ struct FleetTextTests {
     #expect(rows.count == 4 && rows.allSatisfy { $0.count == 8 })
     #expect(rows.allSatisfy { Array($0)[4] == "█" })
     #expect(rows.first.map { Array($0)[0] } == " ")
+  }
+}
+
+@Suite("the fleet picture")
+struct FleetPictureTests {
+  @Test("the SVG is well-formed XML with each strategy's numbers, chart and the outage shaded")
+  func svg() async throws {
+    let outage = FleetPlan.Outage(start: 86_400, duration: 3_600, kind: .status(503))
+    let plan = FleetPlan(devices: 300, strategy: .both, duration: 2 * 86_400, outage: outage)
+    let reports = await [
+      FleetRun.run(plan), FleetRun.run({ var p = plan; p.strategy = .knownOnly; return p }()),
+    ]
+    let svg = FleetText.svg(reports, plan: plan)
+    let parser = XMLParser(data: Data(svg.utf8))
+    #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+    #expect(svg.contains(">both: registrations a minute") && svg.contains(">known-only"))
+    #expect(svg.contains(##"fill="#f6d5d5""##))
+    #expect(svg.contains(">\(reports[0].distinctContacts)<"))
   }
 }
