@@ -173,11 +173,16 @@ extension FleetText {
     let height = top + Double(reports.count) * (chartHeight + 40) + 20
     var parts: [String] = []
     parts.append(
-      #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="13">"#)
+      #"<svg xmlns="http://www.w3.org/2000/svg" width="\#(Int(width))" height="\#(Int(height))" font-family="Helvetica, Arial, sans-serif" font-size="13">"#
+    )
     parts.append(#"<rect width="100%" height="100%" fill="white"/>"#)
     parts.append(
-      #"<text x="20" y="28" font-size="18" font-weight="bold">\#(xml("\(plan.devices) devices over \(DurationText.describe(plan.duration))"))</text>"#)
-    let columns = ["strategy", "billed", "orphaned", "made up", "never registered", "peak/min", "peak after outage"]
+      #"<text x="20" y="28" font-size="18" font-weight="bold">\#(xml("\(plan.devices) devices over \(DurationText.describe(plan.duration))"))</text>"#
+    )
+    let columns = [
+      "strategy", "billed", "orphaned", "made up", "never registered", "peak/min",
+      "peak after outage",
+    ]
     for (column, title) in columns.enumerated() {
       parts.append(
         #"<text x="\#(20 + column * 145)" y="60" font-weight="bold">\#(xml(title))</text>"#)
@@ -197,13 +202,15 @@ extension FleetText {
       let y = top + Double(index) * (chartHeight + 40)
       let plotWidth = width - 40
       parts.append(
-        #"<text x="20" y="\#(y + 14)" font-weight="bold">\#(xml(report.strategy.rawValue)): registrations a minute (peak \#(report.peakPerMinute))</text>"#)
+        #"<text x="20" y="\#(y + 14)" font-weight="bold">\#(xml(report.strategy.rawValue)): registrations a minute (peak \#(report.peakPerMinute))</text>"#
+      )
       let base = y + 20 + chartHeight
       if let outage = report.outage {
         let x0 = 20 + outage.start / plan.duration * plotWidth
         let x1 = 20 + min(1, outage.end / plan.duration) * plotWidth
         parts.append(
-          ##"<rect x="\##(x0)" y="\##(y + 20)" width="\##(max(1, x1 - x0))" height="\##(chartHeight)" fill="#f6d5d5"/>"##)
+          ##"<rect x="\##(x0)" y="\##(y + 20)" width="\##(max(1, x1 - x0))" height="\##(chartHeight)" fill="#f6d5d5"/>"##
+        )
       }
       let buckets = 480
       let size = max(1, (report.perMinute.count + buckets - 1) / buckets)

@@ -126,9 +126,9 @@ public enum BuiltInScenarios {
         name: orphan-anonymous-then-known
         description: "an anonymous registration makes the server invent a contact; setting a key later orphans it (R8.2, S3, S4)"
         steps:
-          - { at: 0s, do: launch }
+          - { at: 0s, do: launch, say: "The app registers before anyone logs in: the server invents a contact for this phone." }
           - { at: 5m, expect: ["server.distinctContacts == 1", "server.madeUpContacts == 1"] }
-          - { at: 10m, do: contact-key set user.a@example.com }
+          - { at: 10m, do: contact-key set user.a@example.com, say: "User A logs in. The invented contact is left with no phone: it can never be reached, and still counts for billing." }
           - { at: 10m, expect: "warnings.orphanRisk == 1" }
           - { at: 16m, expect: ["sent == 2", "orphaned == 1", "server.distinctContacts == 2", "server.orphanedContacts == 1"] }
         """),
@@ -139,8 +139,8 @@ public enum BuiltInScenarios {
         description: "user A then user B on one device: A is orphaned and still counts for billing (R8.3, S4)"
         config: { delayRegistrationUntilContactKeyIsSet: true }
         steps:
-          - { at: 0s, do: [launch, contact-key set user.a@example.com] }
-          - { at: 10m, do: contact-key set user.b@example.com }
+          - { at: 0s, do: [launch, contact-key set user.a@example.com], say: "User A logs in on a phone; the app waits for the key before registering." }
+          - { at: 10m, do: contact-key set user.b@example.com, say: "User A logged out and User B logged in on the same phone: A can no longer be reached, and still counts for billing." }
           - { at: 10m, expect: "warnings.orphanRisk == 1" }
           - { at: 20m, expect: ["sent == 2", "orphaned == 1", "server.distinctContacts == 2", "server.orphanedContacts == 1"] }
         """),
@@ -162,9 +162,9 @@ public enum BuiltInScenarios {
         name: strategy-anonymous-only
         description: "send to anonymous users only: no contact key, no delay; one made-up contact, no orphans (R8.4)"
         steps:
-          - { at: 0s, do: launch }
+          - { at: 0s, do: launch, say: "Anonymous only: the app never sets a contact key. The server invents one contact for the phone." }
           - { at: 1h, do: tag add news }
-          - { at: 2h, expect: ["sent == 2", "warnings.orphanRisk == 0", "server.distinctContacts == 1", "server.madeUpContacts == 1", "server.orphanedContacts == 0"] }
+          - { at: 2h, expect: ["sent == 2", "warnings.orphanRisk == 0", "server.distinctContacts == 1", "server.madeUpContacts == 1", "server.orphanedContacts == 0"], say: "One phone, one contact billed, nobody orphaned; but you cannot tie messages to a customer." }
         """),
     Entry(
       name: "strategy-known-only",
@@ -173,9 +173,9 @@ public enum BuiltInScenarios {
         description: "send to known users only: set the key and delay until it is set; no anonymous contact, no orphans (R8.4)"
         config: { delayRegistrationUntilContactKeyIsSet: true }
         steps:
-          - { at: 0s, do: launch }
-          - { at: 10m, do: contact-key set customer-1001 }
-          - { at: 2h, expect: ["sent == 1", "warnings.orphanRisk == 0", "server.distinctContacts == 1", "server.madeUpContacts == 0", "server.orphanedContacts == 0"] }
+          - { at: 0s, do: launch, say: "Known only: the app waits for login before registering at all. Until then the phone cannot be reached." }
+          - { at: 10m, do: contact-key set customer-1001, say: "The customer logs in: the first registration carries their key." }
+          - { at: 2h, expect: ["sent == 1", "warnings.orphanRisk == 0", "server.distinctContacts == 1", "server.madeUpContacts == 0", "server.orphanedContacts == 0"], say: "One contact, the real customer; no invented contact, nothing orphaned." }
         """),
     Entry(
       name: "strategy-both",
@@ -183,9 +183,9 @@ public enum BuiltInScenarios {
         name: strategy-both
         description: "send to anonymous and known users: register at once, set the key after login; the anonymous contact is orphaned (R8.4, R8.2)"
         steps:
-          - { at: 0s, do: launch }
-          - { at: 10m, do: contact-key set customer-1001 }
-          - { at: 2h, expect: ["sent == 2", "warnings.orphanRisk == 1", "server.distinctContacts == 2", "server.madeUpContacts == 1", "server.orphanedContacts == 1"] }
+          - { at: 0s, do: launch, say: "Both: the app registers at once, so the phone is reachable before login. The server invents a contact for it." }
+          - { at: 10m, do: contact-key set customer-1001, say: "The customer logs in. The invented contact is orphaned: unreachable, yet billed." }
+          - { at: 2h, expect: ["sent == 2", "warnings.orphanRisk == 1", "server.distinctContacts == 2", "server.madeUpContacts == 1", "server.orphanedContacts == 1"], say: "Two contacts billed for one customer: the price of reaching users before they log in." }
         """),
     Entry(
       name: "android-throttle",

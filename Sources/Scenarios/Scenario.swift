@@ -44,6 +44,8 @@ public struct ScenarioStep: Sendable {
   public var at: Instant
   public var actions: [Action]
   public var checks: [Check]
+  /// A caption for people watching (demo mode, the timeline): what this step means.
+  public var say: String?
   public var position: SourcePosition
 }
 

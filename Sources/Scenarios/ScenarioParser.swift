@@ -243,8 +243,18 @@ public enum ScenarioParser {
         var at: Double?
         var actions: [ScenarioStep.Action] = []
         var checks: [ScenarioStep.Check] = []
-        for (key, _, value) in try mapping(item, "step \(number)", keys: ["at", "do", "expect"]) {
+        var say: String?
+        for (key, _, value) in try mapping(
+          item, "step \(number)", keys: ["at", "do", "expect", "say"])
+        {
           switch key {
+          case "say":
+            let text = InputRules.trimmed(try string(value, "say"))
+            guard !text.isEmpty, text.count <= 500 else {
+              throw ScenarioError(
+                position(value), "step \(number): say: needs a caption of 1 to 500 characters")
+            }
+            say = text
           case "at": at = try duration(value, "at")
           case "do":
             for (text, textNode) in try strings(value, "do") {
@@ -272,8 +282,8 @@ public enum ScenarioParser {
           throw ScenarioError(
             position(item), "step \(number) needs at: (when it happens, e.g. 10s)")
         }
-        if actions.isEmpty && checks.isEmpty {
-          throw ScenarioError(position(item), "step \(number) needs do: or expect:")
+        if actions.isEmpty && checks.isEmpty && say == nil {
+          throw ScenarioError(position(item), "step \(number) needs do:, expect: or say:")
         }
         if let (before, _) = previous, at < before {
           throw ScenarioError(
@@ -284,7 +294,7 @@ public enum ScenarioParser {
         previous = (at, item)
         steps.append(
           ScenarioStep(
-            number: number, at: Instant(at), actions: actions, checks: checks,
+            number: number, at: Instant(at), actions: actions, checks: checks, say: say,
             position: position(item)))
       }
       return steps

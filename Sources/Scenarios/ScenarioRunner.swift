@@ -12,6 +12,8 @@ public enum TimelineItem: Sendable {
   case event(RunEvent)
   /// A step's command, just before it runs.
   case command(step: Int, at: Instant, text: String)
+  /// A step's caption (`say:`), before its commands.
+  case caption(step: Int, at: Instant, text: String)
   /// What a command did, when its events do not already say it (a refusal, a no-op, the
   /// server's new state).
   case outcome(step: Int, at: Instant, text: String, outcome: String)
@@ -66,6 +68,7 @@ public enum ScenarioRunner {
     var errors: [StepError] = []
     for step in scenario.steps {
       try await simulation.advance(to: step.at)
+      if let say = step.say { onItem?(.caption(step: step.number, at: simulation.now, text: say)) }
       for action in step.actions {
         onItem?(.command(step: step.number, at: simulation.now, text: action.text))
         do {

@@ -17,6 +17,15 @@ public enum TimelinePrinter {
         return line.text
       }
       return "\(pad(Timestamp.format(at), 12))  > \(TerminalText.escaped(text))"
+    case .caption(_, let at, let text):
+      if json {
+        var line = JSONLine()
+        line.add("t", at.seconds)
+        line.add("type", "say")
+        line.add("say", text)
+        return line.text
+      }
+      return "\(pad(Timestamp.format(at), 12))  # \(TerminalText.escaped(text))"
     case .outcome(_, let at, let text, let outcome):
       if json {
         var line = JSONLine()

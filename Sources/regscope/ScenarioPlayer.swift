@@ -17,26 +17,33 @@ enum ScenarioPlayer {
       } catch {
         return
       }
+      // A caption says what the step means; without one, the commands say what it does.
+      var failed = false
+      var done: [String] = []
       for action in step.actions where action.command != .launch {
         do {
           _ = try await session.execute(action.command)
-          report(.message("step \(step.number): \(action.text)", isError: false))
+          done.append(action.text)
         } catch {
-          report(.message("step \(step.number): \(action.text): \(error)", isError: true))
+          done.append("\(action.text): \(error)")
+          failed = true
         }
       }
-      guard !step.checks.isEmpty else { continue }
-      let context = Expectation.Context(
-        events: session.log.all, device: try? await session.deviceSnapshot(),
-        server: await session.server.snapshot())
-      let results = step.checks.map { check -> String in
-        let (passed, actual) = check.expectation.evaluate(in: context)
-        return passed ? "✓ \(check.text)" : "✗ \(check.text) (\(actual))"
+      var said =
+        step.say.map { "step \(step.number): \($0)" }
+        ?? (done.isEmpty ? nil : "step \(step.number): " + done.joined(separator: "; "))
+      if !step.checks.isEmpty {
+        let context = Expectation.Context(
+          events: session.log.all, device: try? await session.deviceSnapshot(),
+          server: await session.server.snapshot())
+        let results = step.checks.map { check -> String in
+          let (passed, actual) = check.expectation.evaluate(in: context)
+          if !passed { failed = true }
+          return passed ? "✓ \(check.text)" : "✗ \(check.text) (\(actual))"
+        }
+        said = (said ?? "step \(step.number):") + "  " + results.joined(separator: "  ")
       }
-      report(
-        .message(
-          "step \(step.number): " + results.joined(separator: "  "),
-          isError: results.contains { $0.hasPrefix("✗") }))
+      if let said { report(.message(said, isError: failed)) }
     }
     report(.message("demo \(scenario.name) finished", isError: false))
   }

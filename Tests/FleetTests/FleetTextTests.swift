@@ -1,10 +1,10 @@
 import Fleet
 import Foundation
+import Testing
 
 #if canImport(FoundationXML)
   import FoundationXML
 #endif
-import Testing
 
 @Suite("fleet options and reports")
 struct FleetTextTests {
@@ -65,7 +65,13 @@ struct FleetPictureTests {
     let outage = FleetPlan.Outage(start: 86_400, duration: 3_600, kind: .status(503))
     let plan = FleetPlan(devices: 300, strategy: .both, duration: 2 * 86_400, outage: outage)
     let reports = await [
-      FleetRun.run(plan), FleetRun.run({ var p = plan; p.strategy = .knownOnly; return p }()),
+      FleetRun.run(plan),
+      FleetRun.run(
+        {
+          var p = plan
+          p.strategy = .knownOnly
+          return p
+        }()),
     ]
     let svg = FleetText.svg(reports, plan: plan)
     let parser = XMLParser(data: Data(svg.utf8))
