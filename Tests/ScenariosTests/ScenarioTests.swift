@@ -102,7 +102,7 @@ struct ScenarioTests {
         "name: x\nsteps:\n  - { at: 2m, do: launch }\n  - { at: 1m, do: launch }\n", 4, 5,
         "steps go forward in time"
       ),
-      ("name: x\nsteps:\n  - { at: 1m }\n", 3, 5, "needs do: or expect:"),
+      ("name: x\nsteps:\n  - { at: 1m }\n", 3, 5, "needs do:, expect: or say:"),
       ("steps: []\n", 1, 1, "needs a name"),
       ("name: x\nconfig: { platform: Windows }\nsteps: []\n", 2, 21, "iOS or Android"),
       ("name: x\ndevice: { timezone: east }\nsteps: []\n", 2, 11, "UTC offset"),
