@@ -81,6 +81,11 @@ public enum FleetText {
     lines.append(
       "\(plan.devices) devices over \(days), seed \(plan.seed): \(Int(plan.loginShare * 100))% log in within \(DurationText.describe(plan.loginWithin)), \(Int(plan.sharedShare * 100))% shared phones, \(Int(plan.reinstallShare * 100))% reinstall"
     )
+    if plan.jitter > 0 {
+      lines.append(
+        "WHAT-IF, not what the SDKs do: each retry spread by up to ±\(Int(plan.jitter * 100))% of its wait"
+      )
+    }
     if let outage = plan.outage {
       lines.append(
         "outage from \(DurationText.describe(outage.start)) for \(DurationText.describe(outage.duration)): \(describe(outage.kind))"

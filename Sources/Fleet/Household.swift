@@ -54,9 +54,10 @@ struct Household {
     _ deviceID: String, from start: Double, until end: Double,
     edits: [(at: Double, key: String)], into report: inout FleetReport
   ) {
-    let settings = MachineSettings(
+    var settings = MachineSettings(
       platform: .iOS, etAppId: "fleet",
       delayRegistrationUntilContactKeyIsSet: plan.strategy == .knownOnly, profile: plan.profile)
+    settings.retryJitter = plan.jitter
     var (machine, step) = RegistrationMachine.firstLaunch(
       settings: settings, deviceID: deviceID, environment: .demo(.iOS, profile: plan.profile),
       now: Instant(start))

@@ -8,6 +8,9 @@ public struct MachineSettings: Hashable, Sendable {
   public var hasAccessToken: Bool
   /// Which SDK the machine is being (documented, ios, android).
   public var profile: SDKProfile
+  /// A what-if for fleets, not what any SDK does: each retry's wait spread by up to ± this
+  /// share of itself, the same for the same device and attempt. 0 (the SDKs): no spread.
+  public var retryJitter: Double = 0
 
   public init(
     platform: Platform, etAppId: String, delayRegistrationUntilContactKeyIsSet: Bool = false,

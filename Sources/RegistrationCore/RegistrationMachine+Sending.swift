@@ -116,8 +116,14 @@ extension RegistrationMachine {
       wait = max(RetryPolicy.backoff(afterFailures: failures + 1), retryAfter ?? 0)
       if let retryAfter { state.scheduler.retryAfterUntil = now + retryAfter }
     }
+    let spread =
+      settings.retryJitter > 0
+      ? wait * settings.retryJitter
+        * RetryPolicy.jitterUnit(device: state.record.device.deviceID, failures: failures)
+      : 0
     let retry = RetryState(
-      failures: failures, nextAttemptAt: now + wait, failedAt: now, lastStatus: status,
+      failures: failures, nextAttemptAt: now + max(1, wait + spread), failedAt: now,
+      lastStatus: status,
       lastError: error,
       needsFix: profile.flagsNeedsFix && RetryPolicy.needsFix(status: status))
     state.scheduler.retry = retry

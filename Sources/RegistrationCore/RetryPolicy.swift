@@ -41,6 +41,17 @@ public enum RetryPolicy {
   }()
 
   /// 400, 401 and 403 will not heal by waiting: credentials or payload need a fix (R4.5).
+  /// A number in [-1, 1] fixed by the device and the attempt (FNV-1a): retry jitter that is
+  /// still deterministic, so a fleet with a seed gives the same numbers every time.
+  public static func jitterUnit(device: String, failures: Int) -> Double {
+    var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+    for byte in device.utf8 + Array("#\(failures)".utf8) {
+      hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3
+    }
+    hash ^= hash >> 33
+    return Double(hash >> 11) / Double(1 << 53) * 2 - 1
+  }
+
   public static func needsFix(status: Int?) -> Bool {
     guard let status else { return false }
     return status == 400 || status == 401 || status == 403

@@ -30,6 +30,13 @@ struct FleetCommand: AsyncParsableCommand {
   var reinstallShare: Double = 0.05
   @Option(help: "An outage: START+DURATION[:STATUS|:429@SECONDS|:down].") var outage: String?
   @Option(help: "The seed: the same seed gives the same numbers.") var seed: UInt64 = 1
+  @Option(
+    help: ArgumentHelp(
+      "What-if, not what the SDKs do: spread each retry by up to ± this share of its wait.",
+      discussion:
+        "The shipped SDKs retry on the exact ladder; jitter shows what spreading retries would do to the load after an outage."
+    ))
+  var jitter: Double = 0
   @Flag(help: "Print the results as JSON.") var json = false
   @Option(help: "Write the per-minute series as CSV to this file.") var csv: String?
   @Option(help: "Write the comparison and the charts as an SVG picture to this file.")
@@ -52,6 +59,9 @@ struct FleetCommand: AsyncParsableCommand {
       ("--reinstall-share", reinstallShare),
     ] where !(share.isFinite && (0...1).contains(share)) {
       throw ValidationError("\(name) must be a share from 0 to 1")
+    }
+    guard jitter.isFinite, (0...0.9).contains(jitter) else {
+      throw ValidationError("--jitter must be a share from 0 to 0.9")
     }
     _ = try strategies()
     if let outage, case .failure(let problem) = FleetText.outage(outage) {
@@ -78,7 +88,7 @@ struct FleetCommand: AsyncParsableCommand {
       let plan = FleetPlan(
         devices: devices, strategy: strategy, duration: days * 86_400, loginShare: loginShare,
         loginWithin: loginWithin * 86_400, sharedShare: sharedShare,
-        reinstallShare: reinstallShare, outage: outagePlan, seed: seed)
+        reinstallShare: reinstallShare, outage: outagePlan, jitter: jitter, seed: seed)
       reports.append(await FleetRun.run(plan) { progress.advance($0) })
     }
     progress.finish()
@@ -92,7 +102,7 @@ struct FleetCommand: AsyncParsableCommand {
     let plan = FleetPlan(
       devices: devices, strategy: .both, duration: days * 86_400, loginShare: loginShare,
       loginWithin: loginWithin * 86_400, sharedShare: sharedShare, reinstallShare: reinstallShare,
-      outage: outagePlan, seed: seed)
+      outage: outagePlan, jitter: jitter, seed: seed)
     if let svg {
       do {
         try FleetText.svg(reports, plan: plan).write(toFile: svg, atomically: true, encoding: .utf8)

@@ -100,4 +100,24 @@ struct FleetInvariantTests {
     #expect(fleetTimes.count == 2)
     await session.stop()
   }
+
+  @Test("--jitter (a what-if): each retry's wait stays within ± the share of the ladder's")
+  func jitter() {
+    let outage = FleetPlan.Outage(start: 0, duration: 6 * 3600, kind: .status(503))
+    var plan = Self.plan(.anonymousOnly, devices: 1, outage: outage)
+    plan.installWithin = 1
+    plan.jitter = 0.3
+    let (_, times) = FleetRun.household(plan, index: 0)
+    let gaps = zip(times.dropFirst(), times).map { $0 - $1 }
+    let failures = times.filter { $0 < outage.end }.count
+    var differs = false
+    for (attempt, gap) in gaps.prefix(failures).enumerated() {
+      let ladder = min(60 * pow(2, Double(attempt)), 86_400)
+      #expect(gap >= ladder * 0.7 - 1e-6 && gap <= ladder * 1.3 + 1e-6, "attempt \(attempt + 1)")
+      if abs(gap - ladder) > 1e-6 { differs = true }
+    }
+    #expect(differs)
+    // Deterministic all the same.
+    #expect(FleetRun.household(plan, index: 0).1 == times)
+  }
 }
