@@ -48,6 +48,9 @@ public struct FleetPlan: Sendable, Hashable {
   /// Share of devices reinstalled (a new deviceID) at a random time.
   public var reinstallShare: Double
   public var outage: Outage?
+  /// Each device's push token is refreshed about this often (0: never): a device-field change
+  /// that is registered like any other (R3.2).
+  public var tokenRefreshEvery: Double
   /// What-if, not what the SDKs do: each retry spread by ± this share of its interval.
   public var jitter: Double
   public var seed: UInt64
@@ -57,8 +60,10 @@ public struct FleetPlan: Sendable, Hashable {
     devices: Int, strategy: Strategy, duration: Double = 30 * 86_400, installWithin: Double? = nil,
     loginShare: Double = 0.6,
     loginWithin: Double = 7 * 86_400, sharedShare: Double = 0.05, reinstallShare: Double = 0.05,
-    outage: Outage? = nil, jitter: Double = 0, seed: UInt64 = 1, profile: SDKProfile = .documented
+    outage: Outage? = nil, tokenRefreshEvery: Double = 0, jitter: Double = 0, seed: UInt64 = 1,
+    profile: SDKProfile = .documented
   ) {
+    self.tokenRefreshEvery = tokenRefreshEvery
     self.devices = devices
     self.strategy = strategy
     self.duration = duration

@@ -31,17 +31,40 @@ struct Household {
     let reinstalls = random.chance(plan.reinstallShare)
     let reinstallAt = installAt + random.unit() * (end - installAt)
     let usesKeys = plan.strategy != .anonymousOnly
-    var edits: [(at: Double, key: String)] = []
-    if usesKeys && logsIn { edits.append((loginAt, "user-\(index)-a")) }
-    if usesKeys && shared { edits.append((changeAt, "user-\(index)-b")) }
+    var keys: [(at: Double, key: String)] = []
+    if usesKeys && logsIn { keys.append((loginAt, "user-\(index)-a")) }
+    if usesKeys && shared { keys.append((changeAt, "user-\(index)-b")) }
+    // Token refreshes come about every `tokenRefreshEvery`, from a random phase.
+    var tokens: [Double] = []
+    if plan.tokenRefreshEvery > 0 {
+      var at = installAt + random.unit() * plan.tokenRefreshEvery
+      while at < end {
+        tokens.append(at)
+        at += plan.tokenRefreshEvery
+      }
+    }
+    func edits(after start: Double, until stop: Double, signIn: (at: Double, key: String)?)
+      -> [(at: Double, edit: Edit)]
+    {
+      var list = keys.filter { $0.at > start && $0.at < stop }.map {
+        (at: $0.at, edit: Edit.setContactKey($0.key))
+      }
+      if let signIn { list.append((signIn.at, .setContactKey(signIn.key))) }
+      list += tokens.filter { $0 > start && $0 < stop }.enumerated().map {
+        (at: $0.element, edit: Edit.setSystem(.deviceToken, "token-\(index)-\($0.offset)"))
+      }
+      return list.sorted { $0.at < $1.at }
+    }
     let firstEnd = reinstalls ? reinstallAt : end
-    install("F\(index)-1", from: installAt, until: firstEnd, edits: edits, into: &report)
+    install(
+      "F\(index)-1", from: installAt, until: firstEnd,
+      edits: edits(after: installAt - 1, until: firstEnd, signIn: nil), into: &report)
     if reinstalls {
       // The user who was signed in signs in again on the new installation, a minute on.
-      let signedIn = edits.last { $0.at <= reinstallAt }
-      var later = edits.filter { $0.at > reinstallAt }
-      if let signedIn { later.insert((reinstallAt + 60, signedIn.key), at: 0) }
-      install("F\(index)-2", from: reinstallAt, until: end, edits: later, into: &report)
+      let signedIn = keys.last { $0.at <= reinstallAt }.map { (reinstallAt + 60, $0.key) }
+      install(
+        "F\(index)-2", from: reinstallAt, until: end,
+        edits: edits(after: reinstallAt, until: end, signIn: signedIn), into: &report)
     }
     let contacts = Set(devicesOf.keys)
     report.distinctContacts += contacts.count
@@ -52,7 +75,7 @@ struct Household {
 
   private mutating func install(
     _ deviceID: String, from start: Double, until end: Double,
-    edits: [(at: Double, key: String)], into report: inout FleetReport
+    edits: [(at: Double, edit: Edit)], into report: inout FleetReport
   ) {
     var settings = MachineSettings(
       platform: .iOS, etAppId: "fleet",
@@ -68,7 +91,7 @@ struct Household {
       let editAt = nextEdit < edits.count ? edits[nextEdit].at : nil
       guard let now = [deadline, editAt].compactMap({ $0 }).min(), now < end else { return }
       if let editAt, editAt == now {
-        let (_, step) = machine.apply(.setContactKey(edits[nextEdit].key), now: Instant(now))
+        let (_, step) = machine.apply(edits[nextEdit].edit, now: Instant(now))
         nextEdit += 1
         count(step, into: &report)
         continue

@@ -29,6 +29,8 @@ struct FleetCommand: AsyncParsableCommand {
   @Option(help: "Share of installations reinstalled (a new deviceID).")
   var reinstallShare: Double = 0.05
   @Option(help: "An outage: START+DURATION[:STATUS|:429@SECONDS|:down].") var outage: String?
+  @Option(help: "Each device's push token is refreshed about this often, in days (0: never).")
+  var tokenRefreshDays: Double = 0
   @Option(help: "The seed: the same seed gives the same numbers.") var seed: UInt64 = 1
   @Option(
     help: ArgumentHelp(
@@ -60,6 +62,9 @@ struct FleetCommand: AsyncParsableCommand {
     ] where !(share.isFinite && (0...1).contains(share)) {
       throw ValidationError("\(name) must be a share from 0 to 1")
     }
+    guard tokenRefreshDays.isFinite, (0...366).contains(tokenRefreshDays) else {
+      throw ValidationError("--token-refresh-days must be 0 to 366")
+    }
     guard jitter.isFinite, (0...0.9).contains(jitter) else {
       throw ValidationError("--jitter must be a share from 0 to 0.9")
     }
@@ -88,7 +93,8 @@ struct FleetCommand: AsyncParsableCommand {
       let plan = FleetPlan(
         devices: devices, strategy: strategy, duration: days * 86_400, loginShare: loginShare,
         loginWithin: loginWithin * 86_400, sharedShare: sharedShare,
-        reinstallShare: reinstallShare, outage: outagePlan, jitter: jitter, seed: seed)
+        reinstallShare: reinstallShare, outage: outagePlan,
+        tokenRefreshEvery: tokenRefreshDays * 86_400, jitter: jitter, seed: seed)
       reports.append(await FleetRun.run(plan) { progress.advance($0) })
     }
     progress.finish()
@@ -102,7 +108,7 @@ struct FleetCommand: AsyncParsableCommand {
     let plan = FleetPlan(
       devices: devices, strategy: .both, duration: days * 86_400, loginShare: loginShare,
       loginWithin: loginWithin * 86_400, sharedShare: sharedShare, reinstallShare: reinstallShare,
-      outage: outagePlan, jitter: jitter, seed: seed)
+      outage: outagePlan, tokenRefreshEvery: tokenRefreshDays * 86_400, jitter: jitter, seed: seed)
     if let svg {
       do {
         try FleetText.svg(reports, plan: plan).write(toFile: svg, atomically: true, encoding: .utf8)

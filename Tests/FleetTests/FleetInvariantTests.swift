@@ -120,4 +120,17 @@ struct FleetInvariantTests {
     // Deterministic all the same.
     #expect(FleetRun.household(plan, index: 0).1 == times)
   }
+
+  @Test("token refreshes are registered like any device change, and bill no one new")
+  func tokenRefreshes() async {
+    var plan = Self.plan(.anonymousOnly, devices: 1_000)
+    let quiet = await FleetRun.run(plan)
+    plan.tokenRefreshEvery = 7 * Self.day
+    let refreshed = await FleetRun.run(plan)
+    #expect(refreshed.distinctContacts == quiet.distinctContacts)
+    #expect(refreshed.orphanedContacts == 0)
+    // Installs spread over 20 of 30 days: about 10/7 + phase refreshes a device.
+    let extra = refreshed.registrationsSent - quiet.registrationsSent
+    #expect(extra > 800 && extra < 3_000, "\(extra)")
+  }
 }
