@@ -142,7 +142,9 @@ let package = Package(
     // The inspector as Model / Message / update / view into a cell buffer. No curses here.
     .target(
       name: "InspectorUI",
-      dependencies: ["RegistrationCore", "Session", .product(name: "Yams", package: "Yams")],
+      dependencies: [
+        "RegistrationCore", "Session", "Fleet", .product(name: "Yams", package: "Yams"),
+      ],
       swiftSettings: strictSwift6
     ),
     .testTarget(
@@ -163,7 +165,8 @@ let package = Package(
     .executableTarget(
       name: "regscope",
       dependencies: [
-        "InspectorUI", "CNcursesw", "Session", "SessionHTTP", "Scenarios", "RegistrationEngine",
+        "InspectorUI", "CNcursesw", "Session", "SessionHTTP", "Scenarios", "Fleet",
+        "RegistrationEngine",
         "EngagementServer", "Clocks", "ToolSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],

@@ -1,3 +1,4 @@
+import Fleet
 import RegistrationCore
 import Session
 
@@ -29,6 +30,9 @@ public struct InspectorModel: Sendable {
   public var mode: Mode = .normal
   public var device: EngineSnapshot?
   public var server: ServerSnapshot?
+  /// The Fleet view's fleet, once computed, and whether the view is open.
+  public var fleet: FleetShow?
+  public var fleetOpen = false
   /// A receiver session's real devices (the most recently seen first); nil otherwise.
   public var watched: [DeviceWatch.Device]?
   /// The device the receiver layout shows, by id, so it stays selected as the list moves.
@@ -117,6 +121,9 @@ public struct InspectorModel: Sendable {
 
   /// The next instant the screen shows a countdown to, if any: the UI wakes each second then.
   public var countdownTarget: Instant? {
+    if fleetOpen, let fleet, fleet.cursor(at: now) < fleet.plan.duration {
+      return now + 1
+    }
     if watched != nil {
       return selectedDevice.flatMap { ReceiverPanes.expectedNext($0) }.map(\.at).flatMap {
         $0 > now ? $0 : nil

@@ -51,6 +51,7 @@ public enum Action: Hashable, Sendable {
   case editTags
   case editContactKey
   case cycleTheme
+  case fleet
   // Editors
   case confirm
   case cancel
@@ -203,6 +204,9 @@ public enum KeyTable {
     KeyBinding(
       keys: [.character("G")], action: .bottom, hint: nil, help: "Bottom (events: follow the tail)"),
     KeyBinding(keys: [.character("T")], action: .cycleTheme, hint: nil, help: "Next colour theme"),
+    KeyBinding(
+      keys: [.character("F")], action: .fleet, hint: nil,
+      help: "Fleet view: the strategies on many devices"),
     KeyBinding(keys: [.escape], action: .back, hint: nil, help: "Back: close, clear the filter"),
   ]
 

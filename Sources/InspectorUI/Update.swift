@@ -1,3 +1,4 @@
+import Fleet
 import RegistrationCore
 import Session
 
@@ -19,6 +20,8 @@ public enum InspectorMessage: Sendable {
   case glyphs(Glyphs)
   /// Something outside the session to tell the user (a demo ending, a failed theme load).
   case notice(String, isError: Bool)
+  /// A fleet finished computing: the Fleet view plays it from `startedAt`.
+  case fleetReady(FleetShow)
 }
 
 /// What `update` asks the outside world to do.
@@ -28,6 +31,8 @@ public enum InspectorEffect: Sendable, Hashable {
   case setRate(Double)
   case jumpToNextDeadline
   case cycleTheme
+  /// Compute the default fleet for the Fleet view.
+  case runFleet
   case quit
 }
 
@@ -90,6 +95,9 @@ public enum Inspector {
       return []
     case .glyphs(let glyphs):
       model.glyphs = glyphs
+      return []
+    case .fleetReady(let show):
+      model.fleet = show
       return []
     case .notice(let text, let isError):
       model.flash = InspectorModel.Flash(text: text, isError: isError)
@@ -205,20 +213,10 @@ public enum Inspector {
       guard let device = model.device else { return [] }
       model.mode = .contactKey(ContactKeyEditor(current: device.state.record.contactKey))
     case .cycleTheme: return [.cycleTheme]
+    case .fleet: return fleetKey(&model)
     case .confirm, .cancel, .add, .remove, .nextField: break
     }
     return []
-  }
-
-  /// In the receiver layout, Up and Down choose the device. False elsewhere.
-  static func selectDevice(_ model: inout InspectorModel, by delta: Int) -> Bool {
-    guard let watched = model.watched else { return false }
-    guard !watched.isEmpty else { return true }
-    let current = watched.firstIndex { $0.deviceID == model.selectedDevice?.deviceID } ?? 0
-    let next = min(max(0, current + delta), watched.count - 1)
-    model.selectedDeviceID = watched[next].deviceID
-    ReceiverPanes.refreshBody(&model)
-    return true
   }
 
   static func scroll(_ model: inout InspectorModel, by delta: Int) {

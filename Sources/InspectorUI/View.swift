@@ -12,6 +12,11 @@ extension Inspector {
     }
     let layout = Layout.make(width: model.width, height: model.height, focus: model.focus)
     header(model, layout.header, &canvas)
+    if model.fleetOpen, let show = model.fleet {
+      FleetPane.draw(model, show, &canvas)
+      status(model, layout.status, &canvas)
+      return canvas.buffer
+    }
     if model.watched != nil {
       ReceiverPanes.draw(model, &canvas)
       status(model, layout.status, &canvas)
@@ -39,7 +44,7 @@ extension Inspector {
   public static func redrawClock(_ model: InspectorModel, onto frame: CellBuffer) -> (
     frame: CellBuffer, touched: [Rect]
   )? {
-    guard case .normal = model.mode, !model.isTooSmall, model.watched == nil,
+    guard case .normal = model.mode, !model.isTooSmall, model.watched == nil, !model.fleetOpen,
       frame.width == model.width, frame.height == model.height
     else { return nil }
     var canvas = Canvas(buffer: frame, glyphs: model.glyphs)

@@ -1,3 +1,4 @@
+import Fleet
 import Foundation
 import InspectorUI
 import RegistrationCore
@@ -16,6 +17,8 @@ final class App {
   private let inbox: EventInbox
   private let wakes: AsyncStream<Wake>
   private let wake: @Sendable (Wake) -> Void
+  /// The fleet `F` plays: the three strategies on one population.
+  var fleetPlans = FleetShow.defaultPlans()
   /// One timer for the whole run, moved to the next wake each frame: no task per tick.
   private let timer = DispatchSource.makeTimerSource(queue: .global())
   /// The last frame drawn and the model revision it shows.
@@ -50,6 +53,11 @@ final class App {
 
   func flash(_ text: String, isError: Bool) {
     _ = Inspector.update(&model, .notice(text, isError: isError))
+  }
+
+  /// Opens the Fleet view as if `F` were pressed (`regscope --fleet`).
+  func openFleet() async {
+    _ = await perform(Inspector.update(&model, .key(.character("F"))))
   }
 
   /// Runs until the user quits or a signal asks to stop.
@@ -91,6 +99,10 @@ final class App {
         flash(text, isError: isError)
       case .tick:
         _ = Inspector.update(&model, .clock(now: session.now))
+      case .fleet(let show):
+        _ = Inspector.update(&model, .fleetReady(show))
+        _ = Inspector.update(
+          &model, .notice("fleet: \(show.plan.devices) devices, playing", isError: false))
       case .state:
         break
       }
@@ -116,6 +128,13 @@ final class App {
         _ = Inspector.update(&model, .rateSet(rate, accepted: accepted))
       case .jumpToNextDeadline:
         _ = Inspector.update(&model, .jumped(to: await session.jumpToNextDeadline()))
+      case .runFleet:
+        let (plans, wake, now) = (fleetPlans, self.wake, session.now)
+        Task.detached {
+          var reports: [FleetReport] = []
+          for plan in plans { reports.append(await FleetRun.run(plan)) }
+          wake(.fleet(FleetShow(plan: plans[0], reports: reports, startedAt: now)))
+        }
       case .cycleTheme:
         themeIndex = (themeIndex + 1) % themes.count
         terminal.apply(themes[themeIndex], monochrome: monochrome)

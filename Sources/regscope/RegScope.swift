@@ -2,6 +2,7 @@ import ArgumentParser
 import CNcursesw
 import Clocks
 import EngagementServer
+import Fleet
 import Foundation
 import InspectorUI
 import RegistrationCore
@@ -70,6 +71,15 @@ struct RegScope: AsyncParsableCommand {
   @Option(help: "With --receive: the certificate's private key (PEM).")
   var tlsKey: String?
 
+  @Flag(help: "Open on the Fleet view: many devices through the three strategies (F toggles it).")
+  var fleet = false
+
+  @Option(help: "With --fleet: how many devices.")
+  var fleetDevices: Int = FleetShow.defaultDevices
+
+  @Option(help: "With --fleet: an outage, START+DURATION[:STATUS] (as regctl fleet --outage).")
+  var fleetOutage: String?
+
   @Flag(help: "Draw with ASCII only.")
   var ascii = false
 
@@ -77,6 +87,12 @@ struct RegScope: AsyncParsableCommand {
   var measure: String?
 
   func validate() throws {
+    guard (1...1_000_000).contains(fleetDevices) else {
+      throw ValidationError("--fleet-devices must be 1 to 1,000,000")
+    }
+    if let fleetOutage, case .failure(let problem) = FleetText.outage(fleetOutage) {
+      throw ValidationError("--fleet-outage: \(problem)")
+    }
     guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
     let receiving = [upstream, tlsCert, tlsKey].contains { $0 != nil } || listen != "127.0.0.1"
     if receiving && !receive {
@@ -201,6 +217,12 @@ struct RegScope: AsyncParsableCommand {
       session: session, terminal: terminal, title: TerminalText.escaped(title),
       theme: loadedTheme.theme, monochrome: monochrome, inbox: inbox, wakes: wakes, wake: wake)
     if ascii { app.useASCII() }
+    let outage = fleetOutage.flatMap { try? FleetText.outage($0).get() }
+    app.fleetPlans = FleetShow.defaultPlans(outage: outage).map {
+      var plan = $0
+      plan.devices = fleetDevices
+      return plan
+    }
     var startupWarnings = receive ? [] : session.engineConfiguration.startupWarnings
     if receive && !["127.0.0.1", "localhost", "::1"].contains(listen) {
       startupWarnings.append(
@@ -222,6 +244,7 @@ struct RegScope: AsyncParsableCommand {
     let player = playing.map { scenario in
       Task { await ScenarioPlayer.play(scenario, on: session, report: wake) }
     }
+    if fleet { await app.openFleet() }
     await app.run(input: input, started: started)
     player?.cancel()
     input.stop()

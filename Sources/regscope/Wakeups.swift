@@ -1,4 +1,5 @@
 import Foundation
+import InspectorUI
 import Session
 import Synchronization
 
@@ -14,6 +15,8 @@ enum Wake: Sendable {
   case resize
   case tick
   case message(String, isError: Bool)
+  /// The Fleet view's fleet has been computed.
+  case fleet(FleetShow)
   case terminate
 }
 

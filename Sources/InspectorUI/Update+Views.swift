@@ -1,0 +1,32 @@
+import Fleet
+import RegistrationCore
+import Session
+
+extension Inspector {
+  /// In the receiver layout, Up and Down choose the device. False elsewhere.
+  static func selectDevice(_ model: inout InspectorModel, by delta: Int) -> Bool {
+    guard let watched = model.watched else { return false }
+    guard !watched.isEmpty else { return true }
+    let current = watched.firstIndex { $0.deviceID == model.selectedDevice?.deviceID } ?? 0
+    let next = min(max(0, current + delta), watched.count - 1)
+    model.selectedDeviceID = watched[next].deviceID
+    ReceiverPanes.refreshBody(&model)
+    return true
+  }
+
+  /// `F`: opens the Fleet view (computing the default fleet the first time), or closes it.
+  static func fleetKey(_ model: inout InspectorModel) -> [InspectorEffect] {
+    if model.fleetOpen {
+      model.fleetOpen = false
+      return []
+    }
+    model.fleetOpen = true
+    if model.fleet == nil {
+      model.flash = InspectorModel.Flash(
+        text: "running \(FleetShow.defaultDevices) devices through the three strategies…",
+        isError: false)
+      return [.runFleet]
+    }
+    return []
+  }
+}
