@@ -77,13 +77,14 @@ struct Household {
     _ deviceID: String, from start: Double, until end: Double,
     edits: [(at: Double, edit: Edit)], into report: inout FleetReport
   ) {
+    let platform = plan.profile.platform ?? .iOS
     var settings = MachineSettings(
-      platform: .iOS, etAppId: "fleet",
+      platform: platform, etAppId: "fleet",
       delayRegistrationUntilContactKeyIsSet: plan.strategy == .knownOnly, profile: plan.profile)
     settings.retryJitter = plan.jitter
     var (machine, step) = RegistrationMachine.firstLaunch(
-      settings: settings, deviceID: deviceID, environment: .demo(.iOS, profile: plan.profile),
-      now: Instant(start))
+      settings: settings, deviceID: deviceID,
+      environment: .demo(platform, profile: plan.profile), now: Instant(start))
     count(step, into: &report)
     var nextEdit = 0
     while true {

@@ -39,6 +39,7 @@ struct FleetCommand: AsyncParsableCommand {
         "The shipped SDKs retry on the exact ladder; jitter shows what spreading retries would do to the load after an outage."
     ))
   var jitter: Double = 0
+  @OptionGroup var sdk: SDKOption
   @Flag(help: "Print the results as JSON.") var json = false
   @Option(help: "Write the per-minute series as CSV to this file.") var csv: String?
   @Option(help: "Write the comparison and the charts as an SVG picture to this file.")
@@ -94,7 +95,8 @@ struct FleetCommand: AsyncParsableCommand {
         devices: devices, strategy: strategy, duration: days * 86_400, loginShare: loginShare,
         loginWithin: loginWithin * 86_400, sharedShare: sharedShare,
         reinstallShare: reinstallShare, outage: outagePlan,
-        tokenRefreshEvery: tokenRefreshDays * 86_400, jitter: jitter, seed: seed)
+        tokenRefreshEvery: tokenRefreshDays * 86_400, jitter: jitter, seed: seed,
+        profile: sdk.profile ?? .documented)
       reports.append(await FleetRun.run(plan) { progress.advance($0) })
     }
     progress.finish()

@@ -133,4 +133,18 @@ struct FleetInvariantTests {
     let extra = refreshed.registrationsSent - quiet.registrationsSent
     #expect(extra > 800 && extra < 3_000, "\(extra)")
   }
+
+  @Test("a shipped SDK's profile runs the fleet as that SDK: the invariants hold for each")
+  func profiles() async {
+    for profile in [SDKProfile.ios, .android] {
+      var known = Self.plan(.knownOnly, devices: 500)
+      known.profile = profile
+      let report = await FleetRun.run(known)
+      #expect(report.madeUpContacts == 0 && report.orphanedContacts == 0, "\(profile.name)")
+      var both = Self.plan(.both, devices: 500)
+      both.profile = profile
+      let orphans = await FleetRun.run(both)
+      #expect(orphans.orphanedContacts == 500, "\(profile.name)")
+    }
+  }
 }
