@@ -85,13 +85,16 @@ public enum FleetRun {
   }
 
   /// One household run alone (tests compare it with the single-device rules).
-  public static func household(_ plan: FleetPlan, index: Int) -> (FleetReport, [Double]) {
+  public static func household(
+    _ plan: FleetPlan, index: Int, installAt: Double? = nil, loginAt: Double? = nil
+  ) -> (FleetReport, [Double]) {
     var report = FleetReport(
       strategy: plan.strategy, devices: 1,
       perMinute: Array(repeating: 0, count: Int((plan.duration / 60).rounded(.up)) + 1),
       outage: plan.outage)
     var household = Household(plan: plan, index: index)
     household.recordSends = true
+    if let installAt, let loginAt { household.fixedSchedule = (installAt, loginAt) }
     household.run(into: &report)
     return (report, household.sendTimes)
   }

@@ -15,6 +15,10 @@ struct Household {
   private var madeUp = 0
   private var registered = false
 
+  /// When set, the household installs and logs in at these times instead of drawn ones
+  /// (tests replay a built-in scenario's timeline).
+  var fixedSchedule: (install: Double, login: Double)?
+
   init(plan: FleetPlan, index: Int) {
     self.plan = plan
     self.index = index
@@ -23,9 +27,10 @@ struct Household {
 
   mutating func run(into report: inout FleetReport) {
     let end = plan.duration
-    let installAt = random.unit() * plan.installWithin
+    var installAt = random.unit() * plan.installWithin
     let logsIn = random.chance(plan.loginShare)
-    let loginAt = installAt + random.unit() * plan.loginWithin
+    var loginAt = installAt + random.unit() * plan.loginWithin
+    if let fixedSchedule { (installAt, loginAt) = fixedSchedule }
     let shared = logsIn && random.chance(plan.sharedShare)
     let changeAt = loginAt + random.unit() * max(0, end - loginAt)
     let reinstalls = random.chance(plan.reinstallShare)

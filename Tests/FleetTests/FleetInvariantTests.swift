@@ -1,7 +1,9 @@
 import Fleet
 import Foundation
 import RegistrationCore
+import Scenarios
 import Session
+import Synchronization
 import Testing
 
 /// The fleet is held to the single-device rules (issue "Fleets", Deliver 6).
@@ -146,5 +148,24 @@ struct FleetInvariantTests {
       let orphans = await FleetRun.run(both)
       #expect(orphans.orphanedContacts == 500, "\(profile.name)")
     }
+  }
+
+  @Test(
+    "a 1-device fleet sends at the same times as the matching built-in scenario",
+    arguments: [("strategy-both", FleetPlan.Strategy.both), ("strategy-known-only", .knownOnly)])
+  func matchesBuiltIn(name: String, strategy: FleetPlan.Strategy) async throws {
+    let entry = try #require(BuiltInScenarios.named(name))
+    let items = Mutex<[Double]>([])
+    _ = try await ScenarioRunner.run(try BuiltInScenarios.scenario(entry)) { item in
+      if case .event(let event) = item, event.kind == .sent {
+        items.withLock { $0.append(event.t.seconds) }
+      }
+    }
+    // The scenarios launch at 0 and set the key at 10 minutes, and run for 2 hours.
+    var plan = Self.plan(strategy, devices: 1)
+    plan.duration = 2 * 3600
+    let (report, fleet) = FleetRun.household(plan, index: 0, installAt: 0, loginAt: 600)
+    #expect(fleet == items.withLock { $0 })
+    #expect(report.orphanedContacts == (strategy == .both ? 1 : 0))
   }
 }
