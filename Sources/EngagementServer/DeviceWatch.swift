@@ -49,9 +49,9 @@ public struct DeviceWatch: Sendable {
   public static let bodyLimit = 8 << 10
 
   public private(set) var devices: OrderedDictionary<String, Device> = [:]
-  private var tokenSeed: UInt64
+  private var tokens: SplitMix64
 
-  public init(seed: UInt64 = 0x70CE) { tokenSeed = seed }
+  public init(seed: UInt64 = 0x70CE) { tokens = SplitMix64(seed: seed) }
 
   /// Records a registration and judges it. Returns the subscriber token to answer with.
   public mutating func record(
@@ -131,15 +131,8 @@ public struct DeviceWatch: Sendable {
     if devices.count > Self.deviceLimit { devices.removeFirst(devices.count - Self.deviceLimit) }
   }
 
-  /// A token like the tenant's: opaque, unique per device (splitmix64, seeded).
-  private mutating func nextToken() -> String {
-    tokenSeed &+= 0x9E37_79B9_7F4A_7C15
-    var z = tokenSeed
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    z ^= z >> 31
-    return "rs-" + String(z, radix: 16)
-  }
+  /// A token like the tenant's: opaque, unique per device, seeded.
+  private mutating func nextToken() -> String { "rs-" + String(tokens.next(), radix: 16) }
 }
 
 /// What differs between two registrations, one line a change, for the timeline.

@@ -1,13 +1,15 @@
+import RegistrationCore
+
 /// Makes the random GUID contact keys the server invents (S3). Seeded, so a scenario run twice
 /// makes the same keys; SplitMix64 is small, fast and good enough for identifiers.
 public struct GUIDGenerator: Sendable {
-  private var state: UInt64
+  private var random: SplitMix64
 
-  public init(seed: UInt64) { state = seed }
+  public init(seed: UInt64) { random = SplitMix64(seed: seed) }
 
   public mutating func next() -> String {
-    let high = nextWord()
-    let low = nextWord()
+    let high = random.next()
+    let low = random.next()
     var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> (8 * (7 - $0))) }
     bytes += (0..<8).map { UInt8(truncatingIfNeeded: low >> (8 * (7 - $0))) }
     bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
@@ -17,13 +19,5 @@ public struct GUIDGenerator: Sendable {
       return text.count == 1 ? "0" + text : text
     }
     return [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { hex[$0].joined() }.joined(separator: "-")
-  }
-
-  private mutating func nextWord() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
   }
 }

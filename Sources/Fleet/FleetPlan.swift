@@ -79,22 +79,17 @@ public struct FleetPlan: Sendable, Hashable {
   }
 }
 
-/// A small, fast, seedable generator (splitmix64): the same seed gives the same fleet.
+/// Each household's own stream of the fleet's seed, so the result does not depend on how the
+/// households are split across the cores.
 struct FleetRandom {
-  private var state: UInt64
+  private var random: SplitMix64
 
-  init(seed: UInt64, stream: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 ^ stream }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
+  init(seed: UInt64, stream: UInt64) {
+    random = SplitMix64(seed: seed &* 0x9E37_79B9_7F4A_7C15 ^ stream)
   }
 
   /// Uniform in [0, 1).
-  mutating func unit() -> Double { Double(next() >> 11) / Double(1 << 53) }
+  mutating func unit() -> Double { random.unit() }
 
   mutating func chance(_ share: Double) -> Bool { unit() < share }
 }
