@@ -30,6 +30,8 @@ public struct InspectorModel: Sendable {
   public var mode: Mode = .normal
   public var device: EngineSnapshot?
   public var server: ServerSnapshot?
+  /// A receiver session's address, for the app's server URL.
+  public let receivingAt: String?
   /// The Fleet view's fleet, once computed, and whether the view is open.
   public var fleet: FleetShow?
   public var fleetOpen = false
@@ -81,8 +83,9 @@ public struct InspectorModel: Sendable {
   /// A model as a session starts: everything after this changes only in `update`.
   public init(
     width: Int, height: Int, title: String, themeName: String = "default",
-    glyphs: Glyphs = .unicode, hasLocalServer: Bool = true
+    glyphs: Glyphs = .unicode, hasLocalServer: Bool = true, receivingAt: String? = nil
   ) {
+    self.receivingAt = receivingAt
     self.width = width
     self.height = height
     self.title = title

@@ -33,7 +33,9 @@ final class App {
     let size = terminal.size
     model = InspectorModel(
       width: size.width, height: size.height, title: title, themeName: theme.name,
-      glyphs: terminal.utf8 ? .unicode : .ascii, hasLocalServer: !session.isRemote)
+      glyphs: terminal.utf8 ? .unicode : .ascii, hasLocalServer: !session.isRemote,
+      receivingAt: session.mode == .receiver
+        ? session.engineConfiguration.serverURL.absoluteString : nil)
     themes =
       [theme]
       + Theme.builtInNames.filter { $0 != theme.name }.compactMap { ThemeLoader.builtIn($0)?.theme }

@@ -192,7 +192,12 @@ struct TmuxEndToEndTests {
     let tmux = Tmux()
     _ = try await tmux.startRegscope(arguments: "--receive --port \(port)")
     defer { tmux.killServer() }
-    #expect(await tmux.waitFor("the empty receiver") { $0.contains("no app has registered yet") })
+    #expect(
+      await tmux.waitFor("the empty receiver, saying where to point the app") { screen in
+        screen.contains("no app has registered yet")
+          && screen.contains("http://127.0.0.1:\(port)")
+          && screen.contains("http://10.0.2.2:\(port)")
+      })
     let body =
       #"{"app_Version":"1.0","attributes":[],"dST":false,"deviceID":"PIXEL-8","etAppId":"0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b","hwid":"Google Pixel 8","locale":"en_US","location_Enabled":false,"platform":"Android","platform_Version":"14","proximity_Enabled":false,"push_Enabled":true,"quietPushEnabled":false,"sdk_Version":"10.0.0","tags":["ALL"],"timeZone":"0"}"#
     for tag in ["a", "b"] {

@@ -45,10 +45,15 @@ enum ReceiverPanes {
     -> [[(String, StyleRole)]]
   {
     guard let watched = model.watched, !watched.isEmpty else {
-      return [
-        [("no app has registered yet", .dim)],
-        [("point your app's server URL here (README: Watch your own app)", .dim)],
-      ]
+      var lines: [[(String, StyleRole)]] = [[("no app has registered yet", .dim)]]
+      guard let url = model.receivingAt else { return lines }
+      let port = url.split(separator: ":").last.map(String.init) ?? ""
+      lines.append([("point your app's server URL at", .dim)])
+      lines.append([("  " + TerminalText.escaped(url), .accent)])
+      lines.append([("or, from the Android emulator,", .dim)])
+      lines.append([("  http://10.0.2.2:\(TerminalText.escaped(port))", .accent)])
+      lines.append([("  (README: Watch your own app)", .dim)])
+      return lines
     }
     var lines: [[(String, StyleRole)]] = []
     for device in watched {
