@@ -34,9 +34,8 @@ enum DeviceRoutes {
   ) {
     for (method, path, name, answer) in others {
       router.on(RouterPath(path), method: method) { request, context -> Response in
-        var request = request
         // Read (and drop) what the SDK sent, so the connection stays usable.
-        guard let body = try? await request.collectBody(upTo: options.maxBodyBytes) else {
+        guard let body = await EngagementRoutes.readBody(request, options) else {
           return EngagementRoutes.tooLarge(options, context: context)
         }
         let deviceID =
@@ -74,8 +73,7 @@ extension DeviceRoutes {
     _ request: Request, context: EngagementRequestContext, server: LocalEngagementServer,
     upstream: Upstream, options: EngagementHTTPServer.Options
   ) async -> Response {
-    var request = request
-    guard let body = try? await request.collectBody(upTo: options.maxBodyBytes) else {
+    guard let body = await EngagementRoutes.readBody(request, options) else {
       return EngagementRoutes.tooLarge(options, context: context)
     }
     let bytes = Array(body.readableBytesView)

@@ -103,11 +103,7 @@ enum EngagementRoutes {
       if let refusal = refuseWithoutToken(request, context: context, server: server) {
         return refusal
       }
-      var request = request
-      let body: ByteBuffer
-      do {
-        body = try await request.collectBody(upTo: options.maxBodyBytes)
-      } catch {
+      guard let body = await readBody(request, options) else {
         return tooLarge(options, context: context)
       }
       guard
@@ -139,11 +135,7 @@ enum EngagementRoutes {
       if let refusal = refuseWithoutToken(request, context: context, server: server) {
         return refusal
       }
-      var request = request
-      let body: ByteBuffer
-      do {
-        body = try await request.collectBody(upTo: options.maxBodyBytes)
-      } catch {
+      guard let body = await readBody(request, options) else {
         return tooLarge(options, context: context)
       }
       do throws(FaultRequest.Invalid) {
@@ -237,6 +229,14 @@ enum EngagementRoutes {
     return closingUnread(
       json(401, EngagementServerCore.errorBody("unauthorized", reason, field: nil)),
       context: context)
+  }
+
+  /// The whole body, or nil when it is larger than the server takes.
+  static func readBody(_ request: Request, _ options: EngagementHTTPServer.Options) async
+    -> ByteBuffer?
+  {
+    var request = request
+    return try? await request.collectBody(upTo: options.maxBodyBytes)
   }
 
   static func tooLarge(
