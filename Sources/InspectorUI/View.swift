@@ -38,29 +38,36 @@ extension Inspector {
   /// The panes whose content depends on the time (countdowns, "… ago").
   static let clockPanes: Set<PaneID> = [.pending, .throttle, .backoff, .server]
 
-  /// `frame` (the view of this model at another time) with what depends on the clock drawn
-  /// again: the header and the clock's panes, with the rectangles it touched. Nil when the
-  /// whole view must be built: an overlay or an editor is open, or the size is not the frame's.
-  public static func redrawClock(_ model: InspectorModel, onto frame: CellBuffer) -> (
-    frame: CellBuffer, touched: [Rect]
-  )? {
+  /// Draws again, in place on `frame` (the view of this model at another time), what depends
+  /// on the clock: the header and the clock's panes. Returns the runs of cells that changed.
+  /// Nil, with `frame` untouched, when the whole view must be built: an overlay or an editor
+  /// is open, or the size is not the frame's.
+  public static func redrawClock(_ model: InspectorModel, in frame: inout CellBuffer)
+    -> [CellRun]?
+  {
     guard case .normal = model.mode, !model.isTooSmall, model.watched == nil, !model.fleetOpen,
       frame.width == model.width, frame.height == model.height
     else { return nil }
-    var canvas = Canvas(buffer: frame, glyphs: model.glyphs)
     let layout = Layout.make(width: model.width, height: model.height, focus: model.focus)
-    header(model, layout.header, &canvas)
-    var touched = [layout.header]
     let shown = layout.shownTab(focus: model.focus)
-    for pane in PaneID.allCases where clockPanes.contains(pane) {
-      guard let rect = layout.panes[pane] else { continue }
-      if layout.tabbed.contains(pane) && pane != shown { continue }
+    let panes = PaneID.allCases.compactMap { pane -> (PaneID, Rect)? in
+      guard clockPanes.contains(pane), let rect = layout.panes[pane],
+        !layout.tabbed.contains(pane) || pane == shown
+      else { return nil }
+      return (pane, rect)
+    }
+    let saved = frame.saving([layout.header] + panes.map(\.1))
+    // The canvas takes the frame over while it paints, so the cells are not copied.
+    var canvas = Canvas(buffer: frame, glyphs: model.glyphs)
+    frame = CellBuffer(width: 0, height: 0)
+    header(model, layout.header, &canvas)
+    for (pane, rect) in panes {
       canvas.buffer.fill(rect, role: .normal)
       canvas.box(rect, title: title(pane, model, layout), focused: model.focus == pane)
       Panes.draw(pane, model, rect, &canvas)
-      touched.append(rect)
     }
-    return (canvas.buffer, touched)
+    frame = canvas.buffer
+    return frame.changes(since: saved)
   }
 
   static func title(_ pane: PaneID, _ model: InspectorModel, _ layout: Layout) -> String {

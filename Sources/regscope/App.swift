@@ -5,8 +5,9 @@ import RegistrationCore
 import Session
 import Synchronization
 
-/// The inspector's main loop: wake, read what happened, update the model, carry out the
-/// effects, draw. It sleeps between wakes.
+/// The inspector's main loop, on a thread of its own: wait in poll() for a key, a wake from
+/// another thread or the next second of a countdown; update the model; hand the session its
+/// work; draw what changed. Nothing runs between wakes.
 final class App {
   private let session: Session
   private let terminal: Terminal
@@ -15,18 +16,18 @@ final class App {
   private var themes: [Theme]
   private let monochrome: Bool
   private let inbox: EventInbox
-  private let wakes: AsyncStream<Wake>
-  private let wake: @Sendable (Wake) -> Void
+  private let wakes: WakeQueue
+  private let work: SessionWork
   /// The fleet `F` plays: the three strategies on one population.
   var fleetPlans = FleetShow.defaultPlans()
-  /// One timer for the whole run, moved to the next wake each frame: no task per tick.
-  private let timer = DispatchSource.makeTimerSource(queue: .global())
-  /// The last frame drawn and the model revision it shows.
-  private var drawn: (revision: Int, frame: CellBuffer)?
+  /// When the screen next changes by itself (a countdown's next second); nil: never.
+  private var tickAt: ContinuousClock.Instant?
+  /// The model revision on the screen: the same revision needs only the clock redrawn.
+  private var drawnRevision: Int?
 
   init(
     session: Session, terminal: Terminal, title: String, theme: Theme, monochrome: Bool,
-    inbox: EventInbox, wakes: AsyncStream<Wake>, wake: @escaping @Sendable (Wake) -> Void
+    inbox: EventInbox, wakes: WakeQueue, work: SessionWork
   ) {
     self.session = session
     self.terminal = terminal
@@ -43,12 +44,8 @@ final class App {
     self.monochrome = monochrome
     self.inbox = inbox
     self.wakes = wakes
-    self.wake = wake
+    self.work = work
     terminal.apply(theme, monochrome: monochrome)
-    let wake = self.wake
-    timer.setEventHandler { wake(.tick) }
-    timer.schedule(deadline: .distantFuture)
-    timer.resume()
   }
 
   func useASCII() { _ = Inspector.update(&model, .glyphs(.ascii)) }
@@ -58,55 +55,36 @@ final class App {
   }
 
   /// Opens the Fleet view as if `F` were pressed (`regscope --fleet`).
-  func openFleet() async {
-    _ = await perform(Inspector.update(&model, .key(.character("F"))))
-  }
+  func openFleet() { _ = perform(Inspector.update(&model, .key(.character("F")))) }
 
   /// Runs until the user quits or a signal asks to stop.
-  func run(input: InputWatcher, started: ContinuousClock.Instant) async {
-    let inbox = self.inbox
-    let wake = self.wake
+  func run(first snapshot: SessionSnapshot, started: ContinuousClock.Instant) {
+    let (inbox, wakes) = (self.inbox, self.wakes)
     // The session pushes its state; the loop never asks for it again.
     session.watch { snapshot in
       inbox.post(snapshot)
-      wake(.state)
+      wakes.post(.state)
     }
-    _ = Inspector.update(&model, .snapshot(await session.snapshot()))
+    _ = Inspector.update(&model, .snapshot(snapshot))
     draw()
     if ProcessInfo.processInfo.environment["REGSCOPE_TIMING"] == "1" {
       // stderr is the log file here, so this never reaches the screen.
       FileHandle.standardError.write(
         Data("first frame after \(ContinuousClock.now - started)\n".utf8))
     }
-    for await reason in wakes {
-      switch reason {
-      case .terminate:
-        return
-      case .resize:
-        let size = terminal.refreshSize()
-        _ = Inspector.update(&model, .resize(width: size.width, height: size.height))
-      case .input:
-        let (keys, resized) = terminal.readKeys()
-        input.drained()
-        if resized {
-          let size = terminal.size
-          _ = Inspector.update(&model, .resize(width: size.width, height: size.height))
-        }
-        for key in keys {
-          if key == .control("c") { return }
-          let effects = Inspector.update(&model, .key(key))
-          if await perform(effects) { return }
-        }
-      case .message(let text, let isError):
-        flash(text, isError: isError)
-      case .tick:
+    while true {
+      var fds = [
+        pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
+        pollfd(fd: wakes.descriptor, events: Int16(POLLIN), revents: 0),
+      ]
+      if poll(&fds, 2, millisecondsToTick) < 0 && errno != EINTR { return }
+      if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return }
+      if fds[0].revents & Int16(POLLIN) != 0, readKeys() { return }
+      if fds[1].revents != 0 {
+        for wake in wakes.take() where handle(wake) { return }
+      }
+      if let tickAt, tickAt <= .now {
         _ = Inspector.update(&model, .clock(now: session.now))
-      case .fleet(let show):
-        _ = Inspector.update(&model, .fleetReady(show))
-        _ = Inspector.update(
-          &model, .notice("fleet: \(show.plan.devices) devices, playing", isError: false))
-      case .state:
-        break
       }
       let (events, snapshot) = inbox.drain()
       if !events.isEmpty { _ = Inspector.update(&model, .events(events)) }
@@ -115,27 +93,72 @@ final class App {
     }
   }
 
+  /// poll()'s timeout: until the next tick, rounded up so the tick is due when it returns.
+  private var millisecondsToTick: Int32 {
+    guard let tickAt else { return -1 }
+    let wait = tickAt - .now
+    guard wait > .zero else { return 0 }
+    let (seconds, attoseconds) = wait.components
+    return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
+  }
+
   /// True when the app should quit.
-  private func perform(_ effects: [InspectorEffect]) async -> Bool {
+  private func readKeys() -> Bool {
+    let (keys, resized) = terminal.readKeys()
+    if resized {
+      let size = terminal.size
+      _ = Inspector.update(&model, .resize(width: size.width, height: size.height))
+    }
+    for key in keys {
+      if key == .control("c") { return true }
+      if perform(Inspector.update(&model, .key(key))) { return true }
+    }
+    return false
+  }
+
+  /// True when the app should quit.
+  private func handle(_ wake: Wake) -> Bool {
+    switch wake {
+    case .terminate:
+      return true
+    case .resize:
+      let size = terminal.refreshSize()
+      _ = Inspector.update(&model, .resize(width: size.width, height: size.height))
+    case .message(let text, let isError):
+      flash(text, isError: isError)
+    case .finished(let outcome):
+      _ = Inspector.update(&model, outcome)
+    case .fleet(let show):
+      _ = Inspector.update(&model, .fleetReady(show))
+      _ = Inspector.update(
+        &model, .notice("fleet: \(show.plan.devices) devices, playing", isError: false))
+    case .state:
+      break
+    }
+    return false
+  }
+
+  /// True when the app should quit.
+  private func perform(_ effects: [InspectorEffect]) -> Bool {
     for effect in effects {
       switch effect {
       case .quit:
         return true
       case .run(let command):
-        await execute([command])
+        work.submit(.commands([command]))
       case .runAll(let commands):
-        await execute(commands)
+        work.submit(.commands(commands))
       case .setRate(let rate):
         let accepted = session.setRate(rate)
         _ = Inspector.update(&model, .rateSet(rate, accepted: accepted))
       case .jumpToNextDeadline:
-        _ = Inspector.update(&model, .jumped(to: await session.jumpToNextDeadline()))
+        work.submit(.jumpToNextDeadline)
       case .runFleet:
-        let (plans, wake, now) = (fleetPlans, self.wake, session.now)
+        let (plans, wakes, now) = (fleetPlans, self.wakes, session.now)
         Task.detached {
           var reports: [FleetReport] = []
           for plan in plans { reports.append(await FleetRun.run(plan)) }
-          wake(.fleet(FleetShow(plan: plans[0], reports: reports, startedAt: now)))
+          wakes.post(.fleet(FleetShow(plan: plans[0], reports: reports, startedAt: now)))
         }
       case .cycleTheme:
         themeIndex = (themeIndex + 1) % themes.count
@@ -147,25 +170,16 @@ final class App {
     return false
   }
 
-  private func execute(_ commands: [Command]) async {
-    var results: [CommandResult] = []
-    for command in commands { results.append(await session.run(command)) }
-    _ = Inspector.update(&model, .commandsFinished(results))
-  }
-
-  /// Builds the frame (only what depends on the time, when nothing else changed since the
-  /// last one), and writes what changed.
+  /// Paints only what depends on the time when nothing else changed since the last frame,
+  /// else builds the frame; writes what changed either way.
   private func draw() {
-    if model.revision == drawn?.revision, let previous = drawn?.frame,
-      let (frame, touched) = Inspector.redrawClock(model, onto: previous)
+    let model = self.model
+    if model.revision != drawnRevision
+      || terminal.redraw({ Inspector.redrawClock(model, in: &$0) }) == nil
     {
-      terminal.draw(frame, within: touched)
-      drawn = (model.revision, frame)
-    } else {
-      let frame = Inspector.view(model)
-      terminal.draw(frame)
-      drawn = (model.revision, frame)
+      terminal.draw(Inspector.view(model))
     }
+    drawnRevision = model.revision
     scheduleTick()
   }
 
@@ -174,21 +188,18 @@ final class App {
   private func scheduleTick() {
     let rate = session.rate
     guard rate > 0, session.mode != .virtual else {
-      timer.schedule(deadline: .distantFuture)
+      tickAt = nil
       return
     }
     let now = session.now.seconds
     let step: Double = model.countdownTarget != nil || hasServerCountdown ? 1 : 60
     let scaledWait = (now / step).rounded(.down) * step + step - now
-    let realWait = max(0.05, scaledWait / rate)
-    timer.schedule(deadline: .now() + realWait, leeway: .milliseconds(5))
+    tickAt = .now + .seconds(max(0.05, scaledWait / rate))
   }
 
   private var hasServerCountdown: Bool {
     model.server?.stats.pending ?? 0 > 0
   }
-
-  func stop() { timer.cancel() }
 }
 
 /// What the session pushed (events, and its newest snapshot), kept until the UI wakes to

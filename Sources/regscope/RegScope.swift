@@ -123,9 +123,8 @@ struct RegScope: AsyncParsableCommand {
       return
     }
     let inbox = EventInbox()
-    let (wakes, wakeContinuation) = AsyncStream.makeStream(
-      of: Wake.self, bufferingPolicy: .bufferingNewest(64))
-    let wake: @Sendable (Wake) -> Void = { wakeContinuation.yield($0) }
+    let wakes = WakeQueue()
+    let wake: @Sendable (Wake) -> Void = { wakes.post($0) }
     let onEvent: @Sendable (RunEvent) -> Void = { event in
       inbox.append(event)
       wake(.state)
@@ -192,18 +191,6 @@ struct RegScope: AsyncParsableCommand {
       throw ExitCode(2)
     }
     let loadedTheme = ThemeLoader.load(theme)
-    // Nothing written to stderr may land on the screen: it goes to a log file instead.
-    let log = try? LogFile.redirectStandardError(to: folder + "/regscope.log")
-    let terminal: Terminal
-    do {
-      terminal = try Terminal()
-    } catch {
-      log?.restore()
-      Output.error("regscope: \(error)")
-      await session.stop()
-      throw ExitCode(2)
-    }
-    atexit { _ = RegScopeExit.restoreTerminal() }
     let environment = ProcessInfo.processInfo.environment
     let monochrome = !(environment["NO_COLOR"] ?? "").isEmpty
     let title =
@@ -213,12 +200,8 @@ struct RegScope: AsyncParsableCommand {
         ? "app \(session.setup.appID) ← real apps, \(session.destination)"
           + (upstream.map { ", relayed to \($0)" } ?? "")
         : "app \(session.engineConfiguration.appID) → \(session.destination)")
-    let app = App(
-      session: session, terminal: terminal, title: TerminalText.escaped(title),
-      theme: loadedTheme.theme, monochrome: monochrome, inbox: inbox, wakes: wakes, wake: wake)
-    if ascii { app.useASCII() }
     let outage = fleetOutage.flatMap { try? FleetText.outage($0).get() }
-    app.fleetPlans = FleetShow.defaultPlans(outage: outage).map {
+    let fleetPlans = FleetShow.defaultPlans(outage: outage).map {
       var plan = $0
       plan.devices = fleetDevices
       return plan
@@ -228,31 +211,49 @@ struct RegScope: AsyncParsableCommand {
       startupWarnings.append(
         "listening on \(TerminalText.escaped(listen)): anyone who can reach it can register")
     }
-    if !startupWarnings.isEmpty {
-      app.flash("warning: " + startupWarnings.joined(separator: "; "), isError: true)
-    }
-    if !loadedTheme.problems.isEmpty {
-      app.flash(loadedTheme.problems.joined(separator: "; "), isError: true)
-      for problem in loadedTheme.problems {
-        Output.error(problem)
-      }
-    }
+    let notices =
+      (startupWarnings.isEmpty ? [] : ["warning: " + startupWarnings.joined(separator: "; ")])
+      + (loadedTheme.problems.isEmpty ? [] : [loadedTheme.problems.joined(separator: "; ")])
+    let (ascii, fleet) = (self.ascii, self.fleet)
+
+    // Nothing written to stderr may land on the screen: it goes to a log file instead.
+    let log = try? LogFile.redirectStandardError(to: folder + "/regscope.log")
+    for problem in loadedTheme.problems { Output.error(problem) }
     let signals = SignalWatch.start(wake)
-    let input = InputWatcher(wake: wake)
-    input.start()
+    let work = SessionWork(session: session, report: wake)
     _ = try? await session.execute(.launch)
     let player = playing.map { scenario in
       Task { await ScenarioPlayer.play(scenario, on: session, report: wake) }
     }
-    if fleet { await app.openFleet() }
-    await app.run(input: input, started: started)
+    let first = await session.snapshot()
+    let failure = await UIThread.run { () -> String? in
+      let terminal: Terminal
+      do {
+        terminal = try Terminal()
+      } catch {
+        return "\(error)"
+      }
+      atexit { _ = RegScopeExit.restoreTerminal() }
+      let app = App(
+        session: session, terminal: terminal, title: TerminalText.escaped(title),
+        theme: loadedTheme.theme, monochrome: monochrome, inbox: inbox, wakes: wakes, work: work)
+      if ascii { app.useASCII() }
+      app.fleetPlans = fleetPlans
+      for notice in notices { app.flash(notice, isError: true) }
+      if fleet { app.openFleet() }
+      app.run(first: first, started: started)
+      terminal.stop()
+      return nil
+    }
     player?.cancel()
-    input.stop()
-    app.stop()
     for source in signals { source.cancel() }
-    terminal.stop()
     log?.restore()
+    await work.finish()
     await session.stop()
+    if let failure {
+      Output.error("regscope: \(failure)")
+      throw ExitCode(2)
+    }
   }
 }
 

@@ -107,8 +107,23 @@ final class Terminal {
   /// changed, same-styled cells at a time (ratatui's backend does the same). The whole frame
   /// goes out after a resize or a theme change. Returns how many cells were written.
   @discardableResult
-  func draw(_ buffer: CellBuffer, within touched: [Rect]? = nil) -> Int {
-    let runs = buffer.changes(since: shown, within: touched)
+  func draw(_ buffer: CellBuffer) -> Int {
+    let written = write(buffer.changes(since: shown))
+    shown = buffer
+    return written
+  }
+
+  /// Lets `paint` change the frame on the screen in place and writes the runs it reports
+  /// (a clock tick: no frame copied, no cell compared twice). Nil when nothing is shown or
+  /// `paint` declines, which leaves the frame as it was.
+  func redraw(_ paint: (inout CellBuffer) -> [CellRun]?) -> Int? {
+    guard var frame = shown else { return nil }
+    shown = nil  // so `frame` is the cells' only owner while it is painted
+    defer { shown = frame }
+    return paint(&frame).map(write)
+  }
+
+  private func write(_ runs: [CellRun]) -> Int {
     var written = 0
     for run in runs {
       line.removeAll(keepingCapacity: true)
@@ -117,7 +132,6 @@ final class Terminal {
       regscope_put(Int32(run.y), Int32(run.x), line, Int32(line.count), style.attrs, style.pair)
       written += run.width
     }
-    shown = buffer
     if !runs.isEmpty { refresh() }
     return written
   }

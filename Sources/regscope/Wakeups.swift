@@ -7,72 +7,61 @@ import Synchronization
   import Glibc
 #endif
 
-/// Why the UI woke up. It sleeps otherwise: no ticker.
+/// Why the UI woke up, besides a key or its own timer. It sleeps otherwise: no ticker.
 enum Wake: Sendable {
-  case input
   /// The session pushed events or a snapshot.
   case state
   case resize
-  case tick
   case message(String, isError: Bool)
+  /// Work the UI handed to the session has finished: its outcome, for `update`.
+  case finished(InspectorMessage)
   /// The Fleet view's fleet has been computed.
   case fleet(FleetShow)
   case terminate
 }
 
-/// Watches standard input with poll() on a thread of its own, so no task blocks on it. After
-/// each "input ready" it waits until the UI has read the keys, then watches again.
-final class InputWatcher: Sendable {
-  private let wake: @Sendable (Wake) -> Void
-  private let drainedSignal = DispatchSemaphore(value: 0)
-  private let stopPipe: (read: Int32, write: Int32)
-  private let stopped = Mutex(false)
+/// What other threads tell the UI thread, and the pipe that wakes its poll(): a post writes
+/// one byte only when the queue was empty, so the pipe never fills.
+final class WakeQueue: Sendable {
+  private let pipe: (read: Int32, write: Int32)
+  private let waiting = Mutex<[Wake]>([])
 
-  init(wake: @escaping @Sendable (Wake) -> Void) {
-    self.wake = wake
-    var fds: [Int32] = [0, 0]
-    _ = pipe(&fds)
-    stopPipe = (fds[0], fds[1])
+  init() {
+    var fds: [Int32] = [-1, -1]
+    _ = Glibc.pipe(&fds)
+    for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    pipe = (fds[0], fds[1])
   }
 
-  func start() {
-    let thread = Thread { [self] in watch() }
-    thread.name = "regscope-input"
-    thread.start()
-  }
+  /// For poll(): readable when something was posted.
+  var descriptor: Int32 { pipe.read }
 
-  private func watch() {
-    while !stopped.withLock({ $0 }) {
-      var fds = [
-        pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: stopPipe.read, events: Int16(POLLIN), revents: 0),
-      ]
-      let ready = poll(&fds, 2, -1)
-      if ready < 0 {
-        if errno == EINTR { continue }
-        wake(.terminate)
-        return
-      }
-      if fds[1].revents != 0 { return }
-      if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
-        wake(.terminate)
-        return
-      }
-      if fds[0].revents & Int16(POLLIN) != 0 {
-        wake(.input)
-        drainedSignal.wait()
-      }
+  func post(_ wake: Wake) {
+    let first = waiting.withLock { waiting in
+      // Pushed state is read from the inbox when the UI wakes: one wake says it all.
+      if case .state = wake, case .state = waiting.last { return false }
+      waiting.append(wake)
+      return waiting.count == 1
+    }
+    if first {
+      var byte: UInt8 = 1
+      _ = write(pipe.write, &byte, 1)
     }
   }
 
-  /// The UI read what was waiting.
-  func drained() { drainedSignal.signal() }
+  /// Everything posted since the last call, oldest first.
+  func take() -> [Wake] {
+    var bytes = [UInt8](repeating: 0, count: 64)
+    while read(pipe.read, &bytes, bytes.count) > 0 {}
+    return waiting.withLock { waiting in
+      defer { waiting = [] }
+      return waiting
+    }
+  }
 
-  func stop() {
-    stopped.withLock { $0 = true }
-    var byte: UInt8 = 1
-    _ = write(stopPipe.write, &byte, 1)
-    drainedSignal.signal()
+  deinit {
+    close(pipe.read)
+    close(pipe.write)
   }
 }
 
@@ -90,5 +79,17 @@ enum SignalWatch {
       sources.append(source)
     }
     return sources
+  }
+}
+
+/// The UI's own thread: it owns the terminal and the model, and blocks in poll() between
+/// wakes, so an idle tick is one thread waking, not a timer thread, a queue and a task.
+enum UIThread {
+  static func run<Result: Sendable>(_ body: @escaping @Sendable () -> Result) async -> Result {
+    await withCheckedContinuation { continuation in
+      let thread = Thread { continuation.resume(returning: body()) }
+      thread.name = "regscope-ui"
+      thread.start()
+    }
   }
 }

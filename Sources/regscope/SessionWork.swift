@@ -1,0 +1,38 @@
+import Session
+
+/// Runs the session's side of what the user asked for, one job after another in the order
+/// asked, off the UI thread; each outcome comes back as a wake.
+final class SessionWork: Sendable {
+  enum Job: Sendable {
+    case commands([Command])
+    case jumpToNextDeadline
+  }
+
+  private let jobs: AsyncStream<Job>.Continuation
+  private let worker: Task<Void, Never>
+
+  init(session: Session, report: @escaping @Sendable (Wake) -> Void) {
+    let (stream, jobs) = AsyncStream.makeStream(of: Job.self)
+    self.jobs = jobs
+    worker = Task {
+      for await job in stream {
+        switch job {
+        case .commands(let commands):
+          var results: [CommandResult] = []
+          for command in commands { results.append(await session.run(command)) }
+          report(.finished(.commandsFinished(results)))
+        case .jumpToNextDeadline:
+          report(.finished(.jumped(to: await session.jumpToNextDeadline())))
+        }
+      }
+    }
+  }
+
+  func submit(_ job: Job) { jobs.yield(job) }
+
+  /// Runs what was asked before the user quit (an edit is never dropped), then returns.
+  func finish() async {
+    jobs.finish()
+    await worker.value
+  }
+}
