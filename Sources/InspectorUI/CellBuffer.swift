@@ -21,29 +21,6 @@ public enum StyleRole: String, CaseIterable, Sendable, Hashable {
   case input
 }
 
-public struct Cell: Hashable, Sendable {
-  /// One grapheme; empty for the second column of a wide character.
-  public var text: String
-  public var role: StyleRole
-
-  public static let blank = Cell(text: " ", role: .normal)
-
-  public init(text: String, role: StyleRole) {
-    self.text = text
-    self.role = role
-  }
-
-  /// A printable ASCII byte's text, made once: drawing a frame makes no strings for it.
-  private static let asciiTexts: [String] = (0..<128).map {
-    String(UnicodeScalar(UInt8($0)))
-  }
-
-  init(ascii byte: UInt8, role: StyleRole) {
-    text = Self.asciiTexts[Int(byte)]
-    self.role = role
-  }
-}
-
 public struct Rect: Hashable, Sendable {
   public var x: Int
   public var y: Int
@@ -91,6 +68,20 @@ public struct CellBuffer: Sendable, Equatable {
         if column >= end { break }
         if column >= 0 { cells[y * width + column] = Cell(ascii: byte, role: role) }
         column += 1
+      }
+      return column - x
+    }
+    // Scalar by scalar while every scalar is a grapheme of its own (box drawing, arrows,
+    // accented letters): no grapheme breaking, no string per cell.
+    if text.unicodeScalars.allSatisfy(TextWidth.standsAlone) {
+      for scalar in text.unicodeScalars {
+        let cellWidth = TextWidth.of(scalar: scalar)
+        if column + cellWidth > end { break }
+        if column >= 0 {
+          cells[y * width + column] = Cell(scalar: scalar, role: role)
+          if cellWidth == 2 { cells[y * width + column + 1] = Cell(text: "", role: role) }
+        }
+        column += cellWidth
       }
       return column - x
     }
@@ -157,19 +148,26 @@ public struct CellBuffer: Sendable, Equatable {
 /// Terminal columns a character takes: 2 for East Asian wide and emoji, 0 for combining marks.
 public enum TextWidth {
   public static func of(_ character: Character) -> Int {
+    let scalars = character.unicodeScalars
+    guard let first = scalars.first else { return 0 }
+    if scalars.index(after: scalars.startIndex) == scalars.endIndex { return of(scalar: first) }
+    return leadWidth(first)
+  }
+
+  /// The width of a scalar that is a grapheme of its own.
+  static func of(scalar: Unicode.Scalar) -> Int {
     // The common cases without a Unicode property lookup (a frame measures thousands):
     // ASCII and Latin before the combining marks, box drawing, block elements, braille.
-    let scalars = character.unicodeScalars
-    if let only = scalars.first, scalars.index(after: scalars.startIndex) == scalars.endIndex {
-      switch only.value {
-      case 0..<0x300, 0x2500...0x259F, 0x2800...0x28FF: return 1
-      default: break
-      }
+    switch scalar.value {
+    case 0..<0x300, 0x2500...0x259F, 0x2800...0x28FF: return 1
+    default: break
     }
-    guard let first = character.unicodeScalars.first else { return 0 }
-    if character.unicodeScalars.count == 1, first.properties.generalCategory == .nonspacingMark {
-      return 0
-    }
+    if scalar.properties.generalCategory == .nonspacingMark { return 0 }
+    return leadWidth(scalar)
+  }
+
+  /// A grapheme's width from its first scalar.
+  private static func leadWidth(_ first: Unicode.Scalar) -> Int {
     if first.properties.isEmojiPresentation { return 2 }
     switch first.value {
     case 0x1100...0x115F, 0x2E80...0x303E, 0x3041...0x33FF, 0x3400...0x4DBF, 0x4E00...0x9FFF,
@@ -192,10 +190,16 @@ public enum TextWidth {
       } else if joinsNeighbours(scalar) {
         return text.reduce(0) { $0 + of($1) }
       } else {
-        total += of(Character(scalar))
+        total += of(scalar: scalar)
       }
     }
     return total
+  }
+
+  /// True when `scalar` is a grapheme whatever surrounds it: text made only of these can be
+  /// laid out scalar by scalar (controls are excluded: CR LF is one grapheme).
+  static func standsAlone(_ scalar: Unicode.Scalar) -> Bool {
+    !joinsNeighbours(scalar) && scalar.value >= 0x20 && !(0x7F...0x9F).contains(scalar.value)
   }
 
   private static func joinsNeighbours(_ scalar: Unicode.Scalar) -> Bool {
@@ -257,6 +261,16 @@ public enum TextWidth {
     var result = ""
     var used = 0
     let room = width - of(ellipsis)
+    if text.unicodeScalars.allSatisfy(standsAlone) {
+      // Every scalar a grapheme of its own: no grapheme breaking (the header's title, each tick).
+      for scalar in text.unicodeScalars {
+        let next = of(scalar: scalar)
+        if used + next > room { break }
+        result.unicodeScalars.append(scalar)
+        used += next
+      }
+      return result + ellipsis
+    }
     for character in text {
       let next = of(character)
       if used + next > room { break }

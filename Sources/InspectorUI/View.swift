@@ -35,8 +35,18 @@ extension Inspector {
     return canvas.buffer
   }
 
-  /// The panes whose content depends on the time (countdowns, "… ago").
-  static let clockPanes: Set<PaneID> = [.pending, .throttle, .backoff, .server]
+  /// The panes whose content depends on the time in this model (countdowns, "… ago"): a tick
+  /// paints only these. Each pane's own code says when it reads `now`; a test holds every
+  /// pane left out to looking the same at any time.
+  static func clockPanes(_ model: InspectorModel) -> Set<PaneID> {
+    var panes: Set<PaneID> = [.throttle]
+    if let device = model.device {
+      if !device.state.pending.isEmpty { panes.insert(.pending) }
+      if device.state.scheduler.retry != nil { panes.insert(.backoff) }
+    }
+    if let server = model.server, !server.waiting.isEmpty { panes.insert(.server) }
+    return panes
+  }
 
   /// Draws again, in place on `frame` (the view of this model at another time), what depends
   /// on the clock: the header and the clock's panes. Returns the runs of cells that changed.
@@ -50,6 +60,7 @@ extension Inspector {
     else { return nil }
     let layout = Layout.make(width: model.width, height: model.height, focus: model.focus)
     let shown = layout.shownTab(focus: model.focus)
+    let clockPanes = clockPanes(model)
     let panes = PaneID.allCases.compactMap { pane -> (PaneID, Rect)? in
       guard clockPanes.contains(pane), let rect = layout.panes[pane],
         !layout.tabbed.contains(pane) || pane == shown

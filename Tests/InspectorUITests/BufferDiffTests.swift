@@ -119,6 +119,33 @@ struct ClockRedrawTests {
   }
 }
 
+@Suite("the panes a tick leaves alone")
+struct TimelessPaneTests {
+  @Test(
+    "a pane outside the clock's set looks the same at any later time, in every state",
+    arguments: [0.5, 30, 64, 66, 70, 130, 400])
+  func timeless(at: Double) async throws {
+    var setup = SessionSetup()
+    setup.processingDelay = 300
+    var model = try await model(
+      width: 200, height: 60, setup: setup, until: at, before: ["server fail 503 times 1"],
+      [(0, "tag add sports"), (65, "attr set FIRST_NAME Ada")].filter { $0.0 <= at })
+    let clockPanes = Inspector.clockPanes(model)
+    let layout = Layout.make(width: model.width, height: model.height, focus: model.focus)
+    let before = Inspector.view(model)
+    for later in [1.0, 7, 61, 3_601, 90_000] {
+      _ = Inspector.update(&model, .clock(now: Instant(at + later)))
+      let after = Inspector.view(model)
+      for pane in PaneID.allCases where !clockPanes.contains(pane) {
+        guard let rect = layout.panes[pane] else { continue }
+        #expect(
+          after.changes(since: before, within: [rect]).isEmpty,
+          "pane \(pane) changed \(later) s after \(at) though not in the clock's set")
+      }
+    }
+  }
+}
+
 @Suite("text width")
 struct TextWidthTests {
   @Test(
@@ -130,5 +157,15 @@ struct TextWidthTests {
     ])
   func sumOfGraphemes(text: String) {
     #expect(TextWidth.of(text) == text.reduce(0) { $0 + TextWidth.of($1) })
+    // Cut at every width: whole graphemes that fit, then the ellipsis.
+    for width in 1...TextWidth.of(text) + 1 {
+      var kept = ""
+      for character in text {
+        guard TextWidth.of(kept) + TextWidth.of(character) <= width - 1 else { break }
+        kept.append(character)
+      }
+      let expected = TextWidth.of(text) <= width ? text : kept + "…"
+      #expect(TextWidth.truncate(text, to: width) == expected, "\(text) to \(width)")
+    }
   }
 }
