@@ -59,6 +59,15 @@ final class Terminal {
       use_default_colors()
       colors = Int(regscope_colors())
     }
+    // ncurses flushes its output after every cursor move until the screen has once come back
+    // from endwin() (`_nc_mvcur` checks `_endwin == ewInitial`): a tick would cost a write(2)
+    // per changed run. Leaving and resuming once, before anything is drawn, makes a refresh
+    // one write.
+    if headless == nil {
+      def_prog_mode()
+      endwin()
+      refresh()
+    }
   }
 
   var size: (width: Int, height: Int) { (Int(regscope_cols()), Int(regscope_lines())) }
