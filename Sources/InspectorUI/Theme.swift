@@ -129,7 +129,9 @@ public enum ThemeLoader {
     func at(_ node: Node?) -> String { "\(source):\(node?.mark?.line ?? 1)" }
     let root: Node
     do {
-      guard let node = try Yams.compose(yaml: yaml) else {
+      // Every value is read as text, so no tag needs resolving: the basic resolver spares the
+      // default one's regular expressions (ICU's pattern tables and heap) at every start.
+      guard let node = try Yams.compose(yaml: yaml, .basic) else {
         return Loaded(theme: theme, problems: ["\(source): empty theme file; using default"])
       }
       root = node

@@ -67,6 +67,7 @@ final class App {
     }
     _ = Inspector.update(&model, .snapshot(snapshot))
     draw()
+    WorkingSet.trimStartupCode()
     if ProcessInfo.processInfo.environment["REGSCOPE_TIMING"] == "1" {
       // stderr is the log file here, so this never reaches the screen.
       FileHandle.standardError.write(

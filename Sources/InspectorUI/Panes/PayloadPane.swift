@@ -23,15 +23,3 @@ extension Panes {
     return lines
   }
 }
-
-/// A registration body as the Payload pane shows it: keys sorted, one per line.
-enum ReadableJSON {
-  static func lines(_ bytes: [UInt8]) -> [String] {
-    let data = Data(bytes)
-    guard let object = try? JSONSerialization.jsonObject(with: data),
-      let pretty = try? JSONSerialization.data(
-        withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])
-    else { return String(decoding: bytes, as: UTF8.self).split(separator: "\n").map(String.init) }
-    return String(decoding: pretty, as: UTF8.self).split(separator: "\n").map(String.init)
-  }
-}
