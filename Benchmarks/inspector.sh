@@ -41,11 +41,11 @@ cpu_over() { # $1: pid, $2: seconds
 }
 
 start
+# At rest: the start's pool threads have ended and its code pages have been given back.
+sleep 5
 echo "resident memory on the default: $(grep VmRSS /proc/"$pid"/status | awk '{print $2/1024}') MB" \
   "(private dirty $(grep Private_Dirty /proc/"$pid"/smaps_rollup | awk '{print $2/1024}') MB)"
-# A countdown is on screen (the server's processing or the throttle): the UI wakes once a
-# second. Let the start's pool threads settle first.
-sleep 5
+# A countdown is on screen (the throttle's window): the UI wakes once a second.
 awk -v d="$(cpu_over "$pid" "$idle")" -v s="$idle" \
   'BEGIN {printf "CPU while idle with a countdown: %.2f ms per second (one wake a second)\n", d / 1e6 / s}'
 
