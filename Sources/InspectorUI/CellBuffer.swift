@@ -71,30 +71,32 @@ public struct CellBuffer: Sendable, Equatable {
       }
       return column - x
     }
+    /// Puts one grapheme's cell (and the blank second column of a wide one); false when it
+    /// no longer fits.
+    func place(_ cell: Cell, width cellWidth: Int) -> Bool {
+      if column + cellWidth > end { return false }
+      if column >= 0 {
+        cells[y * width + column] = cell
+        if cellWidth == 2 { cells[y * width + column + 1] = Cell(text: "", role: role) }
+      }
+      column += cellWidth
+      return true
+    }
     // Scalar by scalar while every scalar is a grapheme of its own (box drawing, arrows,
     // accented letters): no grapheme breaking, no string per cell.
     if text.unicodeScalars.allSatisfy(TextWidth.standsAlone) {
       for scalar in text.unicodeScalars {
-        let cellWidth = TextWidth.of(scalar: scalar)
-        if column + cellWidth > end { break }
-        if column >= 0 {
-          cells[y * width + column] = Cell(scalar: scalar, role: role)
-          if cellWidth == 2 { cells[y * width + column + 1] = Cell(text: "", role: role) }
+        guard place(Cell(scalar: scalar, role: role), width: TextWidth.of(scalar: scalar)) else {
+          break
         }
-        column += cellWidth
       }
       return column - x
     }
     for character in text {
-      let shown = TextWidth.isControl(character) ? "?" : String(character)
       let cellWidth = TextWidth.of(character)
       if cellWidth == 0 { continue }
-      if column + cellWidth > end { break }
-      if column >= 0 {
-        cells[y * width + column] = Cell(text: shown, role: role)
-        if cellWidth == 2 { cells[y * width + column + 1] = Cell(text: "", role: role) }
-      }
-      column += cellWidth
+      let shown = TextWidth.isControl(character) ? "?" : String(character)
+      guard place(Cell(text: shown, role: role), width: cellWidth) else { break }
     }
     return column - x
   }
