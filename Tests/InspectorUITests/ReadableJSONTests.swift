@@ -36,5 +36,8 @@ struct ReadableJSONTests {
     #expect(ReadableJSON.lines(Array(deep.utf8)).count == 1)
     #expect(ReadableJSON.lines([0xFF, 0xFE, 0x7B]).count == 1)
     #expect(ReadableJSON.lines(Array(#"{"n":1e999}"#.utf8)).count >= 1)
+    #expect(
+      ReadableJSON.lines(Array(#"{"a":99999999999999999999,"b":-1e20,"c":-0}"#.utf8))
+        == ["{", #"  "a" : 1e+20,"#, #"  "b" : -1e+20,"#, #"  "c" : 0"#, "}"])
   }
 }
