@@ -123,6 +123,13 @@ public struct InspectorModel: Sendable {
   }
 
   /// The next instant the screen shows a countdown to, if any: the UI wakes each second then.
+  /// Whether something on screen counts seconds down (the device's next send, the server's
+  /// processing, the Fleet view playing, a watched device's expected next send). A live UI
+  /// ticks every second then, else once a minute, and its clock shows minutes only.
+  public var ticksEverySecond: Bool {
+    countdownTarget != nil || (server?.stats.pending ?? 0) > 0
+  }
+
   public var countdownTarget: Instant? {
     if fleetOpen, let fleet, fleet.cursor(at: now) < fleet.plan.duration {
       return now + 1

@@ -105,7 +105,10 @@ extension Inspector {
     let state =
       model.watched != nil ? "receiving" : model.device?.appState.rawValue ?? "not launched"
     let sdk = model.device.map { "sdk \($0.settings.profile.name.rawValue)  " } ?? ""
-    let right = "\(sdk)\(model.format(model.now))  \(speed)  \(state) "
+    // A live clock that wakes once a minute shows no seconds it would leave standing still.
+    let minutesOnly = model.timeStyle == .wallClock && !model.paused && !model.ticksEverySecond
+    let time = model.format(model.now)
+    let right = "\(sdk)\(minutesOnly ? String(time.prefix(5)) : time)  \(speed)  \(state) "
     let left =
       " RegScope  "
       + TextWidth.truncate(

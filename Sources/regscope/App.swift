@@ -193,13 +193,9 @@ final class App {
       return
     }
     let now = session.now.seconds
-    let step: Double = model.countdownTarget != nil || hasServerCountdown ? 1 : 60
+    let step: Double = model.ticksEverySecond ? 1 : 60
     let scaledWait = (now / step).rounded(.down) * step + step - now
     tickAt = .now + .seconds(max(0.05, scaledWait / rate))
-  }
-
-  private var hasServerCountdown: Bool {
-    model.server?.stats.pending ?? 0 > 0
   }
 }
 
