@@ -123,7 +123,13 @@ struct RegScope: AsyncParsableCommand {
       return
     }
     let inbox = EventInbox()
-    let wakes = WakeQueue()
+    let wakes: WakeQueue
+    do {
+      wakes = try WakeQueue()
+    } catch {
+      Output.error("regscope: \(error)")
+      throw ExitCode(2)
+    }
     let wake: @Sendable (Wake) -> Void = { wakes.post($0) }
     let onEvent: @Sendable (RunEvent) -> Void = { event in
       inbox.append(event)

@@ -26,10 +26,20 @@ final class WakeQueue: Sendable {
   private let pipe: (read: Int32, write: Int32)
   private let waiting = Mutex<[Wake]>([])
 
-  init() {
+  struct PipeError: Error, CustomStringConvertible {
+    var description: String
+  }
+
+  init() throws {
     var fds: [Int32] = [-1, -1]
-    _ = Glibc.pipe(&fds)
-    for fd in fds { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
+    guard Glibc.pipe(&fds) == 0 else {
+      throw PipeError(
+        description: "cannot make the UI's wake pipe: \(String(cString: strerror(errno)))")
+    }
+    for fd in fds {
+      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
+      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+    }
     pipe = (fds[0], fds[1])
   }
 

@@ -17,8 +17,8 @@ struct MainLoopTests {
   }
 
   @Test("a post from another thread wakes poll(); take gives the wakes in order, state once")
-  func wakesInOrder() async {
-    let queue = WakeQueue()
+  func wakesInOrder() async throws {
+    let queue = try WakeQueue()
     #expect(!Self.readable(queue, within: 0))
     await Task.detached {
       queue.post(.state)
@@ -45,8 +45,8 @@ struct MainLoopTests {
   }
 
   @Test("thousands of posts never block the poster nor fill the pipe")
-  func manyPosts() {
-    let queue = WakeQueue()
+  func manyPosts() throws {
+    let queue = try WakeQueue()
     for index in 0..<100_000 { queue.post(.message("\(index)", isError: false)) }
     #expect(queue.take().count == 100_000)
   }
@@ -55,7 +55,7 @@ struct MainLoopTests {
   func jobsInOrderAndFinished() async throws {
     let session = try await Session.start(SessionSetup())
     _ = try await session.execute(.launch)
-    let queue = WakeQueue()
+    let queue = try WakeQueue()
     let work = SessionWork(session: session, report: { queue.post($0) })
     work.submit(.commands([.edit(.addTag("first"))]))
     work.submit(.commands([.edit(.removeTag("first")), .edit(.addTag("second"))]))
