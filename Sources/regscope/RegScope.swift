@@ -10,6 +10,7 @@ import RegistrationEngine
 import Scenarios
 import Session
 import SessionHTTP
+import Synchronization
 import ToolSupport
 
 #if canImport(Glibc)
@@ -225,6 +226,18 @@ struct RegScope: AsyncParsableCommand {
     // Nothing written to stderr may land on the screen: it goes to a log file instead.
     let log = try? LogFile.redirectStandardError(to: folder + "/regscope.log")
     for problem in loadedTheme.problems { Output.error(problem) }
+    // The terminal starts before the device launches: a terminal that cannot start (an
+    // unknown TERM) sends nothing. The UI thread takes it over; nothing here touches it after.
+    let handoff: Mutex<Terminal?>
+    do {
+      handoff = Mutex(try Terminal())
+    } catch {
+      log?.restore()
+      Output.error("regscope: \(error)")
+      await session.stop()
+      throw ExitCode(2)
+    }
+    atexit { _ = RegScopeExit.restoreTerminal() }
     let signals = SignalWatch.start(wake)
     let work = SessionWork(session: session, report: wake)
     _ = try? await session.execute(.launch)
@@ -232,14 +245,8 @@ struct RegScope: AsyncParsableCommand {
       Task { await ScenarioPlayer.play(scenario, on: session, report: wake) }
     }
     let first = await session.snapshot()
-    let failure = await UIThread.run { () -> String? in
-      let terminal: Terminal
-      do {
-        terminal = try Terminal()
-      } catch {
-        return "\(error)"
-      }
-      atexit { _ = RegScopeExit.restoreTerminal() }
+    await UIThread.run {
+      guard let terminal = handoff.withLock({ $0.take() }) else { return }
       let app = App(
         session: session, terminal: terminal, title: TerminalText.escaped(title),
         theme: loadedTheme.theme, monochrome: monochrome, inbox: inbox, wakes: wakes, work: work)
@@ -249,17 +256,12 @@ struct RegScope: AsyncParsableCommand {
       if fleet { app.openFleet() }
       app.run(first: first, started: started)
       terminal.stop()
-      return nil
     }
     player?.cancel()
     for source in signals { source.cancel() }
     log?.restore()
     await work.finish()
     await session.stop()
-    if let failure {
-      Output.error("regscope: \(failure)")
-      throw ExitCode(2)
-    }
   }
 }
 
