@@ -77,27 +77,33 @@ extension DeviceRoutes {
       return EngagementRoutes.tooLarge(options, context: context)
     }
     let bytes = Array(body.readableBytesView)
+    // The time the app sent it, not the time the tenant answered: the SDKs measure their
+    // waits from their send.
+    let receivedAt = server.clock.now()
     if let fault = await server.injectedAnswer() {
       var status: Int?
-      var retryAfter: Double?
-      if case .respond(let code, _, let after) = fault { (status, retryAfter) = (code, after) }
+      var retryAfter: RetryAfter.Value?
+      if case .respond(let code, _, let after) = fault {
+        (status, retryAfter) = (code, after.map { .delaySeconds($0.rounded(.up)) })
+      }
       await server.recordRelayed(
-        body: bytes, facts: facts(request), status: status, retryAfter: retryAfter,
-        issuedToken: nil)
+        body: bytes, facts: facts(request), receivedAt: receivedAt, status: status,
+        retryAfter: retryAfter, issuedToken: nil)
       return await EngagementRoutes.answer(fault, options: options)
     }
     switch await upstream.forward(request, body: body) {
     case .success(let answer):
+      // The one Retry-After reader; a date is measured against the tenant's own Date.
+      let tenantNow = answer.header("Date").flatMap(RetryAfter.httpDate) ?? Date()
       await server.recordRelayed(
-        body: bytes, facts: facts(request), status: answer.status,
-        retryAfter: answer.header("Retry-After").flatMap(Double.init).flatMap {
-          $0.isFinite && $0 >= 0 ? $0 : nil
-        },
+        body: bytes, facts: facts(request), receivedAt: receivedAt, status: answer.status,
+        retryAfter: answer.header("Retry-After").flatMap { RetryAfter.parse($0, now: tenantNow) },
         issuedToken: answer.header("X-Subscriber-Token"))
       return answer.response
     case .failure(let failure):
       await server.recordRelayed(
-        body: bytes, facts: facts(request), status: 502, retryAfter: nil, issuedToken: nil)
+        body: bytes, facts: facts(request), receivedAt: receivedAt, status: 502,
+        retryAfter: nil, issuedToken: nil)
       return failure.response
     }
   }
@@ -116,11 +122,19 @@ enum WatchViews {
     var subscriberTokenSent: Bool
   }
 
+  /// The earliest the device's SDK could register next, and the rule that says so.
+  struct Next: Encodable {
+    var at: Double
+    var rule: String
+    var why: String
+  }
+
   struct Timeline: Encodable {
     var deviceID: String
     var client: Client
     var registrationCount: Int
     var registrations: [Registration]
+    var next: Next?
   }
 
   struct Client: Encodable {
@@ -136,17 +150,23 @@ enum WatchViews {
     var firstSeen: Double
     var lastSeen: Double
     var findings: [String: Int]
+    /// Findings by severity: `violation`, `warning`, `note` (each present, 0 when none).
+    var severities: [String: Int]
     var otherRoutes: [String: Int]
   }
 
   static func client(_ device: DeviceWatch.Device) -> Client {
     let identity = device.identity
     return Client(
-      sdk: identity.sdk, sdkVersion: identity.sdkVersion, platform: identity.platform,
+      sdk: identity.sdk.rawValue, sdkVersion: identity.sdkVersion, platform: identity.platform,
       systemVersion: identity.systemVersion, bundleID: identity.bundleID,
       appVersion: identity.appVersion, subscriberToken: device.subscriberToken,
       subscriberTokenReturned: device.tokenReturned, firstSeen: device.firstSeen.seconds,
       lastSeen: device.lastSeen.seconds, findings: device.findingCounts,
+      severities: Dictionary(
+        uniqueKeysWithValues: Finding.Severity.allCases.map {
+          ($0.rawValue, device.severityCounts[$0] ?? 0)
+        }),
       otherRoutes: device.otherRoutes)
   }
 
@@ -159,6 +179,7 @@ enum WatchViews {
           at: $0.at.seconds, interval: $0.interval, status: $0.status, retryAfter: $0.retryAfter,
           body: $0.body.isEmpty ? nil : $0.body, changes: $0.changes, findings: $0.findings,
           subscriberTokenSent: $0.subscriberTokenSent)
-      })
+      },
+      next: device.nextSend.map { Next(at: $0.at.seconds, rule: $0.rule, why: $0.why) })
   }
 }

@@ -3,8 +3,23 @@ import RegistrationCore
 /// Which SDK a request came from, read from its User-Agent and `X-SDK-Version` (SDK-FACTS:
 /// `MarketingCloudSdk/<sdk> (<system> <version>; <locale>; <maker>/<model>) <bundle>/<app>`).
 public struct ClientIdentity: Hashable, Sendable, Codable {
-  /// `ios`, `android`, or `unknown` when the User-Agent is not a shipped SDK's.
-  public var sdk: String
+  /// The SDK a request came from; an unknown one is held to the documented contract.
+  public enum SDK: String, Hashable, Sendable, Codable {
+    case ios, android, unknown
+
+    /// The rules this SDK is judged by.
+    public var profile: SDKProfile {
+      switch self {
+      case .ios: .ios
+      case .android: .android
+      case .unknown: .documented
+      }
+    }
+  }
+
+  /// `ios` (iPadOS included), `android`, or `unknown` when the User-Agent is not a shipped
+  /// SDK's.
+  public var sdk: SDK
   public var sdkVersion: String?
   /// The system the User-Agent names (`iOS`, `Android`), else the body's platform.
   public var platform: String?
@@ -16,7 +31,7 @@ public struct ClientIdentity: Hashable, Sendable, Codable {
     -> ClientIdentity
   {
     var identity = ClientIdentity(
-      sdk: "unknown", sdkVersion: sdkVersionHeader, platform: bodyPlatform, systemVersion: nil,
+      sdk: .unknown, sdkVersion: sdkVersionHeader, platform: bodyPlatform, systemVersion: nil,
       bundleID: nil, appVersion: nil)
     guard let userAgent, userAgent.hasPrefix("MarketingCloudSdk/") else { return identity }
     let afterName = userAgent.dropFirst("MarketingCloudSdk/".count)
@@ -29,9 +44,12 @@ public struct ClientIdentity: Hashable, Sendable, Codable {
       let system = inside.split(separator: ";").first.map { $0.split(separator: " ") } ?? []
       if let name = system.first {
         identity.platform = String(name)
-        identity.sdk =
-          name.lowercased() == "android"
-          ? "android" : name.lowercased() == "ios" ? "ios" : "unknown"
+        // `UIDevice.systemName`: "iPadOS" on an iPad (SDK-FACTS, second reading).
+        switch name.lowercased() {
+        case "android": identity.sdk = .android
+        case "ios", "ipados": identity.sdk = .ios
+        default: identity.sdk = .unknown
+        }
       }
       if system.count > 1 { identity.systemVersion = system.dropFirst().joined(separator: " ") }
       let app = afterName[afterName.index(after: close)...].split(separator: " ").last

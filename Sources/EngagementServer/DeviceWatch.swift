@@ -28,16 +28,23 @@ public struct DeviceWatch: Sendable {
     public var registrations: [WatchedRegistration] = []
     public var registrationCount = 0
     public var findingCounts: [String: Int] = [:]
+    public var severityCounts: [Finding.Severity: Int] = [:]
     /// The `X-Subscriber-Token` this server handed out.
     public var subscriberToken: String
     /// Nil until a request after the first could have sent the token back.
     public var tokenReturned: Bool?
     /// Calls to the other device routes, by route.
     public var otherRoutes: [String: Int] = [:]
-    public internal(set) var lastSent: RegistrationPayload?
-    public internal(set) var lastAcknowledged: RegistrationPayload?
+    /// What the judge remembers between this device's registrations.
+    public internal(set) var memory = JudgeMemory()
 
+    public var lastSent: RegistrationPayload? { memory.lastSent }
+    public var lastAcknowledged: RegistrationPayload? { memory.lastAcknowledged }
     public var findingsTotal: Int { findingCounts.values.reduce(0, +) }
+
+    /// The earliest this device's SDK could register next: what the judge holds it to, and
+    /// what the receiver's countdown shows.
+    public var nextSend: NextSend? { identity.sdk.profile.earliestNext(after: memory.observed) }
   }
 
   /// Registrations kept per device, and how many of the newest keep their bodies.
@@ -56,8 +63,8 @@ public struct DeviceWatch: Sendable {
   /// Records a registration and judges it. Returns the subscriber token to answer with.
   public mutating func record(
     deviceID: String, payload: RegistrationPayload?, body: [UInt8], facts: RequestFacts,
-    at now: Instant, status: Int?, retryAfter: Double?, definedAttributes: Set<String>?,
-    issuedToken: String? = nil, contactStillHasOtherDevices: (String) -> Bool
+    at now: Instant, status: Int?, retryAfter: RetryAfter.Value?, server: ServerFacts,
+    issuedToken: String? = nil
   ) -> String {
     var device =
       devices[deviceID]
@@ -76,15 +83,16 @@ public struct DeviceWatch: Sendable {
         userAgent: facts.userAgent, sdkVersionHeader: facts.sdkVersion,
         bodyPlatform: payload?.platform)
     }
+    let changes = payload.map { PayloadDiff.changes(from: device.lastSent, to: $0) } ?? []
     let findings = RegistrationJudge.judge(
-      payload, at: now, after: device.registrations, lastSent: device.lastSent,
-      lastAcknowledged: device.lastAcknowledged, definedAttributes: definedAttributes,
-      contactStillHasOtherDevices: contactStillHasOtherDevices)
+      JudgedRequest(
+        payload: payload, at: now, status: status, retryAfter: retryAfter,
+        sdk: device.identity.sdk),
+      memory: &device.memory, server: server)
     let entry = WatchedRegistration(
       at: now, interval: device.registrations.last.map { now - $0.at }, status: status,
-      retryAfter: retryAfter, body: Self.kept(body),
-      changes: payload.map { PayloadDiff.changes(from: device.lastSent, to: $0) } ?? [],
-      findings: findings, subscriberTokenSent: facts.subscriberToken != nil)
+      retryAfter: retryAfter?.seconds, body: Self.kept(body),
+      changes: changes, findings: findings, subscriberTokenSent: facts.subscriberToken != nil)
     device.registrations.append(entry)
     if device.registrations.count > Self.timelineLimit {
       device.registrations.removeFirst(device.registrations.count - Self.timelineLimit)
@@ -96,10 +104,9 @@ public struct DeviceWatch: Sendable {
     // Relayed, the tenant hands the token out: the one the app must send back.
     if let issuedToken { device.subscriberToken = issuedToken }
     device.registrationCount += 1
-    for finding in findings { device.findingCounts[finding.code, default: 0] += 1 }
-    if let payload {
-      device.lastSent = payload
-      if let status, status / 100 == 2 { device.lastAcknowledged = payload }
+    for finding in findings {
+      device.findingCounts[finding.code, default: 0] += 1
+      device.severityCounts[finding.severity, default: 0] += 1
     }
     device.lastSeen = now
     store(device)
@@ -145,7 +152,7 @@ public enum PayloadDiff {
     let new = fields(after)
     var lines: [String] = []
     for key in Set(old.keys).union(new.keys).sorted() where old[key] != new[key] {
-      if key == "uuid" || key == "registrationDateUtc" { continue }
+      if RegistrationPayload.requestStampKeys.contains(key) { continue }
       switch (old[key], new[key]) {
       case (.list(let a)?, .list(let b)?):
         lines += b.filter { !a.contains($0) }.map { "+ \(key) \($0)" }

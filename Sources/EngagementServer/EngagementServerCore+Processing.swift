@@ -76,8 +76,9 @@ extension EngagementServerCore {
     let payload = registration.payload
     let deviceID = InputRules.trimmed(payload.deviceID ?? "")
     registration.processedAt = now
-    // S6: malformed registrations are rejected and the device marked inactive.
-    if let problem = malformation(payload) {
+    switch ProcessingRules.refusal(payload, definedAttributes: settings.definedAttributes) {
+    case .malformed(let problem)?:
+      // S6: malformed registrations are rejected and the device marked inactive.
       reject(&registration, problem)
       var device =
         devices[deviceID]
@@ -93,22 +94,14 @@ extension EngagementServerCore {
       changes.events.append(
         .rejected(registrationID: registration.id, deviceID: deviceID, reason: problem))
       return
-    }
-    // S5: one undefined attribute rejects the whole registration; the device stays as it was.
-    if let defined = settings.definedAttributes {
-      let known = Set(defined.map { $0.lowercased() })
-      let undefined = (payload.attributes ?? []).map(\.key).filter {
-        !known.contains($0.lowercased())
-      }
-      if !undefined.isEmpty {
-        let names = undefined.map { "\"\($0)\"" }.joined(separator: ", ")
-        let reason =
-          "attribute\(undefined.count == 1 ? "" : "s") \(names) not defined in the demographics table"
-        reject(&registration, reason)
-        changes.events.append(
-          .rejected(registrationID: registration.id, deviceID: deviceID, reason: reason))
-        return
-      }
+    case let refusal?:
+      // S5: one undefined attribute rejects the whole registration; the device stays as it was.
+      reject(&registration, refusal.reason)
+      changes.events.append(
+        .rejected(registrationID: registration.id, deviceID: deviceID, reason: refusal.reason))
+      return
+    case nil:
+      break
     }
     // S3: which contact this device belongs to.
     let previous = devices[deviceID]
@@ -169,15 +162,5 @@ extension EngagementServerCore {
           contactKey: oldKey, madeUp: old.madeUp,
           reason: "device \(deviceID) moved to contact \"\(contactKey)\"; no device is left"))
     }
-  }
-
-  private func malformation(_ payload: RegistrationPayload) -> String? {
-    if let key = payload.subscriberKey, InputRules.trimmed(key).count > 100 {
-      return "subscriberKey is \(InputRules.trimmed(key).count) characters; at most 100 are allowed"
-    }
-    if let platform = payload.platform, Platform(rawValue: platform) == nil {
-      return "platform \"\(platform)\" is neither \"iOS\" nor \"Android\""
-    }
-    return nil
   }
 }

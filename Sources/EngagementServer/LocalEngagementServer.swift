@@ -67,13 +67,14 @@ public actor LocalEngagementServer {
       !deviceID.isEmpty
     else { return (answer, nil) }
     var status: Int?
-    var retryAfter: Double?
-    if case .respond(let code, _, let after) = answer { (status, retryAfter) = (code, after) }
-    let core = self.core
+    var retryAfter: RetryAfter.Value?
+    if case .respond(let code, _, let after) = answer {
+      // Sent as whole seconds (`EngagementRoutes.json`).
+      (status, retryAfter) = (code, after.map { .delaySeconds($0.rounded(.up)) })
+    }
     let token = watch.record(
       deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
-      retryAfter: retryAfter, definedAttributes: core.settings.definedAttributes,
-      contactStillHasOtherDevices: { key in core.devices(of: key).contains { $0 != deviceID } })
+      retryAfter: retryAfter, server: serverFacts(excluding: deviceID))
     watchSink?()
     return (answer, token)
   }
@@ -92,10 +93,9 @@ public actor LocalEngagementServer {
   /// the subscriber token the tenant handed out. A registration the tenant accepted is
   /// mirrored here too (when it passes this server's own checks), so the local views show it.
   public func recordRelayed(
-    body: [UInt8], facts: RequestFacts, status: Int?, retryAfter: Double?,
-    issuedToken: String?
+    body: [UInt8], facts: RequestFacts, receivedAt now: Instant, status: Int?,
+    retryAfter: RetryAfter.Value?, issuedToken: String?
   ) {
-    let now = clock.now()
     let validation = EngagementServerCore.validate(
       authorization: "Bearer \(core.settings.accessToken)", body: body, settings: core.settings)
     guard case .valid(let payload, _) = validation, let deviceID = payload.deviceID,
@@ -106,13 +106,18 @@ public actor LocalEngagementServer {
       commit(changes, at: now)
       self.changes.fire()
     }
-    let core = self.core
     _ = watch.record(
       deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
-      retryAfter: retryAfter, definedAttributes: core.settings.definedAttributes,
-      issuedToken: issuedToken,
-      contactStillHasOtherDevices: { key in core.devices(of: key).contains { $0 != deviceID } })
+      retryAfter: retryAfter, server: serverFacts(excluding: deviceID), issuedToken: issuedToken)
     watchSink?()
+  }
+
+  /// What the judge asks of the server about a device's registration.
+  private func serverFacts(excluding deviceID: String) -> ServerFacts {
+    let core = self.core
+    return ServerFacts(
+      definedAttributes: core.settings.definedAttributes,
+      contactStillHasOtherDevices: { key in core.devices(of: key).contains { $0 != deviceID } })
   }
 
   /// Called after each request that changes a watched device's record.

@@ -1,15 +1,46 @@
+import Foundation
 import RegistrationCore
 
-/// One rule a watched app's registration broke, in words a QA tester can act on.
+/// One thing a watched app's registration did that a QA tester should know, in words they can
+/// act on, with how much it matters.
 public struct Finding: Hashable, Sendable, Codable {
+  public enum Severity: String, Hashable, Sendable, Codable, CaseIterable {
+    /// No correct SDK of that kind sends this: the app or its integration bypasses or misuses
+    /// the SDK.
+    case violation
+    /// A correct SDK sends this, but it costs the business (an orphan, a rejected attribute).
+    case warning
+    /// Odd, but explained by a cause the server cannot see (`Cause`).
+    case note
+  }
+
+  /// Why a send that looks early or repeated may still come from a correct SDK.
+  public enum Cause: String, Hashable, Sendable, Codable, CaseIterable {
+    /// Android sends a pending change when the app goes to the background.
+    case background
+    /// iOS keeps its interval in memory: a relaunched app sends about 1 s after launch.
+    case relaunch
+    /// The server answered, the app never heard it, and retried the same record.
+    case lostAnswer
+    /// The User-Agent is not a shipped SDK's, but the shipped SDK of the body's platform
+    /// sends this (e.g. Android's flat 60 s retries).
+    case platformSchedule
+  }
+
   public var code: String
   public var rule: String
   public var message: String
+  public var severity: Severity
+  public var cause: Cause?
 
-  public init(code: String, rule: String, message: String) {
+  public init(
+    code: String, rule: String, message: String, severity: Severity, cause: Cause? = nil
+  ) {
     self.code = code
     self.rule = rule
     self.message = message
+    self.severity = severity
+    self.cause = cause
   }
 }
 
@@ -21,6 +52,7 @@ public struct WatchedRegistration: Hashable, Sendable, Codable {
   /// What the server answered (a fault's status included); nil when it answered nothing
   /// (a hang, a dropped or refused connection).
   public var status: Int?
+  /// The Retry-After the answer carried, in seconds, whichever form it had.
   public var retryAfter: Double?
   /// The body as it arrived, cut at `DeviceWatch.bodyLimit` bytes (a hostile client must not
   /// make the watch hold its megabytes); empty once older than the newest few.
@@ -31,105 +63,250 @@ public struct WatchedRegistration: Hashable, Sendable, Codable {
   public var subscriberTokenSent: Bool
 }
 
-/// The rules a watched app's registrations are held to (R2-R8, S5), judged from what the
-/// server saw: pure, so each rule has its own test.
+/// What the judge remembers of one device between its registrations: what the server saw of
+/// its sends (for the core's `earliestNext`), the bodies to compare with, and the contact the
+/// server accepted for it.
+public struct JudgeMemory: Sendable {
+  /// The contact the server holds for a device from the registrations it accepted (S3).
+  public enum Contact: Hashable, Sendable {
+    /// Accepted without a contact key: the server made one up.
+    case madeUp
+    case key(String)
+  }
+
+  public internal(set) var observed = ObservedSends()
+  public internal(set) var lastSent: RegistrationPayload?
+  public internal(set) var lastAcknowledged: RegistrationPayload?
+  /// Nil until the server accepted a registration from the device (2xx, and processing
+  /// will not refuse it).
+  public internal(set) var acceptedContact: Contact?
+  /// The cause that explained the registration before, when it came early: a cause explains
+  /// one early send, not a run of them.
+  var previousCause: Finding.Cause?
+  /// Whether the registration before repeated a record the server had acknowledged.
+  var previousRepeated = false
+  var previousStatus: Int?
+
+  public init() {}
+}
+
+/// One registration as the server saw it, for the judge.
+public struct JudgedRequest: Sendable {
+  public var payload: RegistrationPayload?
+  public var at: Instant
+  /// What the server answered; nil for no answer (a hang, a dropped connection).
+  public var status: Int?
+  public var retryAfter: RetryAfter.Value?
+  /// The SDK the User-Agent names: its profile's rules are the ones that apply.
+  public var sdk: ClientIdentity.SDK
+
+  public init(
+    payload: RegistrationPayload?, at: Instant, status: Int?, retryAfter: RetryAfter.Value?,
+    sdk: ClientIdentity.SDK
+  ) {
+    self.payload = payload
+    self.at = at
+    self.status = status
+    self.retryAfter = retryAfter
+    self.sdk = sdk
+  }
+}
+
+/// What the judge asks of the server: its attribute table, and who else holds a contact.
+public struct ServerFacts {
+  public var definedAttributes: Set<String>?
+  public var contactStillHasOtherDevices: (String) -> Bool
+
+  public init(
+    definedAttributes: Set<String>?, contactStillHasOtherDevices: @escaping (String) -> Bool
+  ) {
+    self.definedAttributes = definedAttributes
+    self.contactStillHasOtherDevices = contactStillHasOtherDevices
+  }
+}
+
+/// The rules a watched app's registrations are held to, judged from what the server saw, for
+/// the SDK the app runs: its timing from the core's profile (`SDKProfile.earliestNext`), its
+/// body by the core's input rules, its contact by what processing accepts. Pure.
 public enum RegistrationJudge {
   /// Seconds of slack for clocks and networks.
   public static let tolerance: Double = 1
 
-  /// The retry interval R4.1 requires after `failures` failures in a row: 60 s doubling,
-  /// capped at a day.
-  public static func ladder(afterFailures failures: Int) -> Double {
-    guard failures > 0 else { return 0 }
-    var interval = 60.0
-    for _ in 1..<min(failures, 20) { interval = min(interval * 2, 86_400) }
-    return interval
-  }
-
-  /// `history`: the device's registrations before this one, oldest first (their times,
-  /// answers and Retry-After); `lastSent` and `lastAcknowledged`: the bodies to compare with.
+  /// Judges `request` against what `memory` holds, and brings `memory` up to date.
   public static func judge(
-    _ payload: RegistrationPayload?, at now: Instant, after history: [WatchedRegistration],
-    lastSent: RegistrationPayload?, lastAcknowledged: RegistrationPayload?,
-    definedAttributes: Set<String>?, contactStillHasOtherDevices: (String) -> Bool
+    _ request: JudgedRequest, memory: inout JudgeMemory, server: ServerFacts
   ) -> [Finding] {
+    let profile = request.sdk.profile
     var findings: [Finding] = []
-    if let previous = history.last {
-      findings += timing(at: now, after: history, previous: previous)
+    let repeated =
+      request.payload.flatMap { payload in
+        memory.lastAcknowledged.map { $0.isSameRecord(as: payload) }
+      } ?? false
+    let changed =
+      request.payload.map { payload in
+        memory.lastSent.map { !$0.isSameRecord(as: payload) } ?? true
+      } ?? false
+    var cause: Finding.Cause?
+    if let next = profile.earliestNext(after: memory.observed), request.at < next.at - tolerance {
+      let early = timing(
+        request, next: next, profile: profile, memory: memory, changed: changed,
+        repeated: repeated)
+      findings.append(early)
+      cause = early.severity == .note ? early.cause : nil
+      if cause == .relaunch { memory.observed.assumeRelaunch() }
     }
-    guard let payload else { return findings }
-    findings += content(payload, definedAttributes: definedAttributes)
-    if let lastSent {
-      findings += contactKey(
-        from: lastSent.subscriberKey, to: payload.subscriberKey,
-        stillHasOtherDevices: contactStillHasOtherDevices)
+    if let payload = request.payload {
+      if repeated {
+        findings.append(
+          repeatedRecord(request, memory: memory, early: !findings.isEmpty && cause == nil))
+      }
+      findings += content(payload, profile: profile, definedAttributes: server.definedAttributes)
+      findings += contactKey(request, payload: payload, memory: &memory, server: server)
     }
-    if let acknowledged = lastAcknowledged, comparable(acknowledged) == comparable(payload) {
-      findings.append(
-        Finding(
-          code: "unchangedResent", rule: "R3.4",
-          message: "the same registration the server already acknowledged was sent again"))
-    }
+    remember(request, in: &memory, cause: cause, repeated: repeated)
     return findings
   }
 
-  /// R3.2, R4.1, R4.2: when this registration came, given what was answered before.
+  private static func remember(
+    _ request: JudgedRequest, in memory: inout JudgeMemory, cause: Finding.Cause?,
+    repeated: Bool
+  ) {
+    let succeeded = request.status.map(RetryPolicy.isSuccess) ?? false
+    memory.observed.observe(
+      at: request.at, succeeded ? .success : .failure(retryAfter: request.retryAfter))
+    if let payload = request.payload {
+      memory.lastSent = payload
+      if succeeded { memory.lastAcknowledged = payload }
+    }
+    memory.previousCause = cause
+    memory.previousRepeated = repeated
+    memory.previousStatus = request.status
+  }
+
+  // MARK: Timing (R3.2, R4.1, R4.2)
+
+  /// A send before the earliest `next` this SDK allows: a note when a cause the server cannot
+  /// see explains it, else a violation.
   static func timing(
-    at now: Instant, after history: [WatchedRegistration], previous: WatchedRegistration
-  )
-    -> [Finding]
-  {
-    let interval = now - previous.at
-    var findings: [Finding] = []
-    let failed = previous.status.map { $0 / 100 != 2 } ?? true
-    if !failed {
-      if interval < 60 - tolerance {
-        findings.append(
-          Finding(
-            code: "throttleViolated", rule: "R3.2",
-            message:
-              "sent \(DurationText.describe(interval)) after the registration before; at most one a minute"
-          ))
-      }
-      return findings
+    _ request: JudgedRequest, next: NextSend, profile: SDKProfile, memory: JudgeMemory,
+    changed: Bool, repeated: Bool
+  ) -> Finding {
+    let observed = memory.observed
+    let wait = observed.lastAttemptAt.map { request.at - $0 } ?? 0
+    let waited = DurationText.describe(wait.rounded())
+    if let gate = next.retryAfterUntil, request.at < gate - tolerance {
+      // Neither a background send (Android keeps the gate) nor a relaunch (iOS stores the
+      // date) explains this.
+      return Finding(
+        code: "retryAfterIgnored", rule: "R4.2",
+        message:
+          "sent \(waited) after the answer before; the server's Retry-After asked for \(DurationText.describe((observed.lastAttemptAt.map { gate - $0 } ?? 0).rounded()))",
+        severity: .violation)
     }
-    let failures = history.reversed().prefix { ($0.status.map { $0 / 100 != 2 } ?? true) }.count
-    let required = ladder(afterFailures: failures)
-    if interval < required - tolerance {
-      findings.append(
-        Finding(
-          code: "retryTooSoon", rule: "R4.1",
-          message:
-            "retried \(DurationText.describe(interval)) after failure \(failures); the ladder asks for \(DurationText.describe(required))"
-        ))
+    if let explained = explanation(
+      request, next: next, profile: profile, memory: memory, changed: changed,
+      repeated: repeated, waited: waited)
+    {
+      return explained
     }
-    if failures >= 2, history.count >= 2 {
-      let earlier = history[history.count - 2]
-      let previousInterval = previous.at - earlier.at
-      if interval <= previousInterval + tolerance && interval < 86_400 - tolerance {
-        findings.append(
-          Finding(
-            code: "retryLadderBroken", rule: "R4.1",
-            message:
-              "the wait after failure \(failures) (\(DurationText.describe(interval))) did not grow from the one before (\(DurationText.describe(previousInterval)))"
-          ))
-      }
+    if memory.previousCause == .relaunch {
+      return Finding(
+        code: "retryTooSoon", rule: next.rule,
+        message:
+          "sent \(waited) after the one before, which was already early: a relaunch explains one early send; an app relaunched every few seconds is crash-looping (\(next.why))",
+        severity: .violation)
     }
-    if let retryAfter = previous.retryAfter, interval < min(retryAfter, 86_400) - tolerance {
-      findings.append(
-        Finding(
-          code: "retryAfterIgnored", rule: "R4.2",
-          message:
-            "retried after \(DurationText.describe(interval)); the server said Retry-After \(DurationText.describe(retryAfter))"
-        ))
+    let failures = observed.failures
+    if failures == 0 {
+      return Finding(
+        code: "throttleViolated", rule: next.rule,
+        message: "sent \(waited) after the registration before; \(next.why)",
+        severity: .violation)
     }
-    return findings
+    if failures >= 2, let lastWait = observed.lastWait, abs(wait - lastWait) <= tolerance {
+      return Finding(
+        code: "retryLadderBroken", rule: next.rule,
+        message:
+          "the wait after failure \(failures) (\(waited)) did not grow from the one before; \(next.why)",
+        severity: .violation)
+    }
+    return Finding(
+      code: "retryTooSoon", rule: next.rule,
+      message: "retried \(waited) after failure \(failures); \(next.why)", severity: .violation)
   }
 
-  /// R6.3, R2.5, S5, R2.4: what the body carries.
-  static func content(_ payload: RegistrationPayload, definedAttributes: Set<String>?)
-    -> [Finding]
+  /// The cause, if any, that lets a correct SDK of this kind send this early.
+  static func explanation(
+    _ request: JudgedRequest, next: NextSend, profile: SDKProfile, memory: JudgeMemory,
+    changed: Bool, repeated: Bool, waited: String
+  ) -> Finding? {
+    guard memory.previousCause == nil else { return nil }
+    switch profile.schedule {
+    case .throttleAlarm:
+      // Going to the background deletes the device throttle and sends a pending change:
+      // never an identical body (its hash is equal).
+      guard changed else { return nil }
+      return Finding(
+        code: "backgroundSend", rule: next.rule,
+        message:
+          "sent \(waited) after the one before: the Android SDK sends this soon only when the app goes to the background with a change pending. Did the user leave the app?",
+        severity: .note, cause: .background)
+    case .interval:
+      // A relaunch starts the in-memory interval again; a record the server already has is
+      // not sent (hash equal).
+      guard !repeated, request.payload != nil else { return nil }
+      return Finding(
+        code: "relaunchSend", rule: next.rule,
+        message:
+          "sent \(waited) after the one before: the iOS SDK sends this soon only after a relaunch. Did the app restart?",
+        severity: .note, cause: .relaunch)
+    case .window:
+      // Held to the documented contract because the User-Agent is not a shipped SDK's; the
+      // shipped SDK of the body's platform may still allow it.
+      guard let platform = request.payload?.platform.flatMap(Platform.init(wireName:)) else {
+        return nil
+      }
+      let shipped: SDKProfile = platform == .android ? .android : .ios
+      guard let theirs = shipped.earliestNext(after: memory.observed),
+        request.at >= theirs.at - tolerance
+      else { return nil }
+      return Finding(
+        code: "platformSchedule", rule: next.rule,
+        message:
+          "sent \(waited) after the one before: early for the documented contract (\(next.why)), but the shipped \(platform.rawValue) SDK sends this (\(theirs.why)). The User-Agent is not a shipped SDK's: was it changed?",
+        severity: .note, cause: .platformSchedule)
+    }
+  }
+
+  // MARK: R3.4
+
+  /// The record the server already acknowledged, sent again. A lost answer explains one
+  /// resend; a run of them, or one sent early, is the same body hammered.
+  static func repeatedRecord(_ request: JudgedRequest, memory: JudgeMemory, early: Bool)
+    -> Finding
   {
+    let afterSuccess = memory.previousStatus.map(RetryPolicy.isSuccess) ?? false
+    if early || (memory.previousRepeated && afterSuccess) {
+      return Finding(
+        code: "unchangedResent", rule: "R3.4",
+        message:
+          "the same record the server acknowledged was sent again\(early ? ", early" : ", again"): no SDK resends a record whose hash is unchanged; something outside the SDK is posting it",
+        severity: .violation)
+    }
+    return Finding(
+      code: "unchangedResent", rule: "R3.4",
+      message:
+        afterSuccess
+        ? "the same record the server acknowledged was sent again: possibly a lost answer (the app never heard the 2xx and retried)"
+        : "a record the server acknowledged earlier was sent again after a failed send: possibly a lost answer",
+      severity: .note, cause: .lostAnswer)
+  }
+
+  // MARK: Content (R6.3, R2.5, S5, R2.4)
+
+  static func content(
+    _ payload: RegistrationPayload, profile: SDKProfile, definedAttributes: Set<String>?
+  ) -> [Finding] {
     var findings: [Finding] = []
     let missing = [
       ("deviceID", payload.deviceID), ("etAppId", payload.etAppId), ("platform", payload.platform),
@@ -138,69 +315,78 @@ public enum RegistrationJudge {
       findings.append(
         Finding(
           code: "missingRequired", rule: "R6.3",
-          message: "missing \(missing.joined(separator: ", "))"))
+          message: "missing \(missing.joined(separator: ", "))", severity: .violation))
     }
     let keys = (payload.attributes ?? []).map(\.key)
-    let reserved = keys.filter { InputRules.isReservedAttributeKey($0) }
+    let reserved = keys.filter {
+      InputRules.isReservedAttributeKey($0, alsoReserved: profile.extraReservedAttributeKeys)
+    }
     if !reserved.isEmpty {
       findings.append(
         Finding(
           code: "reservedAttribute", rule: "R2.5",
-          message: "attribute keys reserved for the SDK: \(reserved.joined(separator: ", "))"))
+          message:
+            "attribute keys reserved for the SDK: \(reserved.map(TerminalText.escaped).joined(separator: ", "))",
+          severity: .violation))
     }
-    if let definedAttributes {
-      let undefined = keys.filter { !definedAttributes.contains($0) && !reserved.contains($0) }
-      if !undefined.isEmpty {
-        findings.append(
-          Finding(
-            code: "undefinedAttribute", rule: "S5",
-            message:
-              "not in the app's attribute set, so the registration is rejected: \(undefined.joined(separator: ", "))"
-          ))
-      }
+    let undefined = ProcessingRules.undefinedAttributes(payload, defined: definedAttributes)
+      .filter { !reserved.contains($0) }
+    if !undefined.isEmpty {
+      findings.append(
+        Finding(
+          code: "undefinedAttribute", rule: "S5",
+          message:
+            "not in the app's attribute set, so the registration is rejected: \(undefined.map(TerminalText.escaped).joined(separator: ", "))",
+          severity: .warning))
     }
     if let key = payload.subscriberKey, InputRules.isGenericContactKey(key) {
       findings.append(
         Finding(
           code: "genericContactKey", rule: "R2.4",
           message:
-            "\"\(TerminalText.escaped(key))\" is not unique: every device using it shares one contact"
-        ))
+            "\"\(TerminalText.escaped(key))\" is not unique: every device using it shares one contact",
+          severity: .warning))
     }
     return findings
   }
 
-  /// R8.2, R8.3: a contact key that changed, and the orphan it makes.
+  // MARK: Contacts (R8.2, R8.3)
+
+  /// A contact key that changed from the one the server *accepted*, and the orphan it makes.
+  /// A registration the server refused (a non-2xx, or one processing will reject) made no
+  /// contact, so changing away from it orphans nothing.
   static func contactKey(
-    from before: String?, to after: String?, stillHasOtherDevices: (String) -> Bool
+    _ request: JudgedRequest, payload: RegistrationPayload, memory: inout JudgeMemory,
+    server: ServerFacts
   ) -> [Finding] {
-    guard before != after, let after else { return [] }
-    if let before {
+    guard request.status.map(RetryPolicy.isSuccess) == true,
+      ProcessingRules.refusal(payload, definedAttributes: server.definedAttributes) == nil
+    else { return [] }
+    let key = payload.subscriberKey.map(InputRules.trimmed).flatMap { $0.isEmpty ? nil : $0 }
+    let before = memory.acceptedContact
+    // S3: without a key the server keeps the device's contact, or makes one up.
+    memory.acceptedContact = key.map { .key($0) } ?? before ?? .madeUp
+    guard let key, let before, before != .key(key) else { return [] }
+    switch before {
+    case .key(let old):
       let orphan =
-        stillHasOtherDevices(before)
-        ? "\"\(TerminalText.escaped(before))\" keeps its other devices"
-        : "\"\(TerminalText.escaped(before))\" has no device left and is orphaned (still billed)"
+        server.contactStillHasOtherDevices(old)
+        ? "\"\(TerminalText.escaped(old))\" keeps its other devices"
+        : "\"\(TerminalText.escaped(old))\" has no device left and is orphaned (still billed)"
       return [
         Finding(
           code: "contactKeyChanged", rule: "R8.3",
-          message: "contact key changed to \"\(TerminalText.escaped(after))\": \(orphan)")
+          message: "contact key changed to \"\(TerminalText.escaped(key))\": \(orphan)",
+          severity: .warning)
+      ]
+    case .madeUp:
+      return [
+        Finding(
+          code: "contactKeyChanged", rule: "R8.2",
+          message:
+            "the server accepted this device without a contact key, then as \"\(TerminalText.escaped(key))\": the contact it made up is orphaned (still billed)",
+          severity: .warning)
       ]
     }
-    return [
-      Finding(
-        code: "contactKeyChanged", rule: "R8.2",
-        message:
-          "the device registered without a contact key, then as \"\(TerminalText.escaped(after))\": the contact the server made up for it is orphaned (still billed)"
-      )
-    ]
-  }
-
-  /// The body without what changes on every request (`uuid`, the send time, a signature).
-  static func comparable(_ payload: RegistrationPayload) -> RegistrationPayload {
-    var payload = payload
-    payload.uuid = nil
-    payload.registrationDateUtc = nil
-    payload.signedString = nil
-    return payload
   }
 }

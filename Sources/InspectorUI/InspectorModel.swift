@@ -135,7 +135,7 @@ public struct InspectorModel: Sendable {
       return now + 1
     }
     if watched != nil {
-      return selectedDevice.flatMap { ReceiverPanes.expectedNext($0) }.map(\.at).flatMap {
+      return selectedDevice?.nextSend.map(\.at).flatMap {
         $0 > now ? $0 : nil
       }
     }

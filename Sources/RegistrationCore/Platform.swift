@@ -11,6 +11,16 @@ public enum Platform: String, Sendable, Codable, CaseIterable {
     }
   }
 
+  /// The platform a body's `platform` names: `iOS`, or `iPadOS` as the iOS SDK writes it on an
+  /// iPad (SDK-FACTS, second reading), or `Android`.
+  public init?(wireName text: String) {
+    switch text {
+    case "iOS", "iPadOS": self = .iOS
+    case "Android": self = .android
+    default: return nil
+    }
+  }
+
   /// Case-insensitive, so a config file may say `ios` or `android`.
   public init?(loose text: String) {
     switch text.lowercased() {

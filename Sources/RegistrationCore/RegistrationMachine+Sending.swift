@@ -6,7 +6,9 @@ extension RegistrationMachine {
     guard case .due(let at, let reason, _) = plan, at <= now else { return step }
     if let until = throttledUntil(now: now) { return answerTooEarly(until: until, now: now) }
     let payload = RegistrationPayload(record: state.record, settings: settings)
-    if reason != .initial, let acked = state.lastAcknowledged, acked.payload == payload {
+    if reason != .initial, let acked = state.lastAcknowledged,
+      acked.payload.isSameRecord(as: payload)
+    {
       state.pending.removeAll()
       rebuildPendingIndex()
       state.record.clearedAttributes.removeAll()

@@ -107,6 +107,23 @@ public struct RegistrationPayload: Hashable, Sendable, Codable {
     tags = settings.allTags(of: record)
   }
 
+  /// The wire keys each request stamps afresh (SDK-FACTS): left out of "unchanged".
+  public static let requestStampKeys: Set<String> = ["uuid", "registrationDateUtc"]
+
+  /// The record this body carries, without what each request stamps (`uuid`,
+  /// `registrationDateUtc`). Both SDKs hash this to decide "unchanged" (R3.4); `signedString`
+  /// is part of it, so a rotated signature is a change.
+  public var record: RegistrationPayload {
+    var payload = self
+    payload.uuid = nil
+    payload.registrationDateUtc = nil
+    return payload
+  }
+
+  /// Whether two bodies carry the same record: the one comparison the machine (R3.4), the
+  /// server's judge and its timeline use.
+  public func isSameRecord(as other: RegistrationPayload) -> Bool { record == other.record }
+
   /// The attribute keys this payload clears (sent with an empty value because of a clear).
   public func clearedKeys(in record: ContactRecord) -> Set<String> {
     Set((attributes ?? []).lazy.filter { record.clearedAttributes.contains($0.key) }.map(\.key))

@@ -60,19 +60,39 @@ public enum RetryPolicy {
   public static func isSuccess(status: Int) -> Bool { (200..<300).contains(status) }
 }
 
-/// Parses an HTTP `Retry-After` value: delay-seconds or an HTTP date (RFC 9110 §10.2.3).
+/// Parses an HTTP `Retry-After` value: delay-seconds or an HTTP date (RFC 9110 §10.2.3). The one
+/// reader of the header: the engine's transport, the relay and the judge all go through it, and
+/// each SDK profile then decides which form it honours (`SDKProfile.honoured`).
 public enum RetryAfter {
+  /// What the header said, in the form it said it.
+  public enum Value: Hashable, Sendable, Codable {
+    /// Digits: whole seconds from the answer.
+    case delaySeconds(Double)
+    /// An HTTP date, as seconds from the answer (0 when the date has passed).
+    case date(secondsFromNow: Double)
+
+    public var seconds: Double {
+      switch self {
+      case .delaySeconds(let seconds), .date(let seconds): seconds
+      }
+    }
+  }
+
+  /// The header read, or nil when it is neither form.
+  public static func parse(_ header: String, now: Date) -> Value? {
+    let text = header.trimmingCharacters(in: .whitespaces)
+    if !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) {
+      // All digits: one too long for Double's exact range is past any cap anyway.
+      return .delaySeconds(Double(text) ?? .greatestFiniteMagnitude)
+    }
+    guard let date = httpDate(text) else { return nil }
+    return .date(secondsFromNow: max(0, date.timeIntervalSince(now)))
+  }
+
   /// Seconds to wait from `now`, or nil when the value is neither form. A date in the past
   /// gives 0.
   public static func seconds(from header: String, now: Date) -> Double? {
-    let text = header.trimmingCharacters(in: .whitespaces)
-    if !text.isEmpty, text.allSatisfy(\.isASCII), text.allSatisfy(\.isNumber),
-      let value = Double(text)
-    {
-      return value
-    }
-    guard let date = httpDate(text) else { return nil }
-    return max(0, date.timeIntervalSince(now))
+    parse(header, now: now)?.seconds
   }
 
   /// IMF-fixdate, and the obsolete RFC 850 and asctime forms a recipient must accept.

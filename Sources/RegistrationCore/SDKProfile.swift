@@ -29,6 +29,8 @@ public struct SDKProfile: Hashable, Sendable {
     case secondsOrDate
     /// Whole seconds only; anything else is ignored (Android).
     case wholeSecondsOnly
+    /// Whole seconds above zero only: a date and `0` are ignored (iOS).
+    case positiveWholeSecondsOnly
   }
 
   /// How `timeZone` (the UTC offset in seconds) is written.
@@ -103,7 +105,7 @@ public struct SDKProfile: Hashable, Sendable {
     sendsSDKVersionHeader: true,
     userAgentForm: .ios, sendsRequestStamps: true, sendsLanguageAndBadge: false,
     timeZoneForm: .fourDigits, quietPushAlwaysFalse: false, bodyHash: .sha1,
-    schedule: .interval(batchPause: 1), retryAfterForms: .secondsOrDate,
+    schedule: .interval(batchPause: 1), retryAfterForms: .positiveWholeSecondsOnly,
     extraReservedAttributeKeys: ["HWID"], tagsDeviceModel: true, flagsNeedsFix: false,
     listenerPayload: .answerBody)
 
@@ -194,14 +196,19 @@ extension SDKProfile {
   /// A `Retry-After` header read as this SDK reads it: seconds from `now`, capped at a day,
   /// or nil when the SDK ignores the value.
   public func retryAfterSeconds(_ header: String, now: Date) -> Double? {
-    switch retryAfterForms {
-    case .secondsOrDate:
-      return RetryAfter.seconds(from: header, now: now).map { min($0, RetryPolicy.cap) }
-    case .wholeSecondsOnly:
-      let text = InputRules.trimmed(header)
-      guard !text.isEmpty, text.utf8.allSatisfy({ (48...57).contains($0) }) else { return nil }
-      // All digits: a number too long for Double's exact range is past the cap anyway.
-      return min(Double(text) ?? RetryPolicy.cap, RetryPolicy.cap)
+    RetryAfter.parse(header, now: now).flatMap(honoured)
+  }
+
+  /// The wait a `Retry-After` value imposes on this SDK, capped at a day, or nil when the SDK
+  /// ignores that form (SDK-FACTS: Android takes whole seconds; iOS digits above zero).
+  public func honoured(_ value: RetryAfter.Value) -> Double? {
+    switch (retryAfterForms, value) {
+    case (.secondsOrDate, _), (.wholeSecondsOnly, .delaySeconds):
+      return min(value.seconds, RetryPolicy.cap)
+    case (.positiveWholeSecondsOnly, .delaySeconds(let seconds)) where seconds > 0:
+      return min(seconds, RetryPolicy.cap)
+    case (.wholeSecondsOnly, .date), (.positiveWholeSecondsOnly, _):
+      return nil
     }
   }
 }

@@ -118,10 +118,10 @@ struct WatchOverHTTPTests {
     await rig.stop()
   }
 
-  @Test("an app that registers every 10 s: throttleViolated (R3.2), with the rule")
+  @Test("an Android app that registers every 10 s: a background send once, then throttleViolated")
   func hammering() async throws {
     let rig = try await Rig()
-    for (second, tag) in [(0.0, "a"), (10, "b")] {
+    for (second, tag) in [(0.0, "a"), (10, "b"), (20, "c")] {
       rig.clock.advance(to: Instant(second))
       let (status, headers, _) = try await rig.raw(
         "POST", "/device/v1/registration", headers: Rig.android,
@@ -130,18 +130,21 @@ struct WatchOverHTTPTests {
       #expect(headers["x-subscriber-token"]?.hasPrefix("rs-") == true)
     }
     let client = try #require(try await rig.device("HAMMER")["client"] as? [String: Any])
-    #expect((client["findings"] as? [String: Int]) == ["throttleViolated": 1])
+    #expect((client["findings"] as? [String: Int]) == ["backgroundSend": 1, "throttleViolated": 1])
+    #expect(
+      (client["severities"] as? [String: Int]) == ["violation": 1, "warning": 0, "note": 1])
     let (_, _, body) = try await rig.raw("GET", "/api/devices/HAMMER/registrations", headers: [])
     #expect(body.contains(#""rule" : "R3.2""#))
     await rig.stop()
   }
 
-  @Test("an iOS app that retries at once after an injected 503: retryTooSoon (R4.1)")
+  @Test(
+    "an iOS app that retries every 2 s after injected 503s: a relaunch once, then crash-looping")
   func retryAtOnce() async throws {
     let rig = try await Rig()
     let (faulted, _, _) = try await rig.raw(
       "POST", "/api/faults", headers: [("Authorization", "Bearer \(watchToken)")],
-      body: #"{"status":503,"times":1}"#)
+      body: #"{"status":503,"times":2}"#)
     #expect(faulted == 200)
     let ios: [(String, String)] = [
       ("Accept", "application/json"), ("Content-Type", "application/json"),
@@ -156,10 +159,16 @@ struct WatchOverHTTPTests {
     #expect(first.0 == 503)
     rig.clock.advance(to: Instant(2))
     let second = try await rig.raw("POST", "/device/v1/registration", headers: ios, body: body)
-    #expect(second.0 == 201)
+    #expect(second.0 == 503)
+    rig.clock.advance(to: Instant(4))
+    let third = try await rig.raw("POST", "/device/v1/registration", headers: ios, body: body)
+    #expect(third.0 == 201)
     let client = try #require(try await rig.device("IOS-1")["client"] as? [String: Any])
     #expect(client["sdk"] as? String == "ios")
-    #expect((client["findings"] as? [String: Int])?["retryTooSoon"] == 1)
+    #expect((client["findings"] as? [String: Int]) == ["relaunchSend": 1, "retryTooSoon": 1])
+    let (_, _, timeline) = try await rig.raw(
+      "GET", "/api/devices/IOS-1/registrations", headers: [])
+    #expect(timeline.contains("crash-looping") && timeline.contains(#""severity" : "violation""#))
     #expect(client["subscriberTokenReturned"] as? Bool == false)
     await rig.stop()
   }
@@ -229,7 +238,7 @@ struct WatchOverHTTPTests {
     // A fault injected at the relay answers before the tenant sees anything.
     _ = try await relay.raw(
       "POST", "/api/faults", headers: [("Authorization", "Bearer \(watchToken)")],
-      body: #"{"status":503,"times":1}"#)
+      body: #"{"status":503,"times":2}"#)
     let before = await tenant.server.watchedDevice("RELAYED")?.registrationCount
     let faulted = try await relay.raw(
       "POST", "/device/v1/registration", headers: Rig.android, body: body)

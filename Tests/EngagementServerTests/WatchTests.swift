@@ -22,24 +22,61 @@ func sdkBody(
     #"{"app_Version":"1.0","attributes":[\#(attributeList)],"dST":false,"deviceID":"\#(device)","etAppId":"\#(app)","hwid":"Google Pixel 8","locale":"en_US","location_Enabled":false,"platform":"\#(platform)","platform_Version":"14","proximity_Enabled":false,"push_Enabled":true,"quietPushEnabled":false,"registrationDateUtc":"2026-11-22T10:00:00.000Z","sdk_Version":"10.0.0","signedString":null,\#(keyField)"tags":[\#(tags.map { "\"\($0)\"" }.joined(separator: ","))],"timeZone":"0","uuid":"\#(uuid)"}"#
 }
 
-@Suite("judging a real app's registrations")
-struct RegistrationJudgeTests {
-  /// Records `bodies` (seconds, body, status, Retry-After) for one device; the last one's
-  /// findings by code.
-  static func judged(
-    _ steps: [(Double, String, Int, Double?)], defined: Set<String>? = nil
-  ) throws -> [String] {
-    var watch = DeviceWatch()
-    for (at, body, status, retryAfter) in steps {
-      let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(body.utf8))
-      _ = watch.record(
-        deviceID: payload.deviceID ?? "", payload: payload, body: Array(body.utf8),
-        facts: RequestFacts(), at: Instant(at), status: status, retryAfter: retryAfter,
-        definedAttributes: defined, contactStillHasOtherDevices: { _ in false })
-    }
-    let device = try #require(watch.devices.values.first)
-    return try #require(device.registrations.last).findings.map(\.code)
+/// Judges one device's registrations the way the watch does: each step is (seconds, body,
+/// status, Retry-After header). The User-Agent picks the SDK's rules.
+struct JudgeRig {
+  var watch = DeviceWatch()
+  var userAgent: String?
+  var defined: Set<String>?
+  var otherDevices: (String) -> Bool = { _ in false }
+  /// What a Retry-After date is measured from.
+  static let now = Date(timeIntervalSince1970: 1_445_412_400)  // 2015-10-21 07:26:40 GMT
+
+  init(userAgent: String? = nil, defined: Set<String>? = nil) {
+    self.userAgent = userAgent
+    self.defined = defined
   }
+
+  /// The findings of the last registration sent.
+  @discardableResult
+  mutating func send(
+    _ at: Double, _ body: String, _ status: Int?, retryAfter: String? = nil
+  ) throws -> [Finding] {
+    let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(body.utf8))
+    _ = watch.record(
+      deviceID: payload.deviceID ?? "", payload: payload, body: Array(body.utf8),
+      facts: RequestFacts(userAgent: userAgent), at: Instant(at), status: status,
+      retryAfter: retryAfter.flatMap { RetryAfter.parse($0, now: Self.now) },
+      server: ServerFacts(definedAttributes: defined, contactStillHasOtherDevices: otherDevices))
+    return try #require(watch.devices[payload.deviceID ?? ""]?.registrations.last).findings
+  }
+
+  /// Every finding of the device so far.
+  var all: [Finding] { watch.devices.values.flatMap { $0.registrations.flatMap(\.findings) } }
+  var violations: [Finding] { all.filter { $0.severity == .violation } }
+}
+
+let iosAgent = "MarketingCloudSdk/10.0.0 (iOS 17.5; en_US; Apple/iPhone15,2) com.example.app/1.0.0"
+let ipadAgent =
+  "MarketingCloudSdk/10.0.0 (iPadOS 17.5; en_GB; Apple/iPad13,1) com.example.app/1.0.0"
+let androidAgent =
+  "MarketingCloudSdk/10.0.0 (Android 14; en_US; Google/Pixel 8) com.example.app/1.0"
+
+@Suite("judging a real app's registrations (documented contract: no shipped SDK's User-Agent)")
+struct RegistrationJudgeTests {
+  /// Records `steps` for one device with no User-Agent; the last one's findings by code.
+  static func judged(
+    _ steps: [(Double, String, Int, String?)], defined: Set<String>? = nil
+  ) throws -> [String] {
+    var rig = JudgeRig(defined: defined)
+    var last: [Finding] = []
+    for (at, body, status, retryAfter) in steps {
+      last = try rig.send(at, body, status, retryAfter: retryAfter)
+    }
+    return last.map(\.code)
+  }
+
+  static let ios = sdkBody(platform: "iOS")
 
   @Test("a well-behaved app: one registration a minute or more apart, each different: nothing")
   func wellBehaved() throws {
@@ -50,7 +87,7 @@ struct RegistrationJudgeTests {
       ]).isEmpty)
   }
 
-  @Test("R3.2 two registrations under 60 s apart: throttleViolated (59 s yes, 60 s no)")
+  @Test("R3.2 two registrations under 60 s apart: throttleViolated (58 s yes, 60 s no)")
   func throttle() throws {
     #expect(
       try Self.judged([(0, sdkBody(), 201, nil), (10, sdkBody(tags: ["x"]), 201, nil)])
@@ -64,7 +101,7 @@ struct RegistrationJudgeTests {
 
   @Test("R4.1 after a 503 the ladder: at once is too soon; 60, 120, 240 s keep to it")
   func ladder() throws {
-    let body = sdkBody()
+    let body = Self.ios
     #expect(try Self.judged([(0, body, 503, nil), (1, body, 503, nil)]) == ["retryTooSoon"])
     #expect(try Self.judged([(0, body, 503, nil), (60, body, 503, nil)]).isEmpty)
     #expect(
@@ -72,20 +109,49 @@ struct RegistrationJudgeTests {
     // A fixed 60 s retry: too soon at the second failure, and the wait did not grow.
     #expect(
       try Self.judged([(0, body, 503, nil), (60, body, 503, nil), (120, body, 201, nil)])
-        == ["retryTooSoon", "retryLadderBroken"])
-    #expect(RegistrationJudge.ladder(afterFailures: 1) == 60)
-    #expect(RegistrationJudge.ladder(afterFailures: 3) == 240)
-    #expect(RegistrationJudge.ladder(afterFailures: 40) == 86_400)
+        == ["retryLadderBroken"])
+    #expect(
+      SDKProfile.documented.earliestNext(after: observed([503, 503, 503]))?.at == Instant(240 + 2))
   }
 
-  @Test("R4.2 Retry-After 120 s ignored by a retry after 60 s")
+  /// What the server saw of sends one second apart with these answers.
+  func observed(_ statuses: [Int]) -> ObservedSends {
+    var observed = ObservedSends()
+    for (index, status) in statuses.enumerated() {
+      observed.observe(
+        at: Instant(Double(index)),
+        RetryPolicy.isSuccess(status: status) ? .success : .failure(retryAfter: nil))
+    }
+    return observed
+  }
+
+  @Test("a delayed alarm: a long wait followed by a normal one draws nothing (waits are minimums)")
+  func delayedAlarm() throws {
+    let body = Self.ios
+    #expect(
+      try Self.judged([
+        (0, body, 503, nil), (500, body, 503, nil), (620, body, 503, nil), (860, body, 201, nil),
+      ]).isEmpty)
+    var rig = JudgeRig(userAgent: androidAgent)
+    for (at, status) in [(0.0, 503), (900, 503), (960, 503), (1020, 201)] {
+      try rig.send(at, sdkBody(), status)
+    }
+    #expect(rig.all.isEmpty)
+  }
+
+  @Test("R4.2 Retry-After 120 s ignored by a retry after 60 s; an HTTP date counts too")
   func retryAfter() throws {
-    let body = sdkBody()
-    #expect(try Self.judged([(0, body, 429, 120), (60, body, 201, nil)]) == ["retryAfterIgnored"])
-    #expect(try Self.judged([(0, body, 429, 120), (121, body, 201, nil)]).isEmpty)
+    let body = Self.ios
+    #expect(
+      try Self.judged([(0, body, 429, "120"), (60, body, 201, nil)]) == ["retryAfterIgnored"])
+    #expect(try Self.judged([(0, body, 429, "120"), (121, body, 201, nil)]).isEmpty)
+    // 07:28:40 GMT is 120 s after the answer.
+    #expect(
+      try Self.judged([(0, body, 429, "Wed, 21 Oct 2015 07:28:40 GMT"), (60, body, 201, nil)])
+        == ["retryAfterIgnored"])
   }
 
-  @Test("R6.3, R2.5, S5, R2.4: what a body carries")
+  @Test("R6.3, R2.5, S5, R2.4: what a body carries, each with its severity")
   func content() throws {
     let noPlatform = sdkBody().replacingOccurrences(of: #""platform":"Android","#, with: "")
     #expect(try Self.judged([(0, noPlatform, 201, nil)]) == ["missingRequired"])
@@ -96,33 +162,54 @@ struct RegistrationJudgeTests {
       try Self.judged([(0, sdkBody(attributes: ["Plan": "gold"]), 201, nil)], defined: ["Tier"])
         == ["undefinedAttribute"])
     #expect(try Self.judged([(0, sdkBody(key: "test"), 201, nil)]) == ["genericContactKey"])
+    var missing = JudgeRig()
+    var generic = JudgeRig()
+    let severities = try [
+      missing.send(0, noPlatform, 201), generic.send(0, sdkBody(key: "test"), 201),
+    ]
+    .flatMap { $0.map(\.severity) }
+    #expect(severities == [.violation, .warning])
   }
 
-  @Test("R8.2 anonymous then known, R8.3 A then B: contactKeyChanged with its orphan")
+  @Test("S5 attribute names are matched as processing matches them: case does not matter")
+  func attributeCase() throws {
+    #expect(
+      try Self.judged([(0, sdkBody(attributes: ["tier": "gold"]), 201, nil)], defined: ["Tier"])
+        .isEmpty)
+    var core = EngagementServerCore(
+      settings: ServerSettings(appID: appID, accessToken: "t", definedAttributes: ["Tier"]))
+    let payload = try JSONDecoder().decode(
+      RegistrationPayload.self, from: Data(sdkBody(attributes: ["tier": "gold"]).utf8))
+    _ = core.receive(.valid(payload, body: []), now: Instant(0))
+    _ = core.processDue(now: Instant(10_000))
+    #expect(core.stats().rejected == 0)
+  }
+
+  @Test("R8.2 anonymous then known, R8.3 A then B: contactKeyChanged with its orphan (warning)")
   func contactKeys() throws {
     #expect(
       try Self.judged([(0, sdkBody(), 201, nil), (61, sdkBody(key: "alice@x"), 201, nil)])
         == ["contactKeyChanged"])
-    var watch = DeviceWatch()
-    for (at, key) in [(0.0, "alice@x"), (61, "bob@x")] {
-      let body = sdkBody(key: key)
-      let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(body.utf8))
-      _ = watch.record(
-        deviceID: "WATCH-1", payload: payload, body: Array(body.utf8), facts: RequestFacts(),
-        at: Instant(at), status: 201, retryAfter: nil, definedAttributes: nil,
-        contactStillHasOtherDevices: { _ in false })
-    }
-    let finding = try #require(watch.devices["WATCH-1"]?.registrations.last?.findings.first)
+    var rig = JudgeRig()
+    try rig.send(0, sdkBody(key: "alice@x"), 201)
+    let finding = try #require(try rig.send(61, sdkBody(key: "bob@x"), 201).first)
     #expect(finding.rule == "R8.3" && finding.message.contains("orphaned"))
+    #expect(finding.severity == .warning)
     #expect(
-      watch.devices["WATCH-1"]?.registrations.last?.changes == ["subscriberKey: alice@x -> bob@x"])
+      rig.watch.devices["WATCH-1"]?.registrations.last?.changes
+        == ["subscriberKey: alice@x -> bob@x"])
   }
 
-  @Test("R3.4 the same body again (a new uuid and time do not count): unchangedResent")
+  @Test("R3.4 the same body again (a new uuid and time do not count): possibly a lost answer")
   func unchanged() throws {
-    #expect(
-      try Self.judged([(0, sdkBody(uuid: "a"), 201, nil), (61, sdkBody(uuid: "b"), 201, nil)])
-        == ["unchangedResent"])
+    var rig = JudgeRig()
+    try rig.send(0, sdkBody(uuid: "a"), 201)
+    let first = try rig.send(61, sdkBody(uuid: "b"), 201)
+    #expect(first.map(\.code) == ["unchangedResent"])
+    #expect(first.first?.severity == .note && first.first?.cause == .lostAnswer)
+    // A lost answer explains one resend, not a run: the same body hammered.
+    let again = try rig.send(122, sdkBody(uuid: "c"), 201)
+    #expect(again.map(\.code) == ["unchangedResent"] && again.first?.severity == .violation)
   }
 
   @Test("the SDK is read from the User-Agent, as both shipped SDKs write it")
@@ -131,16 +218,16 @@ struct RegistrationJudgeTests {
       userAgent:
         "MarketingCloudSdk/10.0.0 (iOS 17.5; en_US; Apple/iPhone15,2) com.example.app/1.0.0",
       sdkVersionHeader: "10.0.0", bodyPlatform: "iOS")
-    #expect(ios.sdk == "ios" && ios.platform == "iOS" && ios.systemVersion == "17.5")
+    #expect(ios.sdk == .ios && ios.platform == "iOS" && ios.systemVersion == "17.5")
     #expect(ios.bundleID == "com.example.app" && ios.appVersion == "1.0.0")
     let android = ClientIdentity.read(
       userAgent: "MarketingCloudSdk/10.0.0 (Android 14; en_US; Google/Pixel 8) com.example.app/2.1",
       sdkVersionHeader: nil, bodyPlatform: "Android")
-    #expect(android.sdk == "android" && android.sdkVersion == "10.0.0")
+    #expect(android.sdk == .android && android.sdkVersion == "10.0.0")
     #expect(android.appVersion == "2.1")
     let curl = ClientIdentity.read(
       userAgent: "curl/8.0", sdkVersionHeader: nil, bodyPlatform: "iOS")
-    #expect(curl.sdk == "unknown" && curl.platform == "iOS")
+    #expect(curl.sdk == .unknown && curl.platform == "iOS")
   }
 
   @Test("the watch is bounded: 50 registrations a device, bodies for the newest 5, 8 KB each")
@@ -151,8 +238,8 @@ struct RegistrationJudgeTests {
     for index in 0..<60 {
       _ = watch.record(
         deviceID: "WATCH-1", payload: payload, body: Array(big.utf8), facts: RequestFacts(),
-        at: Instant(Double(index) * 61), status: 201, retryAfter: nil, definedAttributes: nil,
-        contactStillHasOtherDevices: { _ in false })
+        at: Instant(Double(index) * 61), status: 201, retryAfter: nil,
+        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
     }
     let device = try #require(watch.devices["WATCH-1"])
     #expect(device.registrations.count == DeviceWatch.timelineLimit)

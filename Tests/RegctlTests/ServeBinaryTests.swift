@@ -135,7 +135,7 @@ struct ServeBinaryTests {
   }
 
   @Test(
-    "an Android-shaped client: in /api/devices at once, SDK and platform read, no findings; twice in a minute: throttleViolated"
+    "an Android-shaped client: in /api/devices at once, SDK and platform read, no findings; three changes in a minute: a background send, then throttleViolated"
   )
   func watchesAndroidClient() async throws {
     let serve = try await ServeProcess.start()
@@ -168,8 +168,9 @@ struct ServeBinaryTests {
     #expect(seen["sdkVersion"] as? String == "10.0.0")
     #expect((seen["findings"] as? [String: Int])?.isEmpty == true)
     _ = try await register(#""ALL","sports""#)
+    _ = try await register(#""ALL","news""#)
     seen = try await client()
-    #expect((seen["findings"] as? [String: Int]) == ["throttleViolated": 1])
+    #expect((seen["findings"] as? [String: Int]) == ["backgroundSend": 1, "throttleViolated": 1])
     try await serve.stop()
   }
 }

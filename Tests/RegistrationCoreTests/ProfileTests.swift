@@ -102,7 +102,8 @@ struct ProfileTests {
     }
   }
 
-  @Test("Retry-After: android reads whole seconds only; ios and documented read dates too")
+  @Test(
+    "Retry-After: android reads whole seconds only; ios digits above zero; documented dates too")
   func retryAfter() {
     let now = Date(timeIntervalSince1970: 1_445_412_400)  // 2015-10-21 07:26:40 GMT
     let date = "Wed, 21 Oct 2015 07:28:00 GMT"
@@ -110,7 +111,10 @@ struct ProfileTests {
     #expect(SDKProfile.android.retryAfterSeconds(date, now: now) == nil)
     #expect(SDKProfile.android.retryAfterSeconds("1.5", now: now) == nil)
     #expect(SDKProfile.android.retryAfterSeconds("99999999999999999999999", now: now) == 86_400)
-    #expect(SDKProfile.ios.retryAfterSeconds(date, now: now) == 80)
+    #expect(SDKProfile.ios.retryAfterSeconds(date, now: now) == nil)
+    #expect(SDKProfile.ios.retryAfterSeconds("0", now: now) == nil)
+    #expect(SDKProfile.android.retryAfterSeconds("0", now: now) == 0)
+    #expect(SDKProfile.documented.retryAfterSeconds(date, now: now) == 80)
     #expect(SDKProfile.ios.retryAfterSeconds("200000", now: now) == 86_400)
     #expect(SDKProfile.documented.retryAfterSeconds(" 30 ", now: now) == 30)
   }

@@ -184,7 +184,7 @@ struct TmuxEndToEndTests {
   }
 
   @Test(
-    "--receive: a real-shaped Android app registers twice in a minute; the device and its finding appear"
+    "--receive: a real-shaped Android app registers three times in a minute; a note, then a violation"
   )
   func receiver() async throws {
     try #require(Tmux.available, "tmux is not installed (.ci/run installs it)")
@@ -200,7 +200,7 @@ struct TmuxEndToEndTests {
       })
     let body =
       #"{"app_Version":"1.0","attributes":[],"dST":false,"deviceID":"PIXEL-8","etAppId":"0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b","hwid":"Google Pixel 8","locale":"en_US","location_Enabled":false,"platform":"Android","platform_Version":"14","proximity_Enabled":false,"push_Enabled":true,"quietPushEnabled":false,"sdk_Version":"10.0.0","tags":["ALL"],"timeZone":"0"}"#
-    for tag in ["a", "b"] {
+    for tag in ["a", "b", "c"] {
       let posted = try await runTool(
         "curl",
         [
@@ -216,8 +216,9 @@ struct TmuxEndToEndTests {
     }
     #expect(
       await tmux.waitFor("the device and its finding") { screen in
-        screen.contains("PIXEL-8") && screen.contains("Android android 10.0.0")
-          && screen.contains("throttleViolated") && screen.contains("R3.2")
+        screen.contains("PIXEL-8") && screen.contains("Android SDK 10.0.0")
+          && screen.contains("backgroundSend") && screen.contains("throttleViolated")
+          && screen.contains("R3.2") && screen.contains("1 violation")
       })
     try await tmux.keys("q")
     #expect(await tmux.waitFor("a clean exit") { $0.contains("REGSCOPE-EXIT=0") })

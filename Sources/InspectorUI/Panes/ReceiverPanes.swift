@@ -27,7 +27,7 @@ enum ReceiverPanes {
     canvas.box(timelineRect, title: "Timeline\(name)", focused: false)
     lines(timeline(model, selected), in: timelineRect, &canvas, newestLast: true)
     canvas.box(findingsRect, title: "Findings", focused: false)
-    lines(findings(selected), in: findingsRect, &canvas)
+    lines(findings(selected, model.glyphs), in: findingsRect, &canvas)
     canvas.box(bodyRect, title: "Last body (+ changed)", focused: false)
     lines(lastBody(model), in: bodyRect, &canvas)
   }
@@ -59,18 +59,13 @@ enum ReceiverPanes {
     for device in watched {
       let mark = device.deviceID == selected?.deviceID ? "> " : "  "
       let identity = device.identity
-      let sdk = "\(identity.platform ?? "?") \(identity.sdk) \(identity.sdkVersion ?? "")"
-      let findings = device.findingsTotal
       lines.append([
         (mark, .accent),
         (TextWidth.column(TerminalText.escaped(String(device.deviceID.prefix(18))), 19), .normal),
-        (
-          findings == 0 ? "ok" : "\(findings) finding\(findings == 1 ? "" : "s")",
-          findings == 0 ? .success : .warning
-        ),
+        findingsSummary(device),
       ])
       lines.append([
-        ("    " + TerminalText.escaped(sdk), .dim),
+        ("    " + TerminalText.escaped(sdkName(identity)), .dim),
         ("  app \(TerminalText.escaped(identity.appVersion ?? "?"))", .dim),
       ])
       let contact =
@@ -89,16 +84,20 @@ enum ReceiverPanes {
     guard let device else { return [[("(no device)", .dim)]] }
     var lines: [[(String, StyleRole)]] = device.registrations.map { entry in
       let status = entry.status.map(String.init) ?? "---"
-      let ok = entry.status.map { $0 / 100 == 2 } ?? false
+      let ok = entry.status.map(RetryPolicy.isSuccess) ?? false
       let interval = entry.interval.map { "+" + DurationText.describe($0) } ?? "first"
       return [
         (model.format(entry.at) + " ", .dim),
         (TextWidth.column(interval, 12), .normal),
         (TextWidth.column(status, 4), ok ? .success : .error),
-        (entry.findings.map(\.code).joined(separator: " "), .warning),
+        (
+          entry.findings.map(\.code).joined(separator: " "),
+          entry.findings.map(\.severity).contains(.violation)
+            ? .error : entry.findings.contains { $0.severity == .warning } ? .warning : .dim
+        ),
       ]
     }
-    if let next = expectedNext(device) {
+    if let next = device.nextSend {
       let left = next.at - model.now
       lines.append([
         (
@@ -106,7 +105,7 @@ enum ReceiverPanes {
             ? "next allowed in \(DurationText.describe(left.rounded(.up)))" : "may register now",
           .countdown
         ),
-        (" (\(next.why))", .dim),
+        (" (\(next.rule): \(next.why))", .dim),
       ])
     }
     let token =
@@ -115,31 +114,44 @@ enum ReceiverPanes {
     return lines
   }
 
-  /// When the rules let the device register next: a minute after a success (R3.2), the
-  /// ladder after failures (R4.1), or the server's Retry-After (R4.2), whichever is later.
-  static func expectedNext(_ device: DeviceWatch.Device) -> (at: Instant, why: String)? {
-    guard let last = device.registrations.last else { return nil }
-    let failed = last.status.map { $0 / 100 != 2 } ?? true
-    if !failed { return (last.at + 60, "R3.2: one a minute") }
-    let failures = device.registrations.reversed()
-      .prefix { $0.status.map { $0 / 100 != 2 } ?? true }.count
-    var wait = RegistrationJudge.ladder(afterFailures: failures)
-    var why = "R4.1: retry \(failures) of the ladder"
-    if let retryAfter = last.retryAfter, retryAfter > wait {
-      wait = min(retryAfter, 86_400)
-      why = "R4.2: the server's Retry-After"
+  /// "iOS 10.0.0 SDK", "Android 10.0.0 SDK", or the platform with "unknown SDK" when the
+  /// User-Agent is not a shipped SDK's (held to the documented contract).
+  static func sdkName(_ identity: ClientIdentity) -> String {
+    let platform = identity.platform ?? "?"
+    switch identity.sdk {
+    case .ios, .android: return "\(platform) SDK \(identity.sdkVersion ?? "?")"
+    case .unknown: return "\(platform), unknown SDK (documented rules)"
     }
-    return (last.at + wait, why)
   }
 
-  static func findings(_ device: DeviceWatch.Device?) -> [[(String, StyleRole)]] {
+  /// The worst severity first: "2 violations", "1 warning", "3 notes", or "ok".
+  static func findingsSummary(_ device: DeviceWatch.Device) -> (String, StyleRole) {
+    for (severity, role) in [(Finding.Severity.violation, StyleRole.error), (.warning, .warning)] {
+      let count = device.severityCounts[severity] ?? 0
+      if count > 0 { return ("\(count) \(severity.rawValue)\(count == 1 ? "" : "s")", role) }
+    }
+    let notes = device.severityCounts[.note] ?? 0
+    return notes > 0 ? ("\(notes) note\(notes == 1 ? "" : "s")", .dim) : ("ok", .success)
+  }
+
+  /// A glyph and a colour for each severity.
+  static func mark(_ severity: Finding.Severity, _ glyphs: Glyphs) -> (String, StyleRole) {
+    switch severity {
+    case .violation: (glyphs.cross + " ", .error)
+    case .warning: ("! ", .warning)
+    case .note: ("i ", .dim)
+    }
+  }
+
+  static func findings(_ device: DeviceWatch.Device?, _ glyphs: Glyphs) -> [[(String, StyleRole)]] {
     guard let device else { return [] }
     let all = device.registrations.reversed().flatMap { entry in entry.findings }
     guard !all.isEmpty else { return [[("none: this app keeps to the rules so far", .success)]] }
     return all.map { finding in
-      [
-        (TextWidth.column(finding.code, 18), .warning), (finding.rule + " ", .accent),
-        (TerminalText.escaped(finding.message), .normal),
+      let (glyph, role) = mark(finding.severity, glyphs)
+      return [
+        (glyph, role), (TextWidth.column(finding.code, 18), role), (finding.rule + " ", .accent),
+        (TerminalText.escaped(finding.message), finding.severity == .note ? .dim : .normal),
       ]
     }
   }
@@ -148,7 +160,10 @@ enum ReceiverPanes {
     guard let device = model.selectedDevice,
       let entry = device.registrations.last(where: { !$0.body.isEmpty })
     else { return [] }
-    var lines: [[(String, StyleRole)]] = entry.changes.map { [("+ " + $0, .changed)] }
+    // A change line carries its own sign ("+ tags a", "- tags b"); a changed value gets "~".
+    var lines: [[(String, StyleRole)]] = entry.changes.map { change in
+      [(change.hasPrefix("+ ") || change.hasPrefix("- ") ? change : "~ " + change, .changed)]
+    }
     lines += (model.receiverBody?.lines ?? []).map { [("  " + TerminalText.escaped($0), .normal)] }
     return lines
   }

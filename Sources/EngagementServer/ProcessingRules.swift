@@ -1,0 +1,52 @@
+import RegistrationCore
+
+/// What processing refuses after the 201 (S5, S6), as one set of functions: processing
+/// applies them, and the judge asks them whether the server will accept what an app sent.
+public enum ProcessingRules {
+  public enum Refusal: Hashable, Sendable {
+    /// S6: the device is marked inactive.
+    case malformed(String)
+    /// S5: the whole registration is rejected; the device stays as it was.
+    case undefinedAttributes([String])
+
+    public var reason: String {
+      switch self {
+      case .malformed(let problem): return problem
+      case .undefinedAttributes(let names):
+        let quoted = names.map { "\"\($0)\"" }.joined(separator: ", ")
+        return
+          "attribute\(names.count == 1 ? "" : "s") \(quoted) not defined in the demographics table"
+      }
+    }
+  }
+
+  public static func refusal(_ payload: RegistrationPayload, definedAttributes: Set<String>?)
+    -> Refusal?
+  {
+    if let problem = malformation(payload) { return .malformed(problem) }
+    let undefined = undefinedAttributes(payload, defined: definedAttributes)
+    return undefined.isEmpty ? nil : .undefinedAttributes(undefined)
+  }
+
+  /// S5: attribute names are matched against the table case-insensitively, as the server
+  /// matches its columns. Nil `defined` is the starting table that accepts every name.
+  public static func undefinedAttributes(
+    _ payload: RegistrationPayload, defined: Set<String>?
+  ) -> [String] {
+    guard let defined else { return [] }
+    let known = Set(defined.map { $0.lowercased() })
+    return (payload.attributes ?? []).map(\.key).filter { !known.contains($0.lowercased()) }
+  }
+
+  /// S6: what makes a registration malformed. `iPadOS` is iOS (the iOS SDK writes it on an
+  /// iPad), so such a device is not rejected.
+  public static func malformation(_ payload: RegistrationPayload) -> String? {
+    if let key = payload.subscriberKey, InputRules.trimmed(key).count > 100 {
+      return "subscriberKey is \(InputRules.trimmed(key).count) characters; at most 100 are allowed"
+    }
+    if let platform = payload.platform, Platform(wireName: platform) == nil {
+      return "platform \"\(platform)\" is neither \"iOS\" (or \"iPadOS\") nor \"Android\""
+    }
+    return nil
+  }
+}
