@@ -25,6 +25,15 @@ public struct Finding: Hashable, Sendable, Codable {
     /// The User-Agent is not a shipped SDK's, but the shipped SDK of the body's platform
     /// sends this (e.g. Android's flat 60 s retries).
     case platformSchedule
+
+    var words: String {
+      switch self {
+      case .background: "background send"
+      case .relaunch: "relaunch"
+      case .lostAnswer: "lost answer"
+      case .platformSchedule: "platform's own schedule"
+      }
+    }
   }
 
   public var code: String
@@ -142,15 +151,10 @@ public enum RegistrationJudge {
       request.payload.flatMap { payload in
         memory.lastAcknowledged.map { $0.isSameRecord(as: payload) }
       } ?? false
-    let changed =
-      request.payload.map { payload in
-        memory.lastSent.map { !$0.isSameRecord(as: payload) } ?? true
-      } ?? false
     var cause: Finding.Cause?
     if let next = profile.earliestNext(after: memory.observed), request.at < next.at - tolerance {
       let early = timing(
-        request, next: next, profile: profile, memory: memory, changed: changed,
-        repeated: repeated)
+        request, next: next, profile: profile, memory: memory, repeated: repeated)
       findings.append(early)
       cause = early.severity == .note ? early.cause : nil
       if cause == .relaunch { memory.observed.assumeRelaunch() }
@@ -189,7 +193,7 @@ public enum RegistrationJudge {
   /// see explains it, else a violation.
   static func timing(
     _ request: JudgedRequest, next: NextSend, profile: SDKProfile, memory: JudgeMemory,
-    changed: Bool, repeated: Bool
+    repeated: Bool
   ) -> Finding {
     let observed = memory.observed
     let wait = observed.lastAttemptAt.map { request.at - $0 } ?? 0
@@ -204,16 +208,21 @@ public enum RegistrationJudge {
         severity: .violation)
     }
     if let explained = explanation(
-      request, next: next, profile: profile, memory: memory, changed: changed,
-      repeated: repeated, waited: waited)
+      request, next: next, profile: profile, memory: memory, repeated: repeated,
+      waited: waited)
     {
       return explained
     }
-    if memory.previousCause == .relaunch {
+    if let previous = memory.previousCause {
+      // A cause explains one early send, not a run of them.
+      let run =
+        previous == .relaunch
+        ? "a relaunch explains one early send; an app relaunched every few seconds is crash-looping"
+        : "a \(previous.words) explains one early send, not a run of them"
       return Finding(
-        code: "retryTooSoon", rule: next.rule,
+        code: observed.failures == 0 ? "throttleViolated" : "retryTooSoon", rule: next.rule,
         message:
-          "sent \(waited) after the one before, which was already early: a relaunch explains one early send; an app relaunched every few seconds is crash-looping (\(next.why))",
+          "sent \(waited) after the one before, which was already early: \(run) (\(next.why))",
         severity: .violation)
     }
     let failures = observed.failures
@@ -238,14 +247,14 @@ public enum RegistrationJudge {
   /// The cause, if any, that lets a correct SDK of this kind send this early.
   static func explanation(
     _ request: JudgedRequest, next: NextSend, profile: SDKProfile, memory: JudgeMemory,
-    changed: Bool, repeated: Bool, waited: String
+    repeated: Bool, waited: String
   ) -> Finding? {
-    guard memory.previousCause == nil else { return nil }
+    guard memory.previousCause == nil, request.payload != nil else { return nil }
     switch profile.schedule {
     case .throttleAlarm:
-      // Going to the background deletes the device throttle and sends a pending change:
-      // never an identical body (its hash is equal).
-      guard changed else { return nil }
+      // Going to the background deletes the device throttle and sends a pending change
+      // (a failed one too): never the record the server acknowledged (its hash is equal).
+      guard !repeated else { return nil }
       return Finding(
         code: "backgroundSend", rule: next.rule,
         message:
@@ -254,7 +263,7 @@ public enum RegistrationJudge {
     case .interval:
       // A relaunch starts the in-memory interval again; a record the server already has is
       // not sent (hash equal).
-      guard !repeated, request.payload != nil else { return nil }
+      guard !repeated else { return nil }
       return Finding(
         code: "relaunchSend", rule: next.rule,
         message:

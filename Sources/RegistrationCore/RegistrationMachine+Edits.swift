@@ -1,6 +1,18 @@
 /// Edits through the input rules (R2): refusals, no-ops, the queue of pending changes.
 extension RegistrationMachine {
-  public mutating func setAppState(_ newState: AppState) { appState = newState }
+  /// The app comes to the foreground or goes to the background. On Android the background
+  /// deletes the device throttle and sends a pending change at once (SDK-FACTS).
+  public mutating func setAppState(_ newState: AppState, now: Instant) -> Step {
+    var step = Step()
+    appState = newState
+    if newState == .background, settings.profile.backgroundSendsPending, !state.pending.isEmpty,
+      inFlight == nil
+    {
+      backgroundFlushAt = now
+    }
+    finish(&step, now: now)
+    return step
+  }
 
   /// What `apply` would answer, without changing anything: editors use it to warn before the
   /// user commits (R2.4, R8.2, R8.3).

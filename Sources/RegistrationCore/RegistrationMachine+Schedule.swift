@@ -10,6 +10,10 @@ extension RegistrationMachine {
     }
     let missing = missingRequired
     if !missing.isEmpty { return .blocked(missing: missing) }
+    if let at = backgroundFlushAt, let first = earliestPending {
+      // Android, gone to the background: the device throttle is deleted, the change goes now.
+      return .due(at: at, reason: .change, openedBy: first.target)
+    }
     if let retry = scheduler.retry {
       return .due(at: retry.nextAttemptAt, reason: .retry, openedBy: nil)
     }
@@ -28,13 +32,15 @@ extension RegistrationMachine {
       // The window opens at the first change, but never before the last success (R3.2, R4.4).
       let windowStart = max(first.firstAt, scheduler.lastSuccessAt ?? first.firstAt)
       return windowStart + RetryPolicy.throttle
-    case .throttleAlarm:
-      // At once: a send inside the throttle is answered on the device (see `tick`).
-      return first.firstAt
+    case .throttleAlarm(let editPause):
+      // After the edit's pause: a send inside the throttle is answered on the device (see
+      // `tick`).
+      return first.lastAt + editPause
     case .interval(let batchPause):
       // One send per interval (60 s after a success), after the batching pause, and not
-      // while the server's Retry-After lies ahead.
-      var due = first.firstAt + batchPause
+      // while the server's Retry-After lies ahead. A relaunch forgets the interval: then
+      // the pause runs from the launch.
+      var due = max(first.firstAt, launchedAt ?? first.firstAt) + batchPause
       if let last = scheduler.lastAttemptAt { due = max(due, last + RetryPolicy.firstInterval) }
       if let until = scheduler.retryAfterUntil { due = max(due, until) }
       return due
@@ -46,10 +52,15 @@ extension RegistrationMachine {
   func throttledUntil(now: Instant) -> Instant? {
     guard case .throttleAlarm = settings.profile.schedule else { return nil }
     let scheduler = state.scheduler
-    let until = [
-      scheduler.lastAttemptAt.map { $0 + RetryPolicy.throttle },
-      scheduler.lastSuccessAt.map { $0 + RetryPolicy.throttle }, scheduler.retryAfterUntil,
-    ].compactMap { $0 }.max()
+    // Going to the background deletes the device throttle; the Retry-After gate stays.
+    let throttle =
+      backgroundFlushAt != nil
+      ? []
+      : [
+        scheduler.lastAttemptAt.map { $0 + RetryPolicy.throttle },
+        scheduler.lastSuccessAt.map { $0 + RetryPolicy.throttle },
+      ]
+    let until = (throttle + [scheduler.retryAfterUntil]).compactMap { $0 }.max()
     guard let until, now < until else { return nil }
     return until
   }

@@ -4,7 +4,11 @@ extension RegistrationMachine {
     var step = Step()
     prepareInitial(now: now)
     guard case .due(let at, let reason, _) = plan, at <= now else { return step }
-    if let until = throttledUntil(now: now) { return answerTooEarly(until: until, now: now) }
+    defer { if step.send != nil { backgroundFlushAt = nil } }
+    if let until = throttledUntil(now: now) {
+      backgroundFlushAt = nil
+      return answerTooEarly(until: until, now: now)
+    }
     let payload = RegistrationPayload(record: state.record, settings: settings)
     if reason != .initial, let acked = state.lastAcknowledged,
       acked.payload.isSameRecord(as: payload)
@@ -110,8 +114,10 @@ extension RegistrationMachine {
     case .window:
       wait = RetryPolicy.delay(afterFailures: failures, retryAfter: retryAfter)
     case .throttleAlarm:
-      // The alarm keeps its own ladder; Retry-After is a separate gate on sending.
-      wait = RetryPolicy.backoff(afterFailures: failures)
+      // The send path resets the alarm's interval before every request, so each retry comes
+      // 60 s after its failure (SDK-FACTS, reading 2, modelled; reading 1 doubles, which the
+      // judge accepts too). Retry-After is a separate gate on sending.
+      wait = RetryPolicy.firstInterval
       if let retryAfter { state.scheduler.retryAfterUntil = now + retryAfter }
     case .interval:
       // The interval doubles with each failure: 120 s after the first.

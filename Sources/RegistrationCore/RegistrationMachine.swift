@@ -11,6 +11,11 @@ public struct RegistrationMachine: Sendable {
   var pendingIndex: [ChangeTarget: Int] = [:]
   /// The pending entry whose window opened first: kept up to date so the plan is O(1).
   var earliestPending: PendingChange?
+  /// Android, gone to the background with a change pending: send it at this time, past the
+  /// device throttle (SDK-FACTS). In memory: cleared by the send it starts.
+  var backgroundFlushAt: Instant?
+  /// When this process launched, for a profile whose interval lives in memory (iOS).
+  var launchedAt: Instant?
 
   init(settings: MachineSettings, state: RegistrationState) {
     self.settings = settings
@@ -49,6 +54,15 @@ public struct RegistrationMachine: Sendable {
     var machine = RegistrationMachine(settings: settings, state: state)
     var step = Step()
     step.events.append(.launched(firstLaunch: false, deviceID: state.record.device.deviceID))
+    if settings.profile.intervalInMemory {
+      // iOS keeps its interval and throttle in memory: a relaunch starts the backoff again
+      // at 60 s and sends a changed record about a second after launch. The Retry-After date
+      // is stored, so it stays (SDK-FACTS).
+      machine.launchedAt = now
+      machine.state.scheduler.lastAttemptAt = nil
+      machine.state.scheduler.lastSuccessAt = nil
+      machine.state.scheduler.retry = nil
+    }
     var device = machine.state.record.device
     if device.etAppId != settings.etAppId {
       device.etAppId = settings.etAppId

@@ -14,10 +14,11 @@ public struct SDKProfile: Hashable, Sendable {
     /// SPEC R3.2, R4.1: a change goes out 60 s after the first change of its window, never
     /// sooner than 60 s after the last success; failures back off 60 s doubling to a day.
     case window
-    /// Android: a change goes out at once unless inside the device throttle (60 s after the
-    /// last send or success) or the server's Retry-After; a send attempted too early is
-    /// answered on the device as a 429 and sets the retry alarm (60 s doubling to a day).
-    case throttleAlarm
+    /// Android: a change goes out after a short pause unless inside the device throttle (60 s
+    /// after the last send or success) or the server's Retry-After; a send attempted too early
+    /// is answered on the device as a 429 and sets the retry alarm, 60 s after each failure
+    /// (SDK-FACTS, the modelled reading 2).
+    case throttleAlarm(editPause: Double)
     /// iOS: one interval, 60 s doubling on failure to a day and back to 60 s on success; one
     /// send per interval, after a short batching pause.
     case interval(batchPause: Double)
@@ -85,6 +86,12 @@ public struct SDKProfile: Hashable, Sendable {
   /// 400, 401 and 403 flagged as needing a fix (R4.5). The shipped SDKs special-case nothing.
   public var flagsNeedsFix: Bool
   public var listenerPayload: ListenerPayload
+  /// Going to the background deletes the device throttle and sends a pending change at once;
+  /// the server's Retry-After still holds (Android).
+  public var backgroundSendsPending: Bool
+  /// The interval and the throttle live in memory: a relaunch starts them again (iOS). The
+  /// Retry-After date is stored and survives.
+  public var intervalInMemory: Bool
 
   public enum UserAgentForm: Hashable, Sendable {
     case regscope, ios, android
@@ -97,7 +104,7 @@ public struct SDKProfile: Hashable, Sendable {
     sendsLanguageAndBadge: true, timeZoneForm: .seconds, quietPushAlwaysFalse: false,
     bodyHash: .fnv1a64, schedule: .window, retryAfterForms: .secondsOrDate,
     extraReservedAttributeKeys: [], tagsDeviceModel: false, flagsNeedsFix: true,
-    listenerPayload: .sentBody)
+    listenerPayload: .sentBody, backgroundSendsPending: false, intervalInMemory: false)
 
   /// The shipped iOS SDK 10.0.0 (SDK-FACTS.md).
   public static let ios = SDKProfile(
@@ -107,7 +114,7 @@ public struct SDKProfile: Hashable, Sendable {
     timeZoneForm: .fourDigits, quietPushAlwaysFalse: false, bodyHash: .sha1,
     schedule: .interval(batchPause: 1), retryAfterForms: .positiveWholeSecondsOnly,
     extraReservedAttributeKeys: ["HWID"], tagsDeviceModel: true, flagsNeedsFix: false,
-    listenerPayload: .answerBody)
+    listenerPayload: .answerBody, backgroundSendsPending: false, intervalInMemory: true)
 
   /// The shipped Android SDK 10.0.0 (SDK-FACTS.md).
   public static let android = SDKProfile(
@@ -115,9 +122,9 @@ public struct SDKProfile: Hashable, Sendable {
     sendsSDKVersionHeader: true,
     userAgentForm: .android, sendsRequestStamps: true, sendsLanguageAndBadge: false,
     timeZoneForm: .seconds, quietPushAlwaysFalse: true, bodyHash: .sha256,
-    schedule: .throttleAlarm, retryAfterForms: .wholeSecondsOnly,
+    schedule: .throttleAlarm(editPause: 1), retryAfterForms: .wholeSecondsOnly,
     extraReservedAttributeKeys: [], tagsDeviceModel: false, flagsNeedsFix: false,
-    listenerPayload: .sentBody)
+    listenerPayload: .sentBody, backgroundSendsPending: true, intervalInMemory: false)
 
   public static func named(_ name: Name) -> SDKProfile {
     switch name {
@@ -141,7 +148,8 @@ extension SDKProfile {
   public var changeRule: String {
     switch schedule {
     case .window: "end of the 60 s window opened by"
-    case .throttleAlarm: "android: at once unless within 60 s of the last send; opened by"
+    case .throttleAlarm(let pause):
+      "android: after a \(NumberText.compact(pause)) s pause unless within 60 s of the last send; opened by"
     case .interval(let pause):
       "ios: one send per 60 s interval, after a \(NumberText.compact(pause)) s pause; opened by"
     }
@@ -151,7 +159,8 @@ extension SDKProfile {
   public func changeReason(_ target: String) -> String {
     switch schedule {
     case .window: "the 60 s window opened by \(target)"
-    case .throttleAlarm: "\(target), at once unless within 60 s of the last send"
+    case .throttleAlarm(let pause):
+      "\(target), after a \(NumberText.compact(pause)) s pause unless within 60 s of the last send"
     case .interval(let pause):
       "\(target), after a \(NumberText.compact(pause)) s pause, one send per 60 s interval"
     }
@@ -161,7 +170,7 @@ extension SDKProfile {
   public var retryRule: String {
     switch schedule {
     case .window: "new edits wait for this retry (R4.3)"
-    case .throttleAlarm: "android: the alarm doubles from 60 s to 1 d; edits wait for it"
+    case .throttleAlarm: "android: the alarm retries 60 s after each failure; edits wait for it"
     case .interval: "ios: the interval doubles on failure (2 min first), 60 s after a success"
     }
   }

@@ -107,8 +107,10 @@ public actor RegistrationEngine {
 
   public func setAppState(_ appState: AppState) throws {
     var updated = try current()
-    updated.setAppState(appState)
+    let now = clock.now()
+    let step = updated.setAppState(appState, now: now)
     machine = updated
+    publish(step.events, at: now)
   }
 
   // MARK: Time

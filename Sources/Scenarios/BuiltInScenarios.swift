@@ -191,17 +191,22 @@ public enum BuiltInScenarios {
       name: "android-throttle",
       yaml: """
         name: android-throttle
-        description: "sdk android: an edit long after the last send goes out at once; one inside 60 s is answered on the device with 429, and sent when the retry alarm fires (SDK-FACTS)"
+        description: "sdk android: an edit long after the last send goes out after a 1 s pause; one inside 60 s is answered on the device with 429 and sent when the retry alarm fires 60 s later; going to the background sends a pending change past the throttle (SDK-FACTS)"
         config: { sdk: android }
         steps:
           - { at: 0s, do: launch }
           - { at: 0s, expect: ["sent == 1", "server.received == 1"] }
           - { at: 120s, do: tag add sports }
-          - { at: 120s, expect: ["sent == 2", "lastSent.tags has sports", "pending == 0"] }
+          - { at: 120s, expect: "nextSend == 121s" }
+          - { at: 121s, expect: ["sent == 2", "lastSent.tags has sports", "pending == 0"] }
           - { at: 130s, do: attr set CODE FREE99 }
-          - { at: 130s, expect: ["sent == 2", "failed == 1", "lastStatus == 429", "server.received == 2", "nextSend == 190s"] }
-          - { at: 189.999s, expect: "sent == 2" }
-          - { at: 190s, expect: ["sent == 3", "lastSent.attr.CODE == FREE99", "pending == 0", "server.received == 3"] }
+          - { at: 131s, expect: ["sent == 2", "failed == 1", "lastStatus == 429", "server.received == 2", "nextSend == 191s"] }
+          - { at: 190.999s, expect: "sent == 2" }
+          - { at: 191s, expect: ["sent == 3", "lastSent.attr.CODE == FREE99", "pending == 0", "server.received == 3"] }
+          - { at: 200s, do: tag add news }
+          - { at: 201s, expect: ["sent == 3", "failed == 2", "nextSend == 261s"] }
+          - { at: 210s, do: background, say: "the user leaves the app: Android deletes its throttle and sends the change now" }
+          - { at: 210s, expect: ["sent == 4", "lastSent.tags has news", "server.received == 4"] }
         """),
     Entry(
       name: "ios-interval",

@@ -33,14 +33,15 @@ struct WatchOverHTTPTests {
       port = try await front.start()
     }
 
-    func engine(_ profile: SDKProfile, platform: Platform, device: String) throws
-      -> RegistrationEngine
-    {
+    func engine(
+      _ profile: SDKProfile, platform: Platform, device: String,
+      store: RegistrationStore? = nil
+    ) throws -> RegistrationEngine {
       let configuration = try RegistrationConfigurationBuilder()
         .setApplicationId(watchAppID).setAccessToken(watchToken).setPlatform(platform)
         .setSDKProfile(profile).setMarketingCloudServerUrl("http://127.0.0.1:\(port)").build()
       return RegistrationEngine(
-        configuration: configuration, store: try RegistrationStore.inMemory(),
+        configuration: configuration, store: try store ?? RegistrationStore.inMemory(),
         transport: HTTPTransport(), clock: clock,
         environment: .demo(platform, profile: profile), makeDeviceID: { device })
     }

@@ -7,6 +7,8 @@ struct CoreHarness {
   var machine: RegistrationMachine
   var now: Instant = .zero
   var events: [TimedEvent] = []
+  /// The device as it launched, for a relaunch.
+  let environment: DeviceEnvironment
   var sends: [InFlightSend] = []
   var respond: (InFlightSend) -> SendResult = { _ in .answered(status: 201, retryAfter: nil) }
 
@@ -27,6 +29,7 @@ struct CoreHarness {
     let (machine, step) = RegistrationMachine.firstLaunch(
       settings: settings, deviceID: Self.deviceID, environment: env, now: .zero)
     self.machine = machine
+    self.environment = env
     record(step)
   }
 

@@ -167,7 +167,7 @@ struct InputRulesTests {
   func backgroundEdit() {
     var h = CoreHarness.launchedAndRegistered()
     #expect(h.edit(.addTag("fg")).warnings.isEmpty)
-    h.machine.setAppState(.background)
+    _ = h.machine.setAppState(.background, now: h.now)
     let outcome = h.edit(.addTag("bg"))
     #expect(outcome.isApplied)
     #expect(outcome.warnings.map(\.code) == [.backgroundEdit])

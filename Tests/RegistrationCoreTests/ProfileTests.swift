@@ -10,32 +10,34 @@ struct ProfileTests {
       settings: CoreHarness.settings(platform: platform, profile: profile))
   }
 
-  @Test("android: an edit long after the last send goes out at once")
+  @Test("android: an edit long after the last send goes out after its 1 s pause")
   func androidAtOnce() {
     var h = Self.harness(.android, platform: .android)
     h.edit(.addTag("sports"), at: 120)
-    h.advance(to: 120)
-    #expect(h.sendTimes == [0, 120])
+    h.advance(to: 120.999)
+    #expect(h.sendTimes == [0])
+    h.advance(to: 121)
+    #expect(h.sendTimes == [0, 121])
   }
 
   @Test(
     "android: inside 60 s of the last send, a send is answered locally with 429 and the alarm sends it",
-    arguments: [59.999, 60.0])
+    arguments: [30.0, 59.0])
   func androidTooEarly(editAt: Double) {
     var h = Self.harness(.android, platform: .android)
     h.edit(.addTag("sports"), at: editAt)
-    h.advance(to: editAt)
+    h.advance(to: editAt + 1)
     let local = h.events.compactMap { event -> (Int?, Bool)? in
       if case .failed(_, _, let status, _, _, _, let local) = event.event { return (status, local) }
       return nil
     }
-    if editAt < 60 {
+    if editAt + 1 < 60 {
       // No request left the device: one send so far, a local 429, the alarm 60 s later.
       #expect(h.sendTimes == [0])
       #expect(local.count == 1 && local.first?.0 == 429 && local.first?.1 == true)
-      #expect(h.machine.nextDeadline == Instant(editAt + 60))
-      h.advance(to: editAt + 60)
-      #expect(h.sendTimes == [0, editAt + 60])
+      #expect(h.machine.nextDeadline == Instant(editAt + 61))
+      h.advance(to: editAt + 61)
+      #expect(h.sendTimes == [0, editAt + 61])
       #expect(h.machine.state.scheduler.retry == nil)
     } else {
       #expect(h.sendTimes == [0, 60])
@@ -43,23 +45,86 @@ struct ProfileTests {
     }
   }
 
-  @Test("android: the alarm doubles from 60 s on failures and ignores a Retry-After for its time")
+  @Test("android: each retry comes 60 s after its failure (reading 2); Retry-After is a gate")
   func androidAlarm() {
     var h = Self.harness(.android, platform: .android)
-    h.respond = { _ in .answered(status: 503, retryAfter: 300) }
+    h.respond = { _ in .answered(status: 503, retryAfter: nil) }
     h.edit(.addTag("a"), at: 120)
-    h.advance(to: 120)
-    #expect(h.machine.state.scheduler.retry?.nextAttemptAt == Instant(180))
-    // At 180 the Retry-After (until 420) still holds: a local 429, and the alarm doubles.
-    h.advance(to: 180)
-    #expect(h.sendTimes == [0, 120])
-    #expect(h.machine.state.scheduler.retry?.failures == 2)
-    #expect(h.machine.state.scheduler.retry?.nextAttemptAt == Instant(300))
-    // 503s with Retry-After never succeed here; past 420 the alarm sends again.
+    h.advance(to: 600)
+    #expect(h.sendTimes == [0, 121, 181, 241, 301, 361, 421, 481, 541])
+    // A Retry-After of 300 s holds sends back until it passes, whatever the alarm says.
+    h.respond = { _ in .answered(status: 503, retryAfter: 300) }
+    h.advance(to: 601)
+    #expect(h.sendTimes.last == 601)
     h.respond = { _ in .answered(status: 201, retryAfter: nil) }
-    h.advance(to: 1000)
-    #expect(h.sendTimes.last.map { $0 >= 420 } == true)
+    h.advance(to: 2000)
+    #expect(h.sendTimes.last.map { $0 >= 901 } == true)
+    #expect(h.sendTimes.filter { $0 > 601 }.count == 1)
     #expect(h.machine.state.scheduler.retry == nil)
+  }
+
+  @Test(
+    "android: going to the background sends a pending change past the throttle, not past Retry-After"
+  )
+  func androidBackground() {
+    var h = Self.harness(.android, platform: .android)
+    h.edit(.addTag("a"), at: 10)
+    // Inside the throttle the edit is answered locally; the background sends it at once.
+    h.advance(to: 20)
+    record(&h, h.machine.setAppState(.background, now: h.now))
+    h.advance(to: 20)
+    #expect(h.sendTimes == [0, 20])
+    // Nothing pending: the background changes nothing.
+    record(&h, h.machine.setAppState(.foreground, now: h.now))
+    record(&h, h.machine.setAppState(.background, now: h.now))
+    #expect(h.machine.nextDeadline == nil)
+    // The Retry-After gate stays: a background send before it is answered locally.
+    h.respond = { _ in .answered(status: 429, retryAfter: 600) }
+    h.edit(.addTag("b"), at: 100)
+    h.advance(to: 101)
+    h.respond = { _ in .answered(status: 201, retryAfter: nil) }
+    h.edit(.addTag("c"), at: 200)
+    record(&h, h.machine.setAppState(.background, now: h.now))
+    h.advance(to: 650)
+    #expect(h.sendTimes.allSatisfy { $0 <= 101 || $0 >= 701 })
+  }
+
+  func record(_ h: inout CoreHarness, _ step: Step) {
+    h.events += step.events.map { TimedEvent(at: h.now, event: $0) }
+  }
+
+  @Test("ios: a relaunch forgets the interval: a changed record goes out 1 s after launch")
+  func iosRelaunch() {
+    var h = Self.harness(.ios)
+    h.respond = { _ in .answered(status: 503, retryAfter: nil) }
+    h.edit(.addTag("a"), at: 10)
+    h.advance(to: 61)
+    #expect(h.machine.state.scheduler.retry?.nextAttemptAt == Instant(180))
+    let (relaunched, step) = RegistrationMachine.relaunch(
+      settings: h.machine.settings, state: h.machine.state, environment: h.environment,
+      now: Instant(100))
+    h.machine = relaunched
+    record(&h, step)
+    #expect(h.machine.nextDeadline == Instant(101))
+    h.respond = { _ in .answered(status: 201, retryAfter: nil) }
+    h.advance(to: 101)
+    #expect(h.sendTimes == [0, 60, 101])
+  }
+
+  @Test("ios: a stored Retry-After date outlives a relaunch")
+  func iosRelaunchKeepsRetryAfter() {
+    var h = Self.harness(.ios)
+    h.respond = { _ in .answered(status: 429, retryAfter: 900) }
+    h.edit(.addTag("a"), at: 10)
+    h.advance(to: 61)
+    let (relaunched, _) = RegistrationMachine.relaunch(
+      settings: h.machine.settings, state: h.machine.state, environment: h.environment,
+      now: Instant(100))
+    h.machine = relaunched
+    h.respond = { _ in .answered(status: 201, retryAfter: nil) }
+    h.advance(to: 2000)
+    #expect(h.sendTimes.count > 2)
+    #expect(h.sendTimes.filter { $0 > 60 }.allSatisfy { $0 >= 960 })
   }
 
   @Test("ios: a change waits a 1 s pause, and a full 60 s interval after the last send")
