@@ -152,6 +152,9 @@ enum WatchViews {
     var findings: [String: Int]
     /// Findings by severity: `violation`, `warning`, `note` (each present, 0 when none).
     var severities: [String: Int]
+    /// Registrations the server refused (S1), and the newest refusal with its fix.
+    var refused: Int
+    var lastRefusal: String?
     var otherRoutes: [String: Int]
   }
 
@@ -167,6 +170,7 @@ enum WatchViews {
         uniqueKeysWithValues: Finding.Severity.allCases.map {
           ($0.rawValue, device.severityCounts[$0] ?? 0)
         }),
+      refused: device.refusedCount, lastRefusal: device.lastRefusal?.summary,
       otherRoutes: device.otherRoutes)
   }
 

@@ -170,24 +170,42 @@ enum EngagementRoutes {
     _ request: Request, context: EngagementRequestContext, server: LocalEngagementServer,
     options: EngagementHTTPServer.Options
   ) async -> Response {
-    if let refusal = EngagementServerCore.authorize(
+    var request = request
+    if server.adoptsFirstApp, await server.adoptedApp == nil,
+      let body = try? await request.collectBody(upTo: options.maxBodyBytes)
+    {
+      // --any-app: the first registration names the app (collectBody keeps what it read).
+      _ = await server.adoptIfFirst(
+        authorization: request.headers[.authorization],
+        payload: try? WireDecoding.payload(from: Data(body.readableBytesView)).get())
+    }
+    if case .invalid(let answer, var refusal)? = EngagementServerCore.authorize(
       request.headers[.authorization], settings: server.validationSettings)
     {
+      // A small body is read to learn which device was refused, so the receiver can show it;
+      // a larger one is left unread and the connection closed.
+      if let small = try? await request.collectBody(upTo: DeviceWatch.bodyLimit) {
+        refusal.payload = try? WireDecoding.payload(from: Data(small.readableBytesView)).get()
+      }
+      let facts = DeviceRoutes.facts(request)
       return closingUnread(
-        await answer(server.receive(refusal), options: options), context: context)
+        await Self.answer(
+          server.receive(.invalid(answer, refusal: refusal), facts: facts).answer,
+          options: options),
+        context: context)
     }
-    var request = request
     let buffer: ByteBuffer
     do {
       buffer = try await request.collectBody(upTo: options.maxBodyBytes)
     } catch {
-      let reason = "the body is larger than \(options.maxBodyBytes) bytes"
-      let refusal = EngagementServerCore.Validation.invalid(
-        .respond(
-          status: 413, body: EngagementServerCore.errorBody("bodyTooLarge", reason, field: nil),
-          retryAfter: nil), reason: reason)
+      let refusal = EngagementServerCore.Validation.refused(
+        Refusal(
+          kind: .bodyTooLarge, status: 413,
+          reason: "the body is larger than \(options.maxBodyBytes) bytes"))
       return closingUnread(
-        await answer(server.receive(refusal), options: options), context: context)
+        await answer(
+          server.receive(refusal, facts: DeviceRoutes.facts(request)).answer,
+          options: options), context: context)
     }
     // Decoding and checking run here, in parallel across connections; only accepting the
     // registration goes through the server's actor.

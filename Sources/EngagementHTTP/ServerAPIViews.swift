@@ -117,7 +117,9 @@ enum ServerAPIViews {
     return Device(
       deviceID: device.deviceID, token: payload?.deviceToken,
       contactKey: payload?.subscriberKey, platform: payload?.platform ?? "",
-      active: false, inactiveReason: "waiting for processing (S2)",
+      active: false,
+      inactiveReason: device.refusedCount == device.registrationCount
+        ? device.lastRefusal?.summary : "waiting for processing (S2)",
       pushEnabled: payload?.pushEnabled ?? false,
       attributes: Dictionary(
         (payload?.attributes ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 }),

@@ -13,7 +13,7 @@ public enum BearerAuthorization {
     }
     let credential = parts[1].drop { $0 == " " }
     guard constantTimeEqual(Array(credential.utf8), Array(token.utf8)) else {
-      return "the bearer token does not match the app's access token"
+      return "the bearer token is not this app's"
     }
     return nil
   }

@@ -35,6 +35,11 @@ public struct DeviceWatch: Sendable {
     public var tokenReturned: Bool?
     /// Calls to the other device routes, by route.
     public var otherRoutes: [String: Int] = [:]
+    /// Requests the server refused (S1), and the newest refusal with its fix.
+    public var refusedCount = 0
+    public var lastRefusal: Refusal?
+    /// When a refusal of this device was last said in the server's output.
+    var refusalAnnouncedAt: Instant?
     /// What the judge remembers between this device's registrations.
     public internal(set) var memory = JudgeMemory()
 
@@ -64,7 +69,7 @@ public struct DeviceWatch: Sendable {
   public mutating func record(
     deviceID: String, payload: RegistrationPayload?, body: [UInt8], facts: RequestFacts,
     at now: Instant, status: Int?, retryAfter: RetryAfter.Value?, server: ServerFacts,
-    issuedToken: String? = nil
+    issuedToken: String? = nil, refusal: Refusal? = nil
   ) -> String {
     var device =
       devices[deviceID]
@@ -83,12 +88,19 @@ public struct DeviceWatch: Sendable {
         userAgent: facts.userAgent, sdkVersionHeader: facts.sdkVersion,
         bodyPlatform: payload?.platform)
     }
-    let changes = payload.map { PayloadDiff.changes(from: device.lastSent, to: $0) } ?? []
-    let findings = RegistrationJudge.judge(
+    let changes =
+      refusal.map { [$0.summary] }
+      ?? payload.map { PayloadDiff.changes(from: device.lastSent, to: $0) } ?? []
+    var findings = RegistrationJudge.judge(
       JudgedRequest(
         payload: payload, at: now, status: status, retryAfter: retryAfter,
         sdk: device.identity.sdk),
       memory: &device.memory, server: server)
+    if let refusal {
+      findings.insert(refusal.finding, at: 0)
+      device.refusedCount += 1
+      device.lastRefusal = refusal
+    }
     let entry = WatchedRegistration(
       at: now, interval: device.registrations.last.map { now - $0.at }, status: status,
       retryAfter: retryAfter?.seconds, body: Self.kept(body),
@@ -111,6 +123,34 @@ public struct DeviceWatch: Sendable {
     device.lastSeen = now
     store(device)
     return device.subscriberToken
+  }
+
+  /// A registration the server refused (S1): it joins its device's timeline, or, when the
+  /// body did not say which device, a stand-in for the client named by its User-Agent.
+  /// Returns whether to say so in the server's output: at most once a minute a device.
+  public mutating func recordRefusal(_ refusal: Refusal, facts: RequestFacts, at now: Instant)
+    -> Bool
+  {
+    let named = refusal.payload?.deviceID.map(InputRules.trimmed) ?? ""
+    let deviceID = named.isEmpty ? Self.standIn(for: facts) : named
+    _ = record(
+      deviceID: deviceID, payload: refusal.payload, body: [], facts: facts, at: now,
+      status: refusal.status, retryAfter: nil,
+      server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in true }),
+      refusal: refusal)
+    guard var device = devices[deviceID] else { return false }
+    if let said = device.refusalAnnouncedAt, now - said < 60 { return false }
+    device.refusalAnnouncedAt = now
+    devices[deviceID] = device
+    return true
+  }
+
+  /// "? com.example.app (Android)": a client whose refused request named no device.
+  static func standIn(for facts: RequestFacts) -> String {
+    let identity = ClientIdentity.read(
+      userAgent: facts.userAgent, sdkVersionHeader: facts.sdkVersion, bodyPlatform: nil)
+    let name = identity.bundleID ?? facts.userAgent.map { String($0.prefix(40)) } ?? "no User-Agent"
+    return "? \(name)\(identity.platform.map { " (\($0))" } ?? "")"
   }
 
   /// The body as the timeline keeps it: whole, or its first `bodyLimit` bytes and a note.

@@ -79,14 +79,23 @@ public struct EngagementServerCore: Sendable {
   public enum Validation: Sendable {
     /// The decoded payload and the body as it arrived, which is what the store keeps.
     case valid(RegistrationPayload, body: [UInt8])
-    case invalid(ServerAnswer, reason: String)
+    case invalid(ServerAnswer, refusal: Refusal)
+
+    /// A refusal answered with its error body.
+    public static func refused(_ refusal: Refusal, field: String? = nil) -> Validation {
+      .invalid(
+        .respond(
+          status: refusal.status,
+          body: errorBody(refusal.kind.rawValue, refusal.reason, field: field), retryAfter: nil),
+        refusal: refusal)
+    }
   }
 
   /// S1's first check, which needs no body: a 401 when the token is missing or wrong.
   public static func authorize(_ authorization: String?, settings: ServerSettings) -> Validation? {
     guard let reason = BearerAuthorization.problem(authorization, token: settings.accessToken)
     else { return nil }
-    return .invalid(error(401, "unauthorized", reason), reason: reason)
+    return .refused(Refusal(kind: .unauthorized, status: 401, reason: reason))
   }
 
   public static func validate(authorization: String?, body: [UInt8], settings: ServerSettings)
@@ -96,19 +105,21 @@ public struct EngagementServerCore: Sendable {
     let payload: RegistrationPayload
     switch WireDecoding.payload(from: Data(body)) {
     case .failure(let failure):
-      return .invalid(error(400, "invalidBody", failure.description), reason: failure.description)
+      return .refused(Refusal(kind: .invalidBody, status: 400, reason: failure.description))
     case .success(let decoded): payload = decoded
     }
     for (name, value) in [
       ("deviceID", payload.deviceID), ("etAppId", payload.etAppId), ("platform", payload.platform),
     ] where value.map(InputRules.trimmed)?.isEmpty ?? true {
       let reason = "the required field \(name) is missing or empty"
-      return .invalid(error(400, "missingField", reason, field: name), reason: reason)
+      return .refused(
+        Refusal(kind: .missingField, status: 400, reason: reason, payload: payload), field: name)
     }
     let appID = InputRules.trimmed(payload.etAppId ?? "")
     guard appID == InputRules.trimmed(settings.appID) else {
       let reason = "etAppId \"\(appID)\" is not an app this server knows"
-      return .invalid(error(400, "unknownApp", reason, field: "etAppId"), reason: reason)
+      return .refused(
+        Refusal(kind: .unknownApp, status: 400, reason: reason, payload: payload), field: "etAppId")
     }
     return .valid(payload, body: body)
   }
@@ -128,10 +139,8 @@ public struct EngagementServerCore: Sendable {
     let payload: RegistrationPayload
     let body: [UInt8]
     switch validation {
-    case .invalid(let answer, let reason):
-      if case .respond(let status, _, _) = answer {
-        changes.events.append(.refused(status: status, reason: reason))
-      }
+    case .invalid(let answer, let refusal):
+      changes.events.append(.refused(status: refusal.status, reason: refusal.summary))
       return (answer, changes)
     case .valid(let valid, let received):
       payload = valid
@@ -153,6 +162,12 @@ public struct EngagementServerCore: Sendable {
     let answer =
       #"{"processAt":\#(registration.processAt.seconds),"received":true,"registrationId":\#(registration.id)}"#
     return (.respond(status: 201, body: Array(answer.utf8), retryAfter: nil), changes)
+  }
+
+  /// `--any-app`: the app id and access token become these.
+  mutating func adopt(appID: String, accessToken: String) {
+    settings.appID = appID
+    settings.accessToken = accessToken
   }
 
   mutating func applyFault(now: Instant, changes: inout Changes) -> ServerAnswer? {

@@ -1,5 +1,6 @@
 import Clocks
 import RegistrationCore
+import Synchronization
 
 /// The local Engagement server: the pure core, its store and a clock. The HTTP front and the
 /// in-process transport of scenarios both talk to this actor.
@@ -24,7 +25,7 @@ public actor LocalEngagementServer {
   /// `settings.definedAttributes` is set.
   public init(
     settings: ServerSettings, store: ServerStore, clock: any EngineClock, seed: UInt64 = 0x5EED,
-    eventSink: (@Sendable (ServerEvent, Instant) -> Void)? = nil
+    eventSink: (@Sendable (ServerEvent, Instant) -> Void)? = nil, adoptsFirstApp: Bool = false
   ) throws {
     let stored = try store.load(window: settings.registrationWindow)
     var settings = settings
@@ -35,7 +36,8 @@ public actor LocalEngagementServer {
     self.store = store
     self.clock = clock
     self.eventSink = eventSink
-    validationSettings = settings
+    checked = Mutex(settings)
+    self.adoptsFirstApp = adoptsFirstApp
   }
 
   // MARK: Requests
@@ -59,7 +61,15 @@ public actor LocalEngagementServer {
   ) {
     let now = clock.now()
     let deadline = core.nextDeadline
-    let (answer, changes) = core.receive(validation, now: now)
+    var (answer, changes) = core.receive(validation, now: now)
+    if case .invalid(let refused, let refusal) = validation {
+      // Shown against its device (or its client) at once; said at most once a minute each.
+      let announce = answer == refused && watch.recordRefusal(refusal, facts: facts, at: now)
+      if !announce { changes.events.removeAll { if case .refused = $0 { true } else { false } } }
+      commit(changes, at: now)
+      watchSink?()
+      return (answer, nil)
+    }
     commit(changes, at: now)
     // Wake the processing loop only when the earliest deadline moved, not on every request.
     if core.nextDeadline != deadline { self.changes.fire() }
@@ -171,8 +181,44 @@ public actor LocalEngagementServer {
 
   public var nextDeadline: Instant? { core.nextDeadline }
 
-  /// What stateless validation needs; the token and app id never change while running.
-  public nonisolated let validationSettings: ServerSettings
+  /// What stateless validation needs. The token and app id change at most once: when an
+  /// `--any-app` server adopts the first request's.
+  public nonisolated var validationSettings: ServerSettings { checked.withLock { $0 } }
+  private nonisolated let checked: Mutex<ServerSettings>
+  /// `--any-app`: the first registration's app id and token become the app's.
+  public nonisolated let adoptsFirstApp: Bool
+  /// Set once the first app was adopted (`adoptsFirstApp`).
+  public private(set) var adoptedApp: (appID: String, maskedToken: String)?
+
+  /// What a receiver says about `--any-app`; nil without it.
+  public var adoptionNotice: String? {
+    guard adoptsFirstApp else { return nil }
+    guard let adoptedApp else {
+      return "--any-app: the first registration's app id and token become this app's"
+    }
+    return "--any-app: adopted app \(adoptedApp.appID), token \(adoptedApp.maskedToken)"
+  }
+
+  /// `--any-app`: takes this request's app id and bearer token as the app's, if no app was
+  /// adopted yet. Returns whether it did.
+  public func adoptIfFirst(authorization: String?, payload: RegistrationPayload?) -> Bool {
+    guard adoptsFirstApp, adoptedApp == nil,
+      let parts = authorization?.split(separator: " ", maxSplits: 1), parts.count == 2,
+      parts[0].lowercased() == "bearer",
+      let appID = payload?.etAppId.map(InputRules.trimmed), !appID.isEmpty
+    else { return false }
+    let token = InputRules.trimmed(String(parts[1]))
+    guard !token.isEmpty else { return false }
+    core.adopt(appID: appID, accessToken: token)
+    checked.withLock {
+      $0.appID = appID
+      $0.accessToken = token
+    }
+    adoptedApp = (appID, TokenText.masked(token))
+    eventSink?(.adopted(appID: appID, maskedToken: TokenText.masked(token)), clock.now())
+    watchSink?()
+    return true
+  }
 
   /// Runs processing on the clock until cancelled: sleeps until the next registration is due
   /// or something changes. No ticker.

@@ -6,6 +6,8 @@ public enum ServerEvent: Hashable, Sendable {
   case received(registrationID: Int, deviceID: String, status: Int, processAt: Instant)
   case refused(status: Int, reason: String)
   case faulted(String)
+  /// `--any-app`: the first request's app id and token became the app's.
+  case adopted(appID: String, maskedToken: String)
   case processed(
     registrationID: Int, deviceID: String, contactKey: String, madeUp: Bool)
   case rejected(registrationID: Int, deviceID: String, reason: String)
@@ -13,7 +15,7 @@ public enum ServerEvent: Hashable, Sendable {
 
   public var kind: EventKind {
     switch self {
-    case .received, .refused, .faulted: .serverReceived
+    case .received, .refused, .faulted, .adopted: .serverReceived
     case .processed, .rejected: .serverProcessed
     case .orphaned: .orphaned
     }

@@ -37,6 +37,8 @@ public struct InspectorModel: Sendable {
   public var fleetOpen = false
   /// A receiver session's real devices (the most recently seen first); nil otherwise.
   public var watched: [DeviceWatch.Device]?
+  /// `--any-app`: which app the receiver adopted, or that it waits to.
+  public var receiverNotice: String?
   /// The device the receiver layout shows, by id, so it stays selected as the list moves.
   public var selectedDeviceID: String?
   /// The selected device's last body as readable lines, made when it changes (not per frame),

@@ -60,6 +60,7 @@ public enum Inspector {
       model.device = snapshot.device
       model.server = snapshot.server
       model.watched = snapshot.watched
+      model.receiverNotice = snapshot.receiverNotice
       ReceiverPanes.refreshBody(&model)
       model.now = snapshot.now
       if snapshot.rate > 0 { model.rate = snapshot.rate }

@@ -1,3 +1,5 @@
+import RegistrationCore
+
 /// The app's access token. It prints masked everywhere (description, debug description,
 /// `dump`, string interpolation); only the Authorization header reads it whole.
 public struct AccessToken: Hashable, Sendable, CustomStringConvertible,
@@ -13,11 +15,7 @@ public struct AccessToken: Hashable, Sendable, CustomStringConvertible,
   public var isEmpty: Bool { value.isEmpty }
 
   /// The first four characters and the length: enough to tell two tokens apart.
-  public var masked: String {
-    let count = value.count
-    guard count >= 12 else { return "…(\(count) chars)" }
-    return "\(value.prefix(4))…(\(count) chars)"
-  }
+  public var masked: String { TokenText.masked(value) }
 
   public var description: String { masked }
   public var debugDescription: String { "AccessToken(\(masked))" }

@@ -114,6 +114,9 @@ extension RunEvent {
         line.add("reason", reason)
       case .faulted(let summary):
         line.add("fault", summary)
+      case .adopted(let appID, let token):
+        line.add("adoptedAppId", appID)
+        line.add("token", token)
       case .processed(let id, let deviceID, let contactKey, let madeUp):
         line.add("registrationId", id)
         line.add("deviceID", deviceID)

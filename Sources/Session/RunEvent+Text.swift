@@ -57,6 +57,9 @@ extension RunEvent {
         text = "server: answered \(status): \(reason)"
       case .faulted(let summary):
         text = "server: injected fault, \(summary)"
+      case .adopted(let appID, let token):
+        text =
+          "server: adopted app \(appID) and its token \(token) from the first request (--any-app)"
       case .processed(let id, _, let contactKey, let madeUp):
         text =
           "server: #\(id) processed, device is contact \(contactKey)\(madeUp ? " (made up by the server)" : "")"

@@ -81,7 +81,8 @@ public final class Session: Sendable {
         appID: setup.appID, accessToken: setup.accessToken,
         processingDelay: setup.processingDelay, definedAttributes: setup.definedAttributes),
       store: place.serverStore, clock: clock,
-      eventSink: { event, now in log.append(RunEvent(t: now, body: .server(event))) })
+      eventSink: { event, now in log.append(RunEvent(t: now, body: .server(event))) },
+      adoptsFirstApp: place.receiver?.anyApp ?? false)
     var serverURL = "http://127.0.0.1:9"
     var front: (any ServerFront)?
     var simulated: SimulatedTransport?
@@ -306,8 +307,10 @@ public final class Session: Sendable {
     let device = try? await deviceSnapshot()
     let server = isRemote ? nil : await server.snapshot()
     let watched = mode == .receiver ? await self.server.watchedDevices(newest: 200) : nil
+    let notice = mode == .receiver ? await self.server.adoptionNotice : nil
     return SessionSnapshot(
-      device: device, server: server, now: now, rate: rate, watched: watched)
+      device: device, server: server, now: now, rate: rate, watched: watched,
+      receiverNotice: notice)
   }
 
   /// Pushes a fresh snapshot to `watcher` after every change (events, commands, the clock's

@@ -26,11 +26,14 @@ public struct ReceiverOptions: Sendable {
   public var host: String
   /// https with these PEM files.
   public var tls: (certificate: String, key: String)?
+  /// `--any-app`: adopt the first request's app id and token (loopback only).
+  public var anyApp: Bool
 
   public init(
     port: Int, upstream: String? = nil, host: String = "127.0.0.1",
-    tls: (certificate: String, key: String)? = nil
+    tls: (certificate: String, key: String)? = nil, anyApp: Bool = false
   ) {
+    self.anyApp = anyApp
     self.port = port
     self.upstream = upstream
     self.host = host

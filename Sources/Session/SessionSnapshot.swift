@@ -14,11 +14,14 @@ public struct SessionSnapshot: Sendable {
   public var rate: Double
   /// In a receiver session: the real apps' devices, the most recently seen first.
   public var watched: [DeviceWatch.Device]?
+  /// In a receiver session with `--any-app`: which app it adopted, or that it waits to.
+  public var receiverNotice: String?
 
   public init(
     device: EngineSnapshot?, server: ServerSnapshot?, now: Instant, rate: Double,
-    watched: [DeviceWatch.Device]? = nil
+    watched: [DeviceWatch.Device]? = nil, receiverNotice: String? = nil
   ) {
+    self.receiverNotice = receiverNotice
     self.device = device
     self.server = server
     self.now = now

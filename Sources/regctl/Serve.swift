@@ -24,7 +24,13 @@ struct Serve: AsyncParsableCommand {
       """)
 
   @Option(name: .customLong("app-id"), help: "The app id (etAppId) registrations must carry.")
-  var appID: String
+  var appID: String?
+
+  @Flag(
+    help:
+      "Adopt the app id and token of the first registration instead of --app-id and a token (loopback only)."
+  )
+  var anyApp = false
 
   @Option(
     help: ArgumentHelp(
@@ -79,10 +85,22 @@ struct Serve: AsyncParsableCommand {
   var quiet = false
 
   func validate() throws {
-    guard !InputRules.trimmed(appID).isEmpty else {
-      throw ValidationError("--app-id may not be empty")
+    if anyApp {
+      if let problem = Loopback.anyAppProblem(host: host) { throw ValidationError(problem) }
+      if appID != nil || accessToken != nil || accessTokenFile != nil {
+        throw ValidationError("give --app-id and a token, or --any-app, not both")
+      }
+    } else {
+      guard let appID else {
+        throw ValidationError(
+          "the server needs the app's id: --app-id ID (or --any-app to adopt the first registration's)"
+        )
+      }
+      guard !InputRules.trimmed(appID).isEmpty else {
+        throw ValidationError("--app-id may not be empty")
+      }
+      _ = try resolvedAccessToken()
     }
-    _ = try resolvedAccessToken()
     if case .failure(let problem) = DurationText.parse(processingDelay) {
       throw ValidationError("--processing-delay: \(problem)")
     }
@@ -136,12 +154,17 @@ struct Serve: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let accessToken = try resolvedAccessToken()
+    // --any-app: nothing is accepted until the first registration names the app; the
+    // placeholder token is random, so nobody can guess it meanwhile.
+    let accessToken =
+      anyApp
+      ? (0..<4).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 36) }.joined()
+      : try resolvedAccessToken()
     let defined = definedAttributes.map {
       Set($0.split(separator: ",").map { InputRules.trimmed(String($0)) }.filter { !$0.isEmpty })
     }
     let settings = ServerSettings(
-      appID: InputRules.trimmed(appID), accessToken: accessToken,
+      appID: InputRules.trimmed(appID ?? "(any)"), accessToken: accessToken,
       processingDelay: DurationText.seconds(processingDelay) ?? 300, definedAttributes: defined)
     let store: ServerStore
     do {
@@ -157,7 +180,7 @@ struct Serve: AsyncParsableCommand {
         if !quiet {
           Output.line(LiveLine.event(RunEvent(t: now, body: .server(event)), json: false))
         }
-      })
+      }, adoptsFirstApp: anyApp)
     var options = EngagementHTTPServer.Options()
     options.host = host
     options.port = port
@@ -175,13 +198,16 @@ struct Serve: AsyncParsableCommand {
     Output.line("listening on \(options.tls == nil ? "http" : "https")://\(host):\(boundPort)")
     if !quiet {
       Output.line(
-        "app \(settings.appID), token \(AccessToken(accessToken).masked), processing delay \(DurationText.describe(settings.processingDelay)), "
+        (anyApp
+          ? "app: any (--any-app): the first registration's app id and token are adopted"
+          : "app \(settings.appID), token \(AccessToken(accessToken).masked)")
+          + ", processing delay \(DurationText.describe(settings.processingDelay)), "
           + "demographics \(defined.map { $0.sorted().joined(separator: ",") } ?? "(none: every attribute accepted)"), "
           + "data \(store.location)")
       if let relay = options.upstream {
         Output.line("relaying device requests to \(relay.base); faults injected here answer first")
       }
-      if host != "127.0.0.1" && host != "localhost" && host != "::1" {
+      if !Loopback.contains(host) {
         Output.line("warning: bound to \(host), not loopback: anyone who can reach it can register")
       }
     }

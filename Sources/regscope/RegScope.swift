@@ -72,6 +72,14 @@ struct RegScope: AsyncParsableCommand {
   @Option(help: "With --receive: the certificate's private key (PEM).")
   var tlsKey: String?
 
+  @Flag(
+    help: ArgumentHelp(
+      "With --receive: adopt the app id and token of the first registration (loopback only).",
+      discussion:
+        "For a first try with an app whose configuration file is not at hand; the receiver says which app it adopted."
+    ))
+  var anyApp = false
+
   @Flag(help: "Open on the Fleet view: many devices through the three strategies (F toggles it).")
   var fleet = false
 
@@ -102,7 +110,15 @@ struct RegScope: AsyncParsableCommand {
     if (tlsCert == nil) != (tlsKey == nil) {
       throw ValidationError("give --tls-cert and --tls-key together")
     }
-    if !["127.0.0.1", "localhost", "::1"].contains(listen) && options.config == nil {
+    if anyApp {
+      guard receive else { throw ValidationError("--any-app goes with --receive") }
+      if let problem = Loopback.anyAppProblem(host: listen) { throw ValidationError(problem) }
+      if options.config != nil {
+        throw ValidationError(
+          "give --config (the app's own id and token) or --any-app (adopt the first), not both")
+      }
+    }
+    if !Loopback.contains(listen) && options.config == nil {
       throw ValidationError(
         "--listen \(TerminalText.escaped(listen)) lets the network in: give your app's own token with --config and --config-name (the demo token is public)"
       )
@@ -163,7 +179,7 @@ struct RegScope: AsyncParsableCommand {
           serverStore: try ServerStore.inMemory(), live: true, network: HTTPNetwork(),
           receiver: ReceiverOptions(
             port: port, upstream: upstream, host: listen,
-            tls: tlsCert.flatMap { cert in tlsKey.map { (cert, $0) } }))
+            tls: tlsCert.flatMap { cert in tlsKey.map { (cert, $0) } }, anyApp: anyApp))
         // The app's own id and token (from its configuration file) are what its requests carry.
         var setup = SessionSetup()
         if let config = options.config, let name = options.configName {
@@ -204,7 +220,7 @@ struct RegScope: AsyncParsableCommand {
       imported.map { "imported: \($0.source) (read-only)" }
       ?? playing.map { "demo: \($0.name) → \(session.destination)" }
       ?? (receive
-        ? "app \(session.setup.appID) ← real apps, \(session.destination)"
+        ? "\(anyApp ? "any app" : "app \(session.setup.appID)") ← real apps, \(session.destination)"
           + (upstream.map { ", relayed to \($0)" } ?? "")
         : "app \(session.engineConfiguration.appID) → \(session.destination)")
     let outage = fleetOutage.flatMap { try? FleetText.outage($0).get() }
@@ -214,7 +230,7 @@ struct RegScope: AsyncParsableCommand {
       return plan
     }
     var startupWarnings = receive ? [] : session.engineConfiguration.startupWarnings
-    if receive && !["127.0.0.1", "localhost", "::1"].contains(listen) {
+    if receive && !Loopback.contains(listen) {
       startupWarnings.append(
         "listening on \(TerminalText.escaped(listen)): anyone who can reach it can register")
     }

@@ -40,6 +40,44 @@ struct ReceiverViewTests {
     return model
   }
 
+  @Test("first contact: a refused app is listed with the reason and the fix; --any-app says so")
+  func refused() throws {
+    var watch = DeviceWatch()
+    let body = Self.body("PIXEL-8", tags: ["ALL"])
+    let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(body.utf8))
+    let facts = RequestFacts(
+      userAgent: "MarketingCloudSdk/10.0.0 (Android 14; en_US; Google/Pixel 8) com.example.app/1.0")
+    _ = watch.recordRefusal(
+      Refusal(
+        kind: .unauthorized, status: 401, reason: "the bearer token is not this app's",
+        payload: payload), facts: facts, at: Instant(5))
+    // A body that named no device: a stand-in for its client.
+    _ = watch.recordRefusal(
+      Refusal(kind: .invalidBody, status: 400, reason: "the body is not JSON"), facts: facts,
+      at: Instant(6))
+    var model = InspectorModel(width: 140, height: 40, title: "any app ← real apps")
+    model.timeStyle = .elapsed
+    _ = Inspector.update(
+      &model,
+      .snapshot(
+        SessionSnapshot(
+          device: nil, server: nil, now: Instant(10), rate: 1,
+          watched: Array(watch.devices.values.sorted { $0.lastSeen > $1.lastSeen }),
+          receiverNotice: "--any-app: the first registration's app id and token become this app's"
+        )))
+    var text = Inspector.view(model).text
+    #expect(!text.contains("no app has registered yet"))
+    #expect(text.contains("--any-app: the first registration's app id"))
+    #expect(text.contains("? com.example.app (Android)") && text.contains("1 violation"))
+    _ = Inspector.update(&model, .key(.down))
+    text = Inspector.view(model).text
+    #expect(text.contains("> PIXEL-8") && text.contains("1 warning"))
+    #expect(text.contains("refused 1x (401): the bearer token is"))
+    #expect(text.contains("refused") && text.contains("S1"))
+    // The fix is read whole in the Findings pane, wrapped.
+    #expect(text.contains("--any-app"))
+  }
+
   @Test("devices with their SDK and findings; the selected one's timeline, rule and countdown")
   func screen() throws {
     var model = try Self.model()

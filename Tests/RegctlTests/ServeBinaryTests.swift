@@ -8,12 +8,14 @@ struct ServeProcess {
   let process: InteractiveProcess
   let port: Int
 
-  static func start(_ extra: [String] = []) async throws -> ServeProcess {
+  static func start(_ extra: [String] = [], app: [String] = ["--app-id", "app"]) async throws
+    -> ServeProcess
+  {
     // The token through the child's environment only: setenv here would reach every other
     // test's children too (one of them checks that serve refuses to start without a token).
     let process = try InteractiveProcess(
-      try regctlURL(), ["serve", "--app-id", "app", "--port", "0"] + extra,
-      environment: ["REGSCOPE_ACCESS_TOKEN": Self.token])
+      try regctlURL(), ["serve"] + app + ["--port", "0"] + extra,
+      environment: app.isEmpty ? [:] : ["REGSCOPE_ACCESS_TOKEN": Self.token])
     let line = try await process.readLine { $0.hasPrefix("listening on ") } ?? ""
     return ServeProcess(process: process, port: Int(line.split(separator: ":").last ?? "") ?? 0)
   }
@@ -65,6 +67,65 @@ struct ServeBinaryTests {
       "GET /api/stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
     #expect(stats.hasPrefix("HTTP/1.1 200"), "\(stats)")
     try await serve.stop()
+  }
+
+  /// A registration as the Android SDK sends it, with this bearer token.
+  static func androidRegistration(device: String, app: String, token: String) -> String {
+    let body =
+      #"{"deviceID":"\#(device)","etAppId":"\#(app)","platform":"Android","tags":["ALL"],"timeZone":"0"}"#
+    return "POST /device/v1/registration HTTP/1.1\r\nhost: x\r\n"
+      + "user-agent: MarketingCloudSdk/10.0.0 (Android 14; en_US; Google/Pixel 8) com.example.app/1.0\r\n"
+      + "authorization: Bearer \(token)\r\ncontent-type: application/json\r\n"
+      + "content-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n\(body)"
+  }
+
+  @Test(
+    "first contact: a refused app is said once a minute a device, with the fix, token unprinted")
+  func refusedOncePerMinute() async throws {
+    let serve = try await ServeProcess.start()
+    let wrong = "not-the-apps-token-98765"
+    for _ in 0..<3 {
+      let answer = try await serve.request(
+        Self.androidRegistration(device: "PIXEL-8", app: "app", token: wrong))
+      #expect(answer.hasPrefix("HTTP/1.1 401"), "\(answer)")
+    }
+    let accepted = try await serve.request(
+      Self.androidRegistration(device: "OTHER", app: "app", token: ServeProcess.token))
+    #expect(accepted.hasPrefix("HTTP/1.1 201"), "\(accepted)")
+    var said: [String] = []
+    while let line = try await serve.process.readLine(where: { _ in true }) {
+      said.append(line)
+      if line.contains("answered 201") { break }
+    }
+    let refusals = said.filter { $0.contains("refused") }
+    #expect(refusals.count == 1, "\(said)")
+    #expect(refusals.first?.contains("the bearer token is not this app's") == true)
+    #expect(refusals.first?.contains("--any-app") == true)
+    #expect(!said.joined().contains(wrong))
+    let devices = try await serve.request(
+      "GET /api/devices HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+    #expect(devices.contains(#""refused" : 3"#), "\(devices)")
+    #expect(devices.contains("the bearer token is not this app's"))
+    try await serve.stop()
+  }
+
+  @Test("--any-app adopts the first registration's app and token, says so masked; loopback only")
+  func anyApp() async throws {
+    let serve = try await ServeProcess.start(app: ["--any-app"])
+    let token = "my-apps-own-token-012345"
+    let first = try await serve.request(
+      Self.androidRegistration(device: "PIXEL-8", app: "my-app-id", token: token))
+    #expect(first.hasPrefix("HTTP/1.1 201"), "\(first)")
+    let adopted = try await serve.process.readLine { $0.contains("adopted app") }
+    #expect(adopted?.contains("my-app-id") == true && adopted?.contains("my-a…(24 chars)") == true)
+    #expect(adopted?.contains(token) == false)
+    let other = try await serve.request(
+      Self.androidRegistration(device: "EVIL", app: "my-app-id", token: "another-token-0123456789"))
+    #expect(other.hasPrefix("HTTP/1.1 401"), "\(other)")
+    try await serve.stop()
+    let lan = try await runProcess(
+      try regctlURL(), ["serve", "--any-app", "--listen", "0.0.0.0", "--port", "0"])
+    #expect(lan.status != 0 && lan.stderr.contains("--any-app works on loopback only"))
   }
 
   @Test("405 with Allow for a known path asked with another method")

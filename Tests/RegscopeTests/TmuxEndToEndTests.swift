@@ -200,6 +200,20 @@ struct TmuxEndToEndTests {
       })
     let body =
       #"{"app_Version":"1.0","attributes":[],"dST":false,"deviceID":"PIXEL-8","etAppId":"0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b","hwid":"Google Pixel 8","locale":"en_US","location_Enabled":false,"platform":"Android","platform_Version":"14","proximity_Enabled":false,"push_Enabled":true,"quietPushEnabled":false,"sdk_Version":"10.0.0","tags":["ALL"],"timeZone":"0"}"#
+    // First contact: a request with another app's token is shown with the reason and the fix.
+    let refused = try await runTool(
+      "curl",
+      [
+        "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
+        "http://127.0.0.1:\(port)/device/v1/registration",
+        "-H", "authorization: Bearer another-apps-token-000000",
+        "-d", body.replacingOccurrences(of: "PIXEL-8", with: "WRONG-TOKEN"),
+      ])
+    #expect(refused.stdout == "401")
+    #expect(
+      await tmux.waitFor("the refused device, with the reason") { screen in
+        screen.contains("WRONG-TOKEN") && screen.contains("refused 1x (401)")
+      })
     for tag in ["a", "b", "c"] {
       let posted = try await runTool(
         "curl",

@@ -27,7 +27,9 @@ enum ReceiverPanes {
     canvas.box(timelineRect, title: "Timeline\(name)", focused: false)
     lines(timeline(model, selected), in: timelineRect, &canvas, newestLast: true)
     canvas.box(findingsRect, title: "Findings", focused: false)
-    lines(findings(selected, model.glyphs), in: findingsRect, &canvas)
+    lines(
+      findings(selected, model.glyphs, width: findingsRect.inner.width), in: findingsRect,
+      &canvas)
     canvas.box(bodyRect, title: "Last body (+ changed)", focused: false)
     lines(lastBody(model), in: bodyRect, &canvas)
   }
@@ -42,6 +44,14 @@ enum ReceiverPanes {
   }
 
   static func devices(_ model: InspectorModel, _ selected: DeviceWatch.Device?)
+    -> [[(String, StyleRole)]]
+  {
+    let notice: [[(String, StyleRole)]] =
+      model.receiverNotice.map { [[(TerminalText.escaped($0), .accent)]] } ?? []
+    return notice + deviceRows(model, selected)
+  }
+
+  static func deviceRows(_ model: InspectorModel, _ selected: DeviceWatch.Device?)
     -> [[(String, StyleRole)]]
   {
     guard let watched = model.watched, !watched.isEmpty else {
@@ -68,6 +78,13 @@ enum ReceiverPanes {
         ("    " + TerminalText.escaped(sdkName(identity)), .dim),
         ("  app \(TerminalText.escaped(identity.appVersion ?? "?"))", .dim),
       ])
+      if let refusal = device.lastRefusal {
+        // First contact: what the server refused; the Findings pane has the whole fix.
+        lines.append([
+          ("    refused \(device.refusedCount)x (\(refusal.status)): ", .error),
+          (TerminalText.escaped(refusal.reason), .normal),
+        ])
+      }
       let contact =
         device.lastSent?.subscriberKey.map { TerminalText.escaped($0) } ?? "(no contact)"
       lines.append([
@@ -143,16 +160,27 @@ enum ReceiverPanes {
     }
   }
 
-  static func findings(_ device: DeviceWatch.Device?, _ glyphs: Glyphs) -> [[(String, StyleRole)]] {
+  /// Each finding, newest first: its severity's glyph, code and rule, then the message
+  /// wrapped beside them, so that the cause and the fix are read whole.
+  static func findings(_ device: DeviceWatch.Device?, _ glyphs: Glyphs, width: Int)
+    -> [[(String, StyleRole)]]
+  {
     guard let device else { return [] }
     let all = device.registrations.reversed().flatMap { entry in entry.findings }
     guard !all.isEmpty else { return [[("none: this app keeps to the rules so far", .success)]] }
-    return all.map { finding in
+    let indent = 2 + 18 + 6
+    return all.flatMap { finding -> [[(String, StyleRole)]] in
       let (glyph, role) = mark(finding.severity, glyphs)
-      return [
-        (glyph, role), (TextWidth.column(finding.code, 18), role), (finding.rule + " ", .accent),
-        (TerminalText.escaped(finding.message), finding.severity == .note ? .dim : .normal),
+      let text: StyleRole = finding.severity == .note ? .dim : .normal
+      let head: [(String, StyleRole)] = [
+        (glyph, role), (TextWidth.column(finding.code, 18), role),
+        (TextWidth.column(finding.rule, 6), .accent),
       ]
+      let wrapped = TextWidth.wrap(
+        TerminalText.escaped(finding.message), width: max(10, width - indent))
+      return wrapped.enumerated().map { index, line in
+        (index == 0 ? head : [(String(repeating: " ", count: indent), .normal)]) + [(line, text)]
+      }
     }
   }
 
