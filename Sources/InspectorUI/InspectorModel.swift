@@ -46,6 +46,13 @@ public struct InspectorModel: Sendable {
   public var receiverBody: (deviceID: String, at: Instant, lines: [String])?
   /// False when the session talks to a remote server: the fault keys do nothing then.
   public var hasLocalServer = true
+
+  /// What the keys may drive in this session: a receiver has no device and runs in real time.
+  public var abilities: SessionAbilities {
+    var abilities: SessionAbilities = hasLocalServer ? [.localServer] : []
+    if receivingAt == nil { abilities.formUnion([.device, .clockControl]) }
+    return abilities
+  }
   public var events: [ShownEvent] = []
   /// Events scrolled back from the tail; 0 follows the tail.
   public var eventsBack = 0

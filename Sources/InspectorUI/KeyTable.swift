@@ -60,6 +60,35 @@ public enum Action: Hashable, Sendable {
   case nextField
 }
 
+/// What a session lets the keys drive. A key whose needs the session lacks is neither shown in
+/// the status bar nor obeyed: it is refused with the reason.
+public struct SessionAbilities: OptionSet, Sendable, Hashable {
+  public let rawValue: Int
+  public init(rawValue: Int) { self.rawValue = rawValue }
+
+  /// A local server to inject faults into (not in a remote session).
+  public static let localServer = SessionAbilities(rawValue: 1)
+  /// A simulated device to edit, background or restart (not while receiving real apps).
+  public static let device = SessionAbilities(rawValue: 2)
+  /// A clock that jumps, pauses and changes speed (not while receiving: real apps run in
+  /// real time).
+  public static let clockControl = SessionAbilities(rawValue: 4)
+
+  public static let all: SessionAbilities = [.localServer, .device, .clockControl]
+
+  /// Why a key that needs `missing` does nothing here.
+  public func refusal(for missing: SessionAbilities, key: String) -> String {
+    if missing.contains(.clockControl) {
+      return
+        "\(key): the receiver watches real apps in real time; its clock never jumps, pauses or speeds up"
+    }
+    if missing.contains(.device) {
+      return "\(key): there is no simulated device here; the receiver watches real apps"
+    }
+    return "\(key): the server keys drive the local server; this session talks to a remote one"
+  }
+}
+
 public struct KeyBinding: Sendable {
   public var keys: [Key]
   public var action: Action
@@ -67,11 +96,11 @@ public struct KeyBinding: Sendable {
   public var hint: String?
   /// Shown in the `?` overlay.
   public var help: String
-  /// Drives the local server: off (not advertised, refused) in a session with a remote one.
-  public var needsLocalServer = false
+  /// What the session must offer for the key to work.
+  public var needs: SessionAbilities = []
 
-  /// Whether the binding works in a session with (or without) a local server.
-  public func isEnabled(localServer: Bool) -> Bool { localServer || !needsLocalServer }
+  /// Whether the binding works in a session with these abilities.
+  public func isEnabled(_ abilities: SessionAbilities) -> Bool { abilities.isSuperset(of: needs) }
 }
 
 public enum KeyContext: Sendable, Hashable {
@@ -156,38 +185,42 @@ public enum KeyTable {
       keys: [.character(":")], action: .commandLine, hint: "command",
       help: "Type a command: tag add sports, server fail 503 times 3"),
     KeyBinding(
-      keys: [.character("a")], action: .editAttributes, hint: "attrs", help: "Edit attributes"),
-    KeyBinding(keys: [.character("t")], action: .editTags, hint: "tags", help: "Edit tags"),
+      keys: [.character("a")], action: .editAttributes, hint: "attrs", help: "Edit attributes",
+      needs: .device),
+    KeyBinding(
+      keys: [.character("t")], action: .editTags, hint: "tags", help: "Edit tags", needs: .device),
     KeyBinding(
       keys: [.character("c")], action: .editContactKey, hint: "contact key",
-      help: "Set the contact key"),
+      help: "Set the contact key", needs: .device),
     KeyBinding(
       keys: [.character("n")], action: .jumpToDeadline, hint: "jump",
-      help: "Jump time to the next deadline"),
+      help: "Jump time to the next deadline", needs: .clockControl),
     KeyBinding(
-      keys: [.character(" ")], action: .pauseResume, hint: "pause", help: "Pause or resume time"),
+      keys: [.character(" ")], action: .pauseResume, hint: "pause", help: "Pause or resume time",
+      needs: .clockControl),
     KeyBinding(
-      keys: [.character("+")], action: .faster, hint: nil, help: "Faster: 1x, 10x, 60x, 600x, 3600x"
-    ),
-    KeyBinding(keys: [.character("-")], action: .slower, hint: nil, help: "Slower"),
+      keys: [.character("+")], action: .faster, hint: nil,
+      help: "Faster: 1x, 10x, 60x, 600x, 3600x", needs: .clockControl),
+    KeyBinding(
+      keys: [.character("-")], action: .slower, hint: nil, help: "Slower", needs: .clockControl),
     KeyBinding(
       keys: [.character("e")], action: .fail503, hint: "503x3",
-      help: "Server: answer 503 to the next 3 registrations", needsLocalServer: true),
+      help: "Server: answer 503 to the next 3 registrations", needs: .localServer),
     KeyBinding(
       keys: [.character("w")], action: .fail429, hint: nil,
-      help: "Server: answer 429 with Retry-After 120 s, once", needsLocalServer: true),
+      help: "Server: answer 429 with Retry-After 120 s, once", needs: .localServer),
     KeyBinding(
       keys: [.character("h")], action: .hang, hint: nil,
-      help: "Server: hang past the client's time-out, once", needsLocalServer: true),
+      help: "Server: hang past the client's time-out, once", needs: .localServer),
     KeyBinding(
       keys: [.character("d")], action: .toggleDown, hint: "down/up",
-      help: "Server: go down (connections refused) or come back up", needsLocalServer: true),
+      help: "Server: go down (connections refused) or come back up", needs: .localServer),
     KeyBinding(
       keys: [.character("f")], action: .toggleAppState, hint: nil,
-      help: "Put the app in the background or the foreground"),
+      help: "Put the app in the background or the foreground", needs: .device),
     KeyBinding(
       keys: [.character("R")], action: .restart, hint: nil,
-      help: "Kill the app and relaunch it from the store"),
+      help: "Kill the app and relaunch it from the store", needs: .device),
     KeyBinding(keys: [.character("/")], action: .filter, hint: nil, help: "Filter the events"),
     KeyBinding(keys: [.tab], action: .focusNext, hint: nil, help: "Next pane"),
     KeyBinding(keys: [.backTab], action: .focusPrevious, hint: nil, help: "Previous pane"),
@@ -229,10 +262,10 @@ public enum KeyTable {
   }
 
   /// The status bar's hints for a context: `q quit  ? help  : command ...`.
-  public static func hints(_ context: KeyContext, localServer: Bool = true)
+  public static func hints(_ context: KeyContext, abilities: SessionAbilities = .all)
     -> [(key: String, hint: String)]
   {
-    bindings(context).filter { $0.isEnabled(localServer: localServer) }.compactMap { binding in
+    bindings(context).filter { $0.isEnabled(abilities) }.compactMap { binding in
       binding.hint.map { (binding.keys.map(\.label).joined(separator: "/"), $0) }
     }
   }

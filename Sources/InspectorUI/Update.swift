@@ -152,12 +152,10 @@ public enum Inspector {
   static func normal(_ key: Key, _ model: inout InspectorModel) -> [InspectorEffect] {
     model.flash = nil
     guard let action = KeyTable.action(for: key, in: .normal) else { return [] }
-    if KeyTable.binding(for: key, in: .normal)?.isEnabled(localServer: model.hasLocalServer)
-      == false
-    {
+    if let binding = KeyTable.binding(for: key, in: .normal), !binding.isEnabled(model.abilities) {
       model.flash = InspectorModel.Flash(
-        text:
-          "\(key.label): the server keys drive the local server; this session talks to a remote one",
+        text: model.abilities.refusal(
+          for: binding.needs.subtracting(model.abilities), key: key.label),
         isError: true)
       return []
     }

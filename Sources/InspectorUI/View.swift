@@ -143,7 +143,7 @@ extension Inspector {
       return
     }
     var x = 1
-    for (key, hint) in KeyTable.hints(model.keyContext, localServer: model.hasLocalServer) {
+    for (key, hint) in KeyTable.hints(model.keyContext, abilities: model.abilities) {
       let width = TextWidth.of(key) + TextWidth.of(hint) + 3
       if x + width > rect.width { break }
       x += canvas.buffer.put(key, x: x, y: rect.y, role: .keyName)

@@ -238,7 +238,8 @@ public final class Session: Sendable {
   /// Sets a live clock's rate (0 pauses it). False when the clock cannot: a virtual one.
   @discardableResult
   public func setRate(_ rate: Double) -> Bool {
-    guard let clock = clock as? ScaledClock else { return false }
+    // A receiver watches real apps: its clock is real time, never paused or sped up.
+    guard mode != .receiver, let clock = clock as? ScaledClock else { return false }
     clock.setRate(rate)
     publisher.changed()
     return true
@@ -286,6 +287,7 @@ public final class Session: Sendable {
   /// comes first; nil when nothing is scheduled or the clock cannot jump. One rule for the
   /// inspector's `n` and the shell's `jump`.
   public func jumpToNextDeadline() async -> Instant? {
+    guard mode != .receiver else { return nil }
     let deadlines = [await engine?.nextDeadline, isRemote ? nil : await server.nextDeadline]
     guard let next = deadlines.compactMap({ $0 }).min(), let clock = clock as? ScaledClock
     else { return nil }

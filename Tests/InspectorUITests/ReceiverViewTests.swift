@@ -78,6 +78,29 @@ struct ReceiverViewTests {
     #expect(text.contains("--any-app"))
   }
 
+  @Test("real time: n, Space, + and - are refused with the reason; the status bar offers none")
+  func realTime() throws {
+    var model = InspectorModel(
+      width: 120, height: 40, title: "app ← real apps", receivingAt: "http://127.0.0.1:8080")
+    let bar = try #require(Inspector.view(model).text.split(separator: "\n").last)
+    for hint in ["attrs", "tags", "contact key", "jump", "pause"] {
+      #expect(!bar.contains(hint), "\(hint) in \(bar)")
+    }
+    #expect(bar.contains("quit") && bar.contains("503x3"))
+    for key in [Key.character("n"), .character(" "), .character("+"), .character("-")] {
+      let effects = Inspector.update(&model, .key(key))
+      #expect(effects.isEmpty, "\(key)")
+      #expect(model.flash?.text.contains("real time") == true, "\(key)")
+    }
+    for key in [Key.character("a"), .character("t"), .character("c"), .character("R")] {
+      #expect(Inspector.update(&model, .key(key)).isEmpty)
+      #expect(model.flash?.text.contains("no simulated device") == true, "\(key)")
+    }
+    // A simulated device keeps every key.
+    var device = InspectorModel(width: 120, height: 40, title: "app → local")
+    #expect(Inspector.update(&device, .key(.character("n"))) == [.jumpToNextDeadline])
+  }
+
   @Test("devices with their SDK and findings; the selected one's timeline, rule and countdown")
   func screen() throws {
     var model = try Self.model()
