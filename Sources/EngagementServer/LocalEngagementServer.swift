@@ -196,7 +196,7 @@ public actor LocalEngagementServer {
     guard let adoptedApp else {
       return "--any-app: the first registration's app id and token become this app's"
     }
-    return "--any-app: adopted app \(adoptedApp.appID), token \(adoptedApp.maskedToken)"
+    return "adopted app \(adoptedApp.appID) (--any-app)"
   }
 
   /// `--any-app`: takes this request's app id and bearer token as the app's, if no app was

@@ -134,10 +134,11 @@ enum ReceiverPanes {
   /// "iOS 10.0.0 SDK", "Android 10.0.0 SDK", or the platform with "unknown SDK" when the
   /// User-Agent is not a shipped SDK's (held to the documented contract).
   static func sdkName(_ identity: ClientIdentity) -> String {
-    let platform = identity.platform ?? "?"
     switch identity.sdk {
-    case .ios, .android: return "\(platform) SDK \(identity.sdkVersion ?? "?")"
-    case .unknown: return "\(platform), unknown SDK (documented rules)"
+    case .ios, .android:
+      return "\(identity.platform ?? "?") SDK \(identity.sdkVersion ?? "?")"
+    case .unknown:
+      return (identity.platform.map { "\($0), " } ?? "") + "unknown SDK (documented rules)"
     }
   }
 
