@@ -63,6 +63,12 @@ public enum StateDumpImport {
       }
       object = inner
       shape = .unified
+    } else if object["sfmcSDKVersion"] != nil,
+      let inner = (object["PUSH"] ?? object["ENGAGEMENT"]) as? [String: Any]
+    {
+      // The unified SDK 1.0.x: flat, `{"sfmcSDKVersion": "1.0.x", "PUSH": <the dump>}`.
+      object = inner
+      shape = .unified
     }
     let current: Any?
     let last: Any?
@@ -89,7 +95,12 @@ public enum StateDumpImport {
     guard let currentPayload = try payload(current, "the current registration", fail) else {
       throw fail("has no current registration")
     }
-    let lastPayload = try payload(last, "the last sent registration", fail)
+    var lastPayload = try payload(last, "the last sent registration", fail)
+    if shape != .ios, lastPayload == nil {
+      // Android lists `last_registration_sent` only while a send is needed: absent, nothing
+      // is pending (it does not mean nothing was ever sent).
+      lastPayload = currentPayload
+    }
     let profile: SDKProfile = shape == .ios ? .ios : .android
     let pending = differences(from: lastPayload, to: currentPayload)
     return StateDumpReading(

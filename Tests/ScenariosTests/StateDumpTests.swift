@@ -74,6 +74,26 @@ struct StateDumpTests {
     #expect(reading.findings.first { $0.code == "orphanRisk" }?.rule == "R8.3")
   }
 
+  @Test("a flat unified 1.0.x dump; Android without last_registration_sent has nothing pending")
+  func flatUnifiedNothingPending() throws {
+    let current =
+      #"{"deviceID":"D1","etAppId":"app","platform":"Android","tags":["ALL","Android"]}"#
+    let dump = Data(
+      #"{"sfmcSDKVersion": "1.0.6", "PUSH": {"RegistrationManager": {"current_registration": \#(current), "last_sent_timestamp": "2026-11-18T10:00:00.000Z"}}}"#
+        .utf8)
+    let reading = try StateDumpImport.read(dump, source: "flat.json")
+    #expect(reading.shape == .unified)
+    #expect(reading.pending.isEmpty)
+    #expect(reading.nextDue == "nothing is due: the current registration was sent")
+    #expect(!reading.pending.contains { $0.contains("nothing was ever sent") })
+    // iOS keeps "Last Successfully Sent Registration" always: absent there means never sent.
+    let ios = Data(
+      #"{"Registration Details": {"Current Registration": \#(current)}}"#.utf8)
+    #expect(
+      try StateDumpImport.read(ios, source: "ios.json").pending.first?.contains(
+        "nothing was ever sent") == true)
+  }
+
   @Test("a hand-written iOS dump: HWID is reserved on iOS, a key after an anonymous send")
   func iosDump() throws {
     let reading = try StateDumpImport.read(
