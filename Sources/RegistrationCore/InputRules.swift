@@ -115,11 +115,17 @@ public enum InputRules {
   }
 
   /// R2.7: the trimmed tag, or why it is refused.
-  public static func tag(_ raw: String) -> Result<String, Rejection> {
+  public static func tag(_ raw: String, maxLength: Int? = nil) -> Result<String, Rejection> {
     let tag = trimmed(raw)
     if tag.isEmpty {
       return .failure(
         Rejection(rule: "R2.7", field: "tag", reason: "is empty after trimming white space"))
+    }
+    if let maxLength, exceeds(tag, maxLength) {
+      return .failure(
+        Rejection(
+          rule: "R2.7", field: "tag",
+          reason: "is \(tag.count) characters; at most \(maxLength) are allowed (obs.)"))
     }
     return .success(tag)
   }

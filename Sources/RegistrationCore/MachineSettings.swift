@@ -31,7 +31,10 @@ public struct MachineSettings: Hashable, Sendable {
 
   /// Every tag a registration of `record` carries: the SDK's own plus the app's, sorted (R6.2).
   public func allTags(of record: ContactRecord) -> [String] {
-    record.tags.union(systemTags(hwid: record.device.environment.hwid)).sorted()
+    record.tags.union(
+      profile.sentSystemTags(
+        platform: platform, debugBuild: debugBuild, hwid: record.device.environment.hwid)
+    ).sorted()
   }
 }
 

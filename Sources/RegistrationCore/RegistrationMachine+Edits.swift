@@ -110,6 +110,13 @@ extension RegistrationMachine {
     if state.record.attributes[key] == value {
       return .unchanged(reason: "attribute \(key) is already \(quoted(value))")
     }
+    if settings.profile.attributeKeysCaseInsensitive {
+      // iOS replaces an attribute whatever the case of its key.
+      for existing in state.record.attributes.keys
+      where existing != key && existing.lowercased() == key.lowercased() {
+        state.record.attributes.removeValue(forKey: existing)
+      }
+    }
     state.record.attributes[key] = value
     state.record.clearedAttributes.remove(key)
     let change = recordChange(
@@ -123,34 +130,40 @@ extension RegistrationMachine {
     case .failure(let rejection): return .rejected(rejection)
     case .success(let value): key = value
     }
-    guard state.record.attributes.removeValue(forKey: key) != nil else {
+    let stored =
+      settings.profile.attributeKeysCaseInsensitive
+      ? state.record.attributes.keys.first { $0.lowercased() == key.lowercased() } ?? key : key
+    guard state.record.attributes.removeValue(forKey: stored) != nil else {
       return .unchanged(reason: "attribute \(key) is not set")
     }
-    state.record.clearedAttributes.insert(key)
+    state.record.clearedAttributes.insert(stored)
+    let kept =
+      settings.profile.keepsClearedAttributes ? "sent as \"\" from now on" : "sent once as \"\""
     let change = recordChange(
-      ChangeTarget(.attribute, key), summary: "\(key) cleared (sent once as \"\")", now: now)
+      ChangeTarget(.attribute, stored), summary: "\(stored) cleared (\(kept))", now: now)
     return .applied(change, warnings: backgroundWarning())
   }
 
   mutating func addTag(_ raw: String, now: Instant) -> EditOutcome {
     let tag: String
-    switch InputRules.tag(raw) {
+    switch InputRules.tag(raw, maxLength: settings.profile.tagMaxLength) {
     case .failure(let rejection): return .rejected(rejection)
     case .success(let value): tag = value
     }
     if isSystemTag(tag) { return .unchanged(reason: "\(tag) is the SDK's own tag, always present") }
-    if state.record.tags.contains(tag) { return .unchanged(reason: "tag \(tag) is already there") }
+    if storedTag(tag) != nil { return .unchanged(reason: "tag \(tag) is already there") }
     state.record.tags.insert(tag)
     let change = recordChange(ChangeTarget(.tag, tag), summary: "+ \(tag)", now: now)
     return .applied(change, warnings: backgroundWarning())
   }
 
   mutating func removeTag(_ raw: String, now: Instant) -> EditOutcome {
-    let tag: String
-    switch InputRules.tag(raw) {
+    var tag: String
+    switch InputRules.tag(raw, maxLength: settings.profile.tagMaxLength) {
     case .failure(let rejection): return .rejected(rejection)
     case .success(let value): tag = value
     }
+    tag = storedTag(tag) ?? tag
     if isSystemTag(tag) {
       return .rejected(
         Rejection(
@@ -181,8 +194,23 @@ extension RegistrationMachine {
     return .applied(change, warnings: backgroundWarning())
   }
 
+  /// Whether `tag` is one of the SDK's own: Android compares them without regard to case, and
+  /// iOS its model name (SDK-FACTS: input rules).
   func isSystemTag(_ tag: String) -> Bool {
-    settings.systemTags(hwid: state.record.device.environment.hwid).contains(tag)
+    let own = settings.systemTags(hwid: state.record.device.environment.hwid)
+    if own.contains(tag) { return true }
+    let model =
+      settings.profile.tagsDeviceModel
+      ? SDKProfile.deviceModel(fromHardwareID: state.record.device.environment.hwid) : nil
+    let loose = settings.profile.tagsCaseInsensitive ? own : model.map { [$0] } ?? []
+    return loose.contains { $0.lowercased() == tag.lowercased() }
+  }
+
+  /// The app's tag as the record holds it: the same spelling, or on Android any case.
+  func storedTag(_ tag: String) -> String? {
+    if state.record.tags.contains(tag) { return tag }
+    guard settings.profile.tagsCaseInsensitive else { return nil }
+    return state.record.tags.first { $0.lowercased() == tag.lowercased() }
   }
 
   var reservedExtras: [String] { settings.profile.extraReservedAttributeKeys }

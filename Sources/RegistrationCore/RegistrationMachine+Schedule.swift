@@ -42,7 +42,9 @@ extension RegistrationMachine {
       // the pause runs from the launch.
       var due = max(first.firstAt, launchedAt ?? first.firstAt) + batchPause
       if let last = scheduler.lastAttemptAt { due = max(due, last + RetryPolicy.firstInterval) }
-      if let until = scheduler.retryAfterUntil { due = max(due, until) }
+      if !settings.profile.defersUntilRetryAfter, let until = scheduler.retryAfterUntil {
+        due = max(due, until)
+      }
       return due
     }
   }

@@ -9,6 +9,16 @@ extension RegistrationMachine {
       backgroundFlushAt = nil
       return answerTooEarly(until: until, now: now)
     }
+    if settings.profile.defersUntilRetryAfter, let until = state.scheduler.retryAfterUntil,
+      now < until
+    {
+      // iOS: the send is deferred, the interval doubles, and it looks again after it.
+      return answerLocally(
+        status: nil,
+        message:
+          "deferred: the server's Retry-After holds until \(NumberText.compact(until.seconds)) s; the interval doubles",
+        now: now)
+    }
     let payload = RegistrationPayload(record: state.record, settings: settings)
     if reason != .initial, let acked = state.lastAcknowledged,
       acked.payload.isSameRecord(as: payload)
@@ -44,16 +54,24 @@ extension RegistrationMachine {
   /// Android answers a send attempted inside its throttle itself, as a 429: no request leaves,
   /// and the retry alarm is set as for any failure.
   mutating func answerTooEarly(until: Instant, now: Instant) -> Step {
+    answerLocally(
+      status: 429,
+      message:
+        "too early: answered on the device with 429 (the throttle ends in \(NumberText.compact((until - now).rounded(.up))) s)",
+      now: now)
+  }
+
+  /// A send the SDK ends itself, with no request: Android's local 429, iOS's deferral. It
+  /// counts as a failure and sets the retry.
+  mutating func answerLocally(status: Int?, message: String, now: Instant) -> Step {
     var step = Step()
     let sendID = state.scheduler.nextSendID
     state.scheduler.nextSendID += 1
     let attempt = (state.scheduler.retry?.failures ?? 0) + 1
-    let message =
-      "too early: answered on the device with 429 (the throttle ends in \(NumberText.compact((until - now).rounded(.up))) s)"
-    let retry = fail(status: 429, error: message, retryAfter: nil, now: now)
+    let retry = fail(status: status, error: message, retryAfter: nil, now: now)
     step.events.append(
       .failed(
-        sendID: sendID, attempt: attempt, status: 429, error: message,
+        sendID: sendID, attempt: attempt, status: status, error: message,
         retryAt: retry.nextAttemptAt, needsFix: false, local: true))
     step.persist = true
     finish(&step, now: now)
@@ -92,8 +110,12 @@ extension RegistrationMachine {
   mutating func acknowledge(_ send: InFlightSend, status: Int, now: Instant) {
     state.pending.removeAll { $0.seq <= send.coveredSeq }
     rebuildPendingIndex()
-    for key in send.clearedKeys where state.record.attributes[key] == nil {
-      state.record.clearedAttributes.remove(key)
+    // The shipped SDKs keep a cleared key, sent as "" from then on; the documented contract
+    // sends it once (R2.6).
+    if !settings.profile.keepsClearedAttributes {
+      for key in send.clearedKeys where state.record.attributes[key] == nil {
+        state.record.clearedAttributes.remove(key)
+      }
     }
     state.lastAcknowledged = AcknowledgedRegistration(
       payload: send.payload, hash: BodyHash.digest(send.body, settings.profile.bodyHash), at: now,
@@ -120,8 +142,11 @@ extension RegistrationMachine {
       wait = RetryPolicy.firstInterval
       if let retryAfter { state.scheduler.retryAfterUntil = now + retryAfter }
     case .interval:
-      // The interval doubles with each failure: 120 s after the first.
-      wait = max(RetryPolicy.backoff(afterFailures: failures + 1), retryAfter ?? 0)
+      // The interval doubles with each failure: 120 s after the first. A deferring SDK does
+      // not wake at the Retry-After date; it looks again after the interval (see `tick`).
+      wait = max(
+        RetryPolicy.backoff(afterFailures: failures + 1),
+        profile.defersUntilRetryAfter ? 0 : retryAfter ?? 0)
       if let retryAfter { state.scheduler.retryAfterUntil = now + retryAfter }
     }
     let spread =

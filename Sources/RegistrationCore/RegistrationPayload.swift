@@ -97,7 +97,7 @@ public struct RegistrationPayload: Hashable, Sendable, Codable {
     locationEnabled = env.locationEnabled
     proximityEnabled = env.proximityEnabled
     badge = device.platform == .iOS && profile.sendsLanguageAndBadge ? env.badge : nil
-    registrationId = device.registrationId
+    registrationId = profile.sendsRegistrationId ? device.registrationId : nil
     var pairs = record.attributes.map { Attribute(key: $0.key, value: $0.value) }
     for cleared in record.clearedAttributes where record.attributes[cleared] == nil {
       pairs.append(Attribute(key: cleared, value: ""))

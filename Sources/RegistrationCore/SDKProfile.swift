@@ -92,6 +92,27 @@ public struct SDKProfile: Hashable, Sendable {
   /// The interval and the throttle live in memory: a relaunch starts them again (iOS). The
   /// Retry-After date is stored and survives.
   public var intervalInMemory: Bool
+  /// A due send while the server's Retry-After lies ahead is deferred: the interval doubles
+  /// and the SDK looks again after it, rather than waking at the date (iOS).
+  public var defersUntilRetryAfter: Bool
+  /// `registrationId` on the wire: always (documented), or only when the unified SDK has one,
+  /// which a simulated shipped SDK does not.
+  public var sendsRegistrationId: Bool
+  /// A cleared attribute keeps its key, sent with `""` in every later registration (both
+  /// shipped SDKs); the documented contract sends it once.
+  public var keepsClearedAttributes: Bool
+  /// The longest tag, in characters (both shipped SDKs: 128).
+  public var tagMaxLength: Int?
+  /// Tags are kept and compared without regard to case (Android's `TreeMap`).
+  public var tagsCaseInsensitive: Bool
+  /// Setting an attribute replaces an existing one whatever the case of its key (iOS).
+  public var attributeKeysCaseInsensitive: Bool
+  /// `DEBUG` is on the wire in a debug build (documented, Android); iOS reserves it but never
+  /// sends it.
+  public var sendsDebugTag: Bool
+  /// `uuid` is renewed only when the record changes, so a retry carries the same one (iOS);
+  /// otherwise each request gets its own.
+  public var uuidPerRecord: Bool
 
   public enum UserAgentForm: Hashable, Sendable {
     case regscope, ios, android
@@ -104,7 +125,10 @@ public struct SDKProfile: Hashable, Sendable {
     sendsLanguageAndBadge: true, timeZoneForm: .seconds, quietPushAlwaysFalse: false,
     bodyHash: .fnv1a64, schedule: .window, retryAfterForms: .secondsOrDate,
     extraReservedAttributeKeys: [], tagsDeviceModel: false, flagsNeedsFix: true,
-    listenerPayload: .sentBody, backgroundSendsPending: false, intervalInMemory: false)
+    listenerPayload: .sentBody, backgroundSendsPending: false, intervalInMemory: false,
+    defersUntilRetryAfter: false, sendsRegistrationId: true, keepsClearedAttributes: false,
+    tagMaxLength: nil, tagsCaseInsensitive: false, attributeKeysCaseInsensitive: false,
+    sendsDebugTag: true, uuidPerRecord: false)
 
   /// The shipped iOS SDK 10.0.0 (SDK-FACTS.md).
   public static let ios = SDKProfile(
@@ -114,7 +138,10 @@ public struct SDKProfile: Hashable, Sendable {
     timeZoneForm: .fourDigits, quietPushAlwaysFalse: false, bodyHash: .sha1,
     schedule: .interval(batchPause: 1), retryAfterForms: .positiveWholeSecondsOnly,
     extraReservedAttributeKeys: ["HWID"], tagsDeviceModel: true, flagsNeedsFix: false,
-    listenerPayload: .answerBody, backgroundSendsPending: false, intervalInMemory: true)
+    listenerPayload: .answerBody, backgroundSendsPending: false, intervalInMemory: true,
+    defersUntilRetryAfter: true, sendsRegistrationId: false, keepsClearedAttributes: true,
+    tagMaxLength: 128, tagsCaseInsensitive: false, attributeKeysCaseInsensitive: true,
+    sendsDebugTag: false, uuidPerRecord: true)
 
   /// The shipped Android SDK 10.0.0 (SDK-FACTS.md).
   public static let android = SDKProfile(
@@ -124,7 +151,10 @@ public struct SDKProfile: Hashable, Sendable {
     timeZoneForm: .seconds, quietPushAlwaysFalse: true, bodyHash: .sha256,
     schedule: .throttleAlarm(editPause: 1), retryAfterForms: .wholeSecondsOnly,
     extraReservedAttributeKeys: [], tagsDeviceModel: false, flagsNeedsFix: false,
-    listenerPayload: .sentBody, backgroundSendsPending: true, intervalInMemory: false)
+    listenerPayload: .sentBody, backgroundSendsPending: true, intervalInMemory: false,
+    defersUntilRetryAfter: false, sendsRegistrationId: false, keepsClearedAttributes: true,
+    tagMaxLength: 128, tagsCaseInsensitive: true, attributeKeysCaseInsensitive: false,
+    sendsDebugTag: true, uuidPerRecord: false)
 
   public static func named(_ name: Name) -> SDKProfile {
     switch name {
@@ -186,20 +216,27 @@ extension SDKProfile {
     }
   }
 
-  /// The model name iOS tags a device with: the letters before the first digit of its
-  /// hardware id (`iPhone15,2` gives `iPhone`, `iPad13,1` gives `iPad`).
-  public static func deviceModel(fromHardwareID hwid: String) -> String? {
-    let model = String(hwid.prefix { !$0.isNumber && $0 != "," })
-    let trimmed = InputRules.trimmed(model)
-    return trimmed.isEmpty ? nil : trimmed
+  /// The model name iOS tags a device with (`UIDevice.model`): `iPhone` or `iPad`, read from
+  /// the hardware id's letters (`iPhone15,2`, `iPad13,1`); a simulator's (`arm64`, `x86_64`)
+  /// and anything else is an `iPhone`, as `UIDevice.model` says on a simulator.
+  public static func deviceModel(fromHardwareID hwid: String) -> String {
+    let letters = InputRules.trimmed(String(hwid.prefix { !$0.isNumber && $0 != "," }))
+    return ["iPhone", "iPad", "iPod touch"].first { $0.lowercased() == letters.lowercased() }
+      ?? "iPhone"
   }
 
-  /// The tags this SDK owns on this device: always present, never removable (R2.7).
+  /// The tags this SDK owns on this device: always present, never removable, refused as the
+  /// app's own (R2.7). iOS owns `DEBUG` without sending it (`sentSystemTags`).
   public func systemTags(platform: Platform, debugBuild: Bool, hwid: String) -> [String] {
     var tags = ["ALL", platform.tag]
     if debugBuild { tags.append("DEBUG") }
-    if tagsDeviceModel, let model = Self.deviceModel(fromHardwareID: hwid) { tags.append(model) }
+    if tagsDeviceModel { tags.append(Self.deviceModel(fromHardwareID: hwid)) }
     return tags
+  }
+
+  /// The SDK's own tags as they go on the wire.
+  public func sentSystemTags(platform: Platform, debugBuild: Bool, hwid: String) -> [String] {
+    systemTags(platform: platform, debugBuild: debugBuild && sendsDebugTag, hwid: hwid)
   }
 
   /// A `Retry-After` header read as this SDK reads it: seconds from `now`, capped at a day,

@@ -21,6 +21,8 @@ public actor RegistrationEngine {
   private var sendTask: Task<Void, Never>?
   /// The body of the send on the wire, for the `sent` event that ends it.
   private var inFlightBody: [UInt8]?
+  /// iOS renews `uuid` only when the record changes: the record it was made for, and it.
+  private var recordStamp: (record: RegistrationPayload, uuid: String)?
   private var isShutDown = false
   private var storeProblem: String?
   private var listeners: [(ListenerID, Listener)] = []
@@ -218,8 +220,16 @@ public actor RegistrationEngine {
   private func makeRequest(_ send: InFlightSend) -> RegistrationRequest {
     // The send time in the clock's own terms: real time for the system clock, the epoch plus
     // the virtual time in a scenario.
-    RegistrationRequest(
-      send: send, configuration: configuration, requestID: makeRequestID(),
+    var requestID = makeRequestID()
+    if configuration.profile.uuidPerRecord {
+      if let stamp = recordStamp, stamp.record == send.payload {
+        requestID = stamp.uuid
+      } else {
+        recordStamp = (send.payload, requestID)
+      }
+    }
+    return RegistrationRequest(
+      send: send, configuration: configuration, requestID: requestID,
       sentAt: Date(timeIntervalSince1970: send.startedAt.seconds),
       subscriberToken: machine?.state.scheduler.subscriberToken)
   }

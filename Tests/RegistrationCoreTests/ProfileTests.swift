@@ -200,7 +200,9 @@ struct ProfileTests {
   func systemTags() {
     #expect(SDKProfile.deviceModel(fromHardwareID: "iPhone15,2") == "iPhone")
     #expect(SDKProfile.deviceModel(fromHardwareID: "iPad13,1") == "iPad")
-    #expect(SDKProfile.deviceModel(fromHardwareID: "15,2") == nil)
+    // A simulator's hwid is its processor; UIDevice.model still says iPhone.
+    #expect(SDKProfile.deviceModel(fromHardwareID: "arm64") == "iPhone")
+    #expect(SDKProfile.deviceModel(fromHardwareID: "15,2") == "iPhone")
     var ios = Self.harness(.ios)
     #expect(ios.machine.settings.allTags(of: ios.machine.state.record) == ["ALL", "IOS", "iPhone"])
     #expect(ios.edit(.removeTag("iPhone")).rejection?.rule == "R2.7")
@@ -210,6 +212,101 @@ struct ProfileTests {
     let documented = Self.harness(.documented)
     #expect(
       documented.machine.settings.allTags(of: documented.machine.state.record) == ["ALL", "IOS"])
+  }
+
+  @Test("ios: DEBUG is reserved but never sent; the model is refused in any case")
+  func iosDebugTag() {
+    var settings = CoreHarness.settings(platform: .iOS, profile: .ios)
+    settings.debugBuild = true
+    var ios = CoreHarness.launchedAndRegistered(settings: settings)
+    #expect(ios.machine.settings.allTags(of: ios.machine.state.record) == ["ALL", "IOS", "iPhone"])
+    #expect(ios.edit(.addTag("DEBUG")).isUnchanged)
+    #expect(ios.edit(.addTag("IPHONE")).isUnchanged)
+    #expect(ios.edit(.removeTag("iphone")).rejection?.rule == "R2.7")
+    settings.profile = .android
+    settings.platform = .android
+    let android = CoreHarness.launchedAndRegistered(settings: settings)
+    #expect(
+      android.machine.settings.allTags(of: android.machine.state.record)
+        == ["ALL", "Android", "DEBUG"])
+  }
+
+  @Test("both shipped SDKs: tags of more than 128 characters are refused; documented has no limit")
+  func tagLength() {
+    let long = String(repeating: "t", count: 129)
+    for (profile, platform) in [(SDKProfile.ios, Platform.iOS), (.android, .android)] {
+      var h = Self.harness(profile, platform: platform)
+      #expect(h.edit(.addTag(long)).rejection?.rule == "R2.7", "\(profile.name)")
+      #expect(h.edit(.addTag(String(long.dropFirst()))).isApplied, "\(profile.name)")
+    }
+    var documented = Self.harness(.documented)
+    #expect(documented.edit(.addTag(long)).isApplied)
+  }
+
+  @Test("android keeps tags without regard to case; ios replaces an attribute in any case")
+  func caseRules() {
+    var android = Self.harness(.android, platform: .android)
+    #expect(android.edit(.addTag("Sports")).isApplied)
+    #expect(android.edit(.addTag("sports")).isUnchanged)
+    #expect(android.edit(.addTag("all")).isUnchanged)
+    #expect(android.edit(.removeTag("SPORTS")).isApplied)
+    #expect(android.machine.state.record.tags.isEmpty)
+    var ios = Self.harness(.ios)
+    #expect(ios.edit(.setAttribute(key: "Tier", value: "gold")).isApplied)
+    #expect(ios.edit(.setAttribute(key: "tier", value: "silver")).isApplied)
+    #expect(ios.machine.state.record.attributes == ["tier": "silver"])
+    #expect(ios.edit(.clearAttribute(key: "TIER")).isApplied)
+    #expect(ios.machine.state.record.attributes.isEmpty)
+    // Documented and Android keep keys as spelled.
+    var documented = Self.harness(.documented)
+    _ = documented.edit(.setAttribute(key: "Tier", value: "gold"))
+    _ = documented.edit(.setAttribute(key: "tier", value: "silver"))
+    #expect(documented.machine.state.record.attributes.count == 2)
+  }
+
+  @Test("both shipped SDKs keep a cleared attribute's key, sent as \"\" in every later body")
+  func clearedKeyKept() {
+    for (profile, platform, kept) in [
+      (SDKProfile.ios, Platform.iOS, true), (.android, .android, true), (.documented, .iOS, false),
+    ] {
+      var h = Self.harness(profile, platform: platform)
+      h.edit(.setAttribute(key: "Plan", value: "gold"), at: 100)
+      h.advance(to: 300)
+      h.edit(.clearAttribute(key: "Plan"), at: 400)
+      h.advance(to: 600)
+      h.edit(.addTag("later"), at: 700)
+      h.advance(to: 900)
+      let plan = h.lastPayload?.attributes?.first { $0.key == "Plan" }
+      #expect(
+        kept ? plan?.value == "" : plan == nil, "\(profile.name): \(String(describing: plan))")
+    }
+  }
+
+  @Test("registrationId is sent by the documented profile only (the shipped SDKs: when set)")
+  func registrationID() {
+    #expect(Self.harness(.documented).lastPayload?.registrationId != nil)
+    #expect(Self.harness(.ios).lastPayload?.registrationId == nil)
+    #expect(Self.harness(.android, platform: .android).lastPayload?.registrationId == nil)
+  }
+
+  @Test("ios: a Retry-After is polled at doubled intervals: a look 120 s on, the send 240 s later")
+  func iosDeferral() {
+    var h = Self.harness(.ios)
+    h.respond = { _ in .answered(status: 429, retryAfter: 300) }
+    h.edit(.addTag("a"), at: 100)
+    h.advance(to: 160)
+    #expect(h.sendTimes == [0, 101])
+    h.respond = { _ in .answered(status: 201, retryAfter: nil) }
+    h.advance(to: 1000)
+    // 101 + 120 = 221: the date (401) lies ahead, deferred; 221 + 240 = 461: sent.
+    #expect(h.sendTimes == [0, 101, 461])
+    let deferred = h.events.contains { event in
+      if case .failed(_, _, nil, let error?, _, _, true) = event.event {
+        return error.hasPrefix("deferred")
+      }
+      return false
+    }
+    #expect(deferred)
   }
 
   @Test("the body: fields each SDK writes its own way; the hash each SDK uses")

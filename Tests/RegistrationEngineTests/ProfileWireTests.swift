@@ -165,3 +165,38 @@ struct ProfileWireTests {
     #expect(documented.startupWarnings.first { $0.contains("24 characters") } != nil)
   }
 }
+
+@Suite("uuid on the wire: per record version on iOS, per request on Android")
+struct RequestUUIDTests {
+  /// The uuids of the requests an engine being `profile` sends: a failing send and its retry,
+  /// then a changed record.
+  static func uuids(_ profile: SDKProfile, platform: Platform) async throws -> [String] {
+    let configuration = try RegistrationConfigurationBuilder()
+      .setApplicationId(ProfileWireTests.appID).setAccessToken(ProfileWireTests.token)
+      .setMarketingCloudServerUrl("http://127.0.0.1:9").setPlatform(platform)
+      .setSDKProfile(profile).build()
+    let transport = InMemoryTransport { _ in .answered(status: 503, retryAfter: nil) }
+    let clock = VirtualClock()
+    let engine = RegistrationEngine(
+      configuration: configuration, store: try RegistrationStore.inMemory(),
+      transport: transport, clock: clock, environment: .demo(platform, profile: profile))
+    try await engine.launch()
+    try await engine.advance(clock, to: Instant(200))
+    transport.setResponder { _ in .answered(status: 201, retryAfter: nil) }
+    try await engine.advance(clock, to: Instant(1000))
+    _ = try await engine.apply(.addTag("changed"))
+    try await engine.advance(clock, to: Instant(2000))
+    await engine.shutDown()
+    return transport.requests.compactMap(\.payload.uuid)
+  }
+
+  @Test("ios: a retry carries the same uuid, a changed record a new one; android: each its own")
+  func uuids() async throws {
+    let ios = try await Self.uuids(.ios, platform: .iOS)
+    #expect(ios.count >= 3)
+    #expect(Set(ios.dropLast()).count == 1, "\(ios)")
+    #expect(ios.last != ios.first)
+    let android = try await Self.uuids(.android, platform: .android)
+    #expect(android.count >= 3 && Set(android).count == android.count, "\(android)")
+  }
+}
