@@ -107,7 +107,7 @@ extension EngagementServerCore {
     let previous = devices[deviceID]
     let contactKey: String
     var madeUp = false
-    if let key = payload.subscriberKey.map(InputRules.trimmed), !key.isEmpty {
+    if let key = ProcessingRules.contactKey(payload) {
       contactKey = key
     } else if let key = previous?.contactKey {
       contactKey = key

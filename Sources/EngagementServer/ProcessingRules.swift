@@ -38,6 +38,15 @@ public enum ProcessingRules {
     return (payload.attributes ?? []).map(\.key).filter { !known.contains($0.lowercased()) }
   }
 
+  /// S3: the contact key a registration names, trimmed; nil when it names none, and the
+  /// server keeps the device's contact or makes one up.
+  public static func contactKey(_ payload: RegistrationPayload) -> String? {
+    guard let key = payload.subscriberKey.map(InputRules.trimmed), !key.isEmpty else {
+      return nil
+    }
+    return key
+  }
+
   /// S6: what makes a registration malformed. `iPadOS` is iOS (the iOS SDK writes it on an
   /// iPad), so such a device is not rejected.
   public static func malformation(_ payload: RegistrationPayload) -> String? {

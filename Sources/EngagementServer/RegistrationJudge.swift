@@ -34,6 +34,34 @@ public struct Finding: Hashable, Sendable, Codable {
       case .platformSchedule: "platform's own schedule"
       }
     }
+
+    /// The cause that lets this SDK send a pending change early: Android's background send,
+    /// iOS's relaunch (its interval lives in memory).
+    static func earlySend(of profile: SDKProfile) -> Cause? {
+      profile.backgroundSendsPending ? .background : profile.intervalInMemory ? .relaunch : nil
+    }
+
+    var code: String {
+      switch self {
+      case .background: "backgroundSend"
+      case .relaunch: "relaunchSend"
+      case .lostAnswer: "unchangedResent"
+      case .platformSchedule: "platformSchedule"
+      }
+    }
+
+    var explanation: String {
+      switch self {
+      case .background:
+        "the Android SDK sends this soon only when the app goes to the background with a change pending. Did the user leave the app?"
+      case .relaunch:
+        "the iOS SDK sends this soon only after a relaunch. Did the app restart?"
+      case .lostAnswer:
+        "possibly a lost answer (the app never heard the 2xx and retried)"
+      case .platformSchedule:
+        "early for the documented contract, but the shipped SDK of its platform sends this"
+      }
+    }
   }
 
   public var code: String
@@ -250,25 +278,18 @@ public enum RegistrationJudge {
     repeated: Bool, waited: String
   ) -> Finding? {
     guard memory.previousCause == nil, request.payload != nil else { return nil }
+    if let cause = Finding.Cause.earlySend(of: profile) {
+      // Both send a pending change early, never the record the server acknowledged (its
+      // hash is equal).
+      guard !repeated else { return nil }
+      return Finding(
+        code: cause.code, rule: next.rule,
+        message: "sent \(waited) after the one before: \(cause.explanation)", severity: .note,
+        cause: cause)
+    }
     switch profile.schedule {
-    case .throttleAlarm:
-      // Going to the background deletes the device throttle and sends a pending change
-      // (a failed one too): never the record the server acknowledged (its hash is equal).
-      guard !repeated else { return nil }
-      return Finding(
-        code: "backgroundSend", rule: next.rule,
-        message:
-          "sent \(waited) after the one before: the Android SDK sends this soon only when the app goes to the background with a change pending. Did the user leave the app?",
-        severity: .note, cause: .background)
-    case .interval:
-      // A relaunch starts the in-memory interval again; a record the server already has is
-      // not sent (hash equal).
-      guard !repeated else { return nil }
-      return Finding(
-        code: "relaunchSend", rule: next.rule,
-        message:
-          "sent \(waited) after the one before: the iOS SDK sends this soon only after a relaunch. Did the app restart?",
-        severity: .note, cause: .relaunch)
+    case .throttleAlarm, .interval:
+      return nil
     case .window:
       // Held to the documented contract because the User-Agent is not a shipped SDK's; the
       // shipped SDK of the body's platform may still allow it.
@@ -371,7 +392,7 @@ public enum RegistrationJudge {
     guard request.status.map(RetryPolicy.isSuccess) == true,
       ProcessingRules.refusal(payload, definedAttributes: server.definedAttributes) == nil
     else { return [] }
-    let key = payload.subscriberKey.map(InputRules.trimmed).flatMap { $0.isEmpty ? nil : $0 }
+    let key = ProcessingRules.contactKey(payload)
     let before = memory.acceptedContact
     // S3: without a key the server keeps the device's contact, or makes one up.
     memory.acceptedContact = key.map { .key($0) } ?? before ?? .madeUp
