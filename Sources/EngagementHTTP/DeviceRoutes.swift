@@ -10,6 +10,12 @@ enum DeviceRoutes {
   static let subscriberToken = HTTPFields.Element.Name("X-Subscriber-Token")!
   static let sdkVersion = HTTPFields.Element.Name("X-SDK-Version")!
 
+  /// A path parameter, percent-decoded once (`%20` is a space, `%2F` a slash): device ids are
+  /// whatever the app made them.
+  static func pathParameter(_ name: String, _ context: EngagementRequestContext) -> String? {
+    context.parameters.get(name).map { $0.removingPercentEncoding ?? $0 }
+  }
+
   static func facts(_ request: Request) -> RequestFacts {
     RequestFacts(
       userAgent: request.headers[.userAgent], sdkVersion: request.headers[sdkVersion],
@@ -39,7 +45,7 @@ enum DeviceRoutes {
           return EngagementRoutes.tooLarge(options, context: context)
         }
         let deviceID =
-          context.parameters.get("deviceId") ?? request.uri.queryParameters.get("deviceid")
+          pathParameter("deviceId", context) ?? request.uri.queryParameters.get("deviceid")
           ?? request.uri.queryParameters.get("deviceId")
         await server.receiveOther(route: name, deviceID: deviceID, facts: facts(request))
         if let upstream = options.upstream {
@@ -52,8 +58,16 @@ enum DeviceRoutes {
       }
     }
     router.get("api/devices/:deviceID/registrations") { _, context -> Response in
-      let deviceID = context.parameters.get("deviceID") ?? ""
+      let deviceID = pathParameter("deviceID", context) ?? ""
       guard let device = await server.watchedDevice(deviceID) else {
+        if await server.watchDropped(deviceID) {
+          return EngagementRoutes.json(
+            410,
+            EngagementServerCore.errorBody(
+              "timelineDropped",
+              "device \"\(TerminalText.escaped(deviceID))\" registered, but its timeline was dropped: the watch keeps the \(NumberText.grouped(DeviceWatch.deviceLimit)) devices seen most recently",
+              field: "deviceID"))
+        }
         return EngagementRoutes.json(
           404,
           EngagementServerCore.errorBody(

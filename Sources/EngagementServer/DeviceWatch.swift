@@ -55,15 +55,41 @@ public struct DeviceWatch: Sendable {
   /// Registrations kept per device, and how many of the newest keep their bodies.
   public static let timelineLimit = 50
   public static let bodiesKept = 5
-  /// Devices kept; the earliest seen is dropped first.
+  /// Devices kept; the one seen longest ago is dropped first.
   public static let deviceLimit = 5_000
+  /// Dropped devices remembered, so their timeline answers "dropped", not "never registered".
+  public static let droppedLimit = 50_000
   /// Bytes of a body kept for the timeline (a registration is a few hundred).
   public static let bodyLimit = 8 << 10
 
+  /// Oldest seen first: a device moves to the end each time it is seen.
   public private(set) var devices: OrderedDictionary<String, Device> = [:]
-  private var tokens: SplitMix64
+  /// Devices whose timeline was dropped for the limit, oldest first.
+  public private(set) var dropped: OrderedSet<String> = []
+  private let makeToken: @Sendable () -> String
 
-  public init(seed: UInt64 = 0x70CE) { tokens = SplitMix64(seed: seed) }
+  /// `makeToken` hands out subscriber tokens: from the system's random source unless a test
+  /// needs fixed ones.
+  public init(makeToken: @escaping @Sendable () -> String = DeviceWatch.randomToken) {
+    self.makeToken = makeToken
+  }
+
+  /// An opaque token like the tenant's, 128 bits from the system's random source: one server's
+  /// tokens tell nothing about another's.
+  public static func randomToken() -> String {
+    var generator = SystemRandomNumberGenerator()
+    let high = generator.next() as UInt64
+    let low = generator.next() as UInt64
+    return "rs-" + hex(high) + hex(low)
+  }
+
+  private static func hex(_ value: UInt64) -> String {
+    let digits = String(value, radix: 16)
+    return String(repeating: "0", count: 16 - digits.count) + digits
+  }
+
+  /// Whether `deviceID`'s timeline was dropped to keep within `deviceLimit`.
+  public func wasDropped(_ deviceID: String) -> Bool { dropped.contains(deviceID) }
 
   /// Records a registration and judges it. Returns the subscriber token to answer with.
   public mutating func record(
@@ -78,7 +104,7 @@ public struct DeviceWatch: Sendable {
         identity: ClientIdentity.read(
           userAgent: facts.userAgent, sdkVersionHeader: facts.sdkVersion,
           bodyPlatform: payload?.platform),
-        firstSeen: now, lastSeen: now, subscriberToken: nextToken())
+        firstSeen: now, lastSeen: now, subscriberToken: makeToken())
     if device.registrationCount > 0 || !device.otherRoutes.isEmpty {
       let returned = facts.subscriberToken == device.subscriberToken
       device.tokenReturned = (device.tokenReturned ?? true) && returned
@@ -173,13 +199,17 @@ public struct DeviceWatch: Sendable {
     store(device)
   }
 
+  /// Keeps `device` as the one seen last; past the limit, drops the one seen longest ago.
   private mutating func store(_ device: Device) {
+    devices.removeValue(forKey: device.deviceID)
     devices[device.deviceID] = device
-    if devices.count > Self.deviceLimit { devices.removeFirst(devices.count - Self.deviceLimit) }
+    dropped.remove(device.deviceID)
+    while devices.count > Self.deviceLimit {
+      let gone = devices.removeFirst().key
+      dropped.append(gone)
+      if dropped.count > Self.droppedLimit { dropped.removeFirst() }
+    }
   }
-
-  /// A token like the tenant's: opaque, unique per device, seeded.
-  private mutating func nextToken() -> String { "rs-" + String(tokens.next(), radix: 16) }
 }
 
 /// What differs between two registrations, one line a change, for the timeline.

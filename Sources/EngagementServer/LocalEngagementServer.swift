@@ -146,6 +146,9 @@ public actor LocalEngagementServer {
 
   public func watchedDevice(_ deviceID: String) -> DeviceWatch.Device? { watch.devices[deviceID] }
 
+  /// Whether `deviceID`'s timeline was dropped to keep the watch within its limit.
+  public func watchDropped(_ deviceID: String) -> Bool { watch.wasDropped(deviceID) }
+
   /// Devices that registered but that processing (S2) has not made devices of yet, newest
   /// first: a real app shows up at once, not after the processing delay.
   public func watchedAwaitingProcessing(limit: Int) -> [DeviceWatch.Device] {

@@ -48,6 +48,9 @@ public struct FleetPlan: Sendable, Hashable {
   /// Share of devices reinstalled (a new deviceID) at a random time.
   public var reinstallShare: Double
   public var outage: Outage?
+  /// The outage as it was asked for, when it reached past the end of the run and was cut to
+  /// it (nil when it fit).
+  public var outageAsked: Outage?
   /// Each device's push token is refreshed about this often (0: never): a device-field change
   /// that is registered like any other (R3.2).
   public var tokenRefreshEvery: Double
@@ -72,7 +75,14 @@ public struct FleetPlan: Sendable, Hashable {
     self.loginWithin = loginWithin
     self.sharedShare = sharedShare
     self.reinstallShare = reinstallShare
-    self.outage = outage
+    // An outage that reaches or passes the end of the run is cut to it, and the report says so.
+    if let outage, outage.end > duration {
+      let start = min(max(0, outage.start), duration)
+      self.outage = Outage(start: start, duration: duration - start, kind: outage.kind)
+      outageAsked = outage
+    } else {
+      self.outage = outage
+    }
     self.jitter = jitter
     self.seed = seed
     self.profile = profile

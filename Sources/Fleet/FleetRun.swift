@@ -29,11 +29,13 @@ public struct FleetReport: Sendable, Hashable {
   /// (or of 1 a minute, if that hour was quieter).
   public var catchUpSeconds: Double? {
     guard let outage else { return nil }
-    let start = Int(outage.start / 60)
-    let end = Int(outage.end / 60)
-    let before = perMinute[max(0, start - 60)..<min(perMinute.count, max(0, start))]
+    // Minutes clamped to the run, so an outage that reaches its end cannot make a bad range.
+    let count = perMinute.count
+    let start = min(count, max(0, Int(outage.start / 60)))
+    let end = min(count, max(start, Int(outage.end / 60)))
+    let before = perMinute[max(0, start - 60)..<start]
     let baseline = max(1.0, Double(before.reduce(0, +)) / Double(max(1, before.count)))
-    for minute in end..<perMinute.count where Double(perMinute[minute]) <= baseline * 1.1 {
+    for minute in end..<count where Double(perMinute[minute]) <= baseline * 1.1 {
       return Double(minute - end) * 60
     }
     return nil

@@ -89,7 +89,9 @@ public enum FleetText {
     if let outage = plan.outage {
       lines.append(
         "outage from \(DurationText.describe(outage.start)) for \(DurationText.describe(outage.duration)): \(describe(outage.kind))"
-      )
+          + (plan.outageAsked.map {
+            " (cut to the run: \(DurationText.describe($0.duration)) asked, the run ends at \(DurationText.describe(plan.duration)))"
+          } ?? ""))
     }
     lines.append("")
     let names = reports.map(\.strategy.rawValue)

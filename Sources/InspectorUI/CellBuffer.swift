@@ -74,6 +74,8 @@ public struct CellBuffer: Sendable, Equatable {
     /// Puts one grapheme's cell (and the blank second column of a wide one); false when it
     /// no longer fits.
     func place(_ cell: Cell, width cellWidth: Int) -> Bool {
+      // A scalar that takes no column has no cell: the terminal would draw the next one over it.
+      if cellWidth == 0 { return true }
       if column + cellWidth > end { return false }
       if column >= 0 {
         cells[y * width + column] = cell
@@ -147,16 +149,21 @@ public struct CellBuffer: Sendable, Equatable {
   }
 }
 
-/// Terminal columns a character takes: 2 for East Asian wide and emoji, 0 for combining marks.
+/// Terminal columns a character takes, as wcwidth counts them (the rule terminals and tmux
+/// lay text out by): 2 for East Asian wide and emoji presentation, 0 for combining marks
+/// (Mn, Me) and format characters (Cf), 1 otherwise; a grapheme of several scalars takes the
+/// sum. Data reaches the screen through `TerminalText.escaped`, which shows escaped whatever
+/// a terminal draws at a width that cannot be known (joiners, selectors, flags), so the sum
+/// is what the terminal draws.
 public enum TextWidth {
   public static func of(_ character: Character) -> Int {
     let scalars = character.unicodeScalars
     guard let first = scalars.first else { return 0 }
     if scalars.index(after: scalars.startIndex) == scalars.endIndex { return of(scalar: first) }
-    return leadWidth(first)
+    return scalars.reduce(0) { $0 + of(scalar: $1) }
   }
 
-  /// The width of a scalar that is a grapheme of its own.
+  /// The width of one scalar.
   static func of(scalar: Unicode.Scalar) -> Int {
     // The common cases without a Unicode property lookup (a frame measures thousands):
     // ASCII and Latin before the combining marks, box drawing, block elements, braille.
@@ -164,8 +171,10 @@ public enum TextWidth {
     case 0..<0x300, 0x2500...0x259F, 0x2800...0x28FF: return 1
     default: break
     }
-    if scalar.properties.generalCategory == .nonspacingMark { return 0 }
-    return leadWidth(scalar)
+    switch scalar.properties.generalCategory {
+    case .nonspacingMark, .enclosingMark, .format: return 0
+    default: return leadWidth(scalar)
+    }
   }
 
   /// A grapheme's width from its first scalar.

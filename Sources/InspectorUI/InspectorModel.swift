@@ -39,6 +39,9 @@ public struct InspectorModel: Sendable {
   public var watched: [DeviceWatch.Device]?
   /// `--any-app`: which app the receiver adopted, or that it waits to.
   public var receiverNotice: String?
+  /// How far the receiver's timeline and findings are scrolled back (Page Up, Page Down);
+  /// 0 when another device is chosen.
+  public var receiverScroll = 0
   /// The device the receiver layout shows, by id, so it stays selected as the list moves.
   public var selectedDeviceID: String?
   /// The selected device's last body as readable lines, made when it changes (not per frame),

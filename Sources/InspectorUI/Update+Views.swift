@@ -9,6 +9,7 @@ extension Inspector {
     guard !watched.isEmpty else { return true }
     let current = watched.firstIndex { $0.deviceID == model.selectedDevice?.deviceID } ?? 0
     let next = min(max(0, current + delta), watched.count - 1)
+    if watched[next].deviceID != model.selectedDeviceID { model.receiverScroll = 0 }
     model.selectedDeviceID = watched[next].deviceID
     ReceiverPanes.refreshBody(&model)
     return true

@@ -177,8 +177,18 @@ public enum Inspector {
     case .focus(let pane): model.focus = pane
     case .scrollUp: if !selectDevice(&model, by: -1) { scroll(&model, by: -1) }
     case .scrollDown: if !selectDevice(&model, by: 1) { scroll(&model, by: 1) }
-    case .pageUp: scroll(&model, by: -10)
-    case .pageDown: scroll(&model, by: 10)
+    case .pageUp:
+      if model.watched != nil {
+        model.receiverScroll = min(1_000, model.receiverScroll + 10)
+      } else {
+        scroll(&model, by: -10)
+      }
+    case .pageDown:
+      if model.watched != nil {
+        model.receiverScroll = max(0, model.receiverScroll - 10)
+      } else {
+        scroll(&model, by: 10)
+      }
     case .top: scroll(&model, by: -1_000_000)
     case .bottom: scroll(&model, by: 1_000_000)
     case .toggleAppState:

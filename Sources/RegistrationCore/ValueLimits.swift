@@ -16,4 +16,15 @@ public enum NumberText {
     guard value.isFinite, abs(value) < 1e15 else { return "\(value)" }
     return value == value.rounded() ? String(Int(value)) : String(value)
   }
+
+  /// A whole number with thousands separated: `5,000`.
+  public static func grouped(_ value: Int) -> String {
+    let digits = Array(String(value.magnitude))
+    var text = ""
+    for (index, digit) in digits.enumerated() {
+      if index > 0 && (digits.count - index) % 3 == 0 { text.append(",") }
+      text.append(digit)
+    }
+    return (value < 0 ? "-" : "") + text
+  }
 }

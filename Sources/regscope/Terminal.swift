@@ -68,6 +68,11 @@ final class Terminal {
       endwin()
       refresh()
     }
+    // ncurses turns the keypad's application mode on (smkx) in its first read, not in
+    // `keypad`: until then an arrow comes as ESC [ B, which the key table does not know, and
+    // the user's first arrow would be taken for Escape. A read that finds nothing sends it.
+    var nothing: wint_t = 0
+    _ = regscope_get_wch(&nothing)
   }
 
   var size: (width: Int, height: Int) { (Int(regscope_cols()), Int(regscope_lines())) }

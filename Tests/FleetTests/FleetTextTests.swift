@@ -49,6 +49,24 @@ struct FleetTextTests {
     #expect(csv.count == report.perMinute.count + 1)
   }
 
+  @Test("an outage that reaches or passes the end of the run is cut to it, and the report says so")
+  func outagePastTheEnd() async throws {
+    for text in ["29d+2d:503", "30d+1h:503", "0s+366d:503", "31d+1d:503"] {
+      let outage = try FleetText.outage(text).get()
+      let plan = FleetPlan(devices: 50, strategy: .both, outage: outage)
+      #expect(plan.outageAsked == outage, "\(text)")
+      #expect((plan.outage?.end ?? .infinity) <= plan.duration, "\(text)")
+      let report = await FleetRun.run(plan)
+      _ = report.catchUpSeconds
+      _ = report.peakAfterOutagePerMinute
+      let lines = FleetText.summary([report], plan: plan)
+      #expect(lines.contains { $0.contains("cut to the run") }, "\(text): \(lines)")
+    }
+    let inside = FleetPlan(
+      devices: 10, strategy: .both, outage: try FleetText.outage("5d+6h:503").get())
+    #expect(inside.outageAsked == nil)
+  }
+
   @Test("the chart is as wide and tall as asked, and its tallest column is full")
   func chart() {
     let rows = FleetText.chart([0, 1, 2, 3, 8, 2, 1, 0], width: 8, height: 4)

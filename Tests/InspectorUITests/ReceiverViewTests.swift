@@ -78,6 +78,36 @@ struct ReceiverViewTests {
     #expect(text.contains("--any-app"))
   }
 
+  @Test("the device list scrolls with the selection; the marker stays on screen, with where it is")
+  func scrolls() throws {
+    var watch = DeviceWatch()
+    for index in 0..<40 {
+      let text = Self.body("dev-\(index)", tags: ["ALL"])
+      let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(text.utf8))
+      _ = watch.record(
+        deviceID: "dev-\(index)", payload: payload, body: Array(text.utf8), facts: RequestFacts(),
+        at: Instant(Double(index)), status: 201, retryAfter: nil,
+        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+    }
+    var model = InspectorModel(
+      width: 120, height: 40, title: "app ← real apps", receivingAt: "http://127.0.0.1:8080")
+    _ = Inspector.update(
+      &model,
+      .snapshot(
+        SessionSnapshot(
+          device: nil, server: nil, now: Instant(100), rate: 1,
+          watched: Array(watch.devices.values.sorted { $0.lastSeen > $1.lastSeen }))))
+    var text = Inspector.view(model).text
+    #expect(text.contains("> dev-39") && text.contains("1-12 of 40 devices"))
+    for _ in 0..<25 { _ = Inspector.update(&model, .key(.down)) }
+    text = Inspector.view(model).text
+    #expect(text.contains("> dev-14"), "\(text)")
+    #expect(text.contains("of 40 devices") && !text.contains("1-12 of 40"))
+    for _ in 0..<100 { _ = Inspector.update(&model, .key(.down)) }
+    text = Inspector.view(model).text
+    #expect(text.contains("> dev-0 ") && text.contains("-40 of 40 devices"))
+  }
+
   @Test("real time: n, Space, + and - are refused with the reason; the status bar offers none")
   func realTime() throws {
     var model = InspectorModel(

@@ -234,6 +234,31 @@ struct TmuxEndToEndTests {
           && screen.contains("backgroundSend") && screen.contains("throttleViolated")
           && screen.contains("R3.2") && screen.contains("1 violation")
       })
+    // Many devices: Down past the 14th keeps the marker on screen.
+    for index in 0..<20 {
+      _ = try await runTool(
+        "curl",
+        [
+          "-s", "-o", "/dev/null", "-X", "POST",
+          "http://127.0.0.1:\(port)/device/v1/registration",
+          "-H", "authorization: Bearer demo-access-token-012345",
+          "-d", body.replacingOccurrences(of: "PIXEL-8", with: "MANY-\(index)"),
+        ])
+    }
+    #expect(await tmux.waitFor("twenty more devices") { $0.contains("Devices (22)") })
+    // One key at a time: an arrow's escape sequence split across reads by a busy machine
+    // would be taken for Escape, as in any curses program.
+    for step in 1...16 {
+      try await tmux.keys("Down")
+      #expect(
+        await tmux.waitFor("the marker on MANY-\(19 - step)") {
+          $0.contains("> MANY-\(19 - step) ")
+        })
+    }
+    #expect(
+      await tmux.waitFor("the marker on the 17th device, on screen") { screen in
+        screen.contains("> MANY-3 ") && screen.contains("of 22 devices")
+      })
     try await tmux.keys("q")
     #expect(await tmux.waitFor("a clean exit") { $0.contains("REGSCOPE-EXIT=0") })
   }

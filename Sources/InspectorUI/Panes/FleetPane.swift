@@ -38,6 +38,7 @@ enum FleetPane {
   static func draw(_ model: InspectorModel, _ show: FleetShow, _ canvas: inout Canvas) {
     let cursor = show.cursor(at: model.now)
     let minute = Int(cursor / 60)
+    let days = max(1, Int((show.plan.duration / 86_400).rounded(.up)))
     let top = 1
     let tableHeight = 8
     let chartsHeight = model.height - 2 - tableHeight
@@ -47,7 +48,7 @@ enum FleetPane {
       let played = Array(report.perMinute.prefix(minute + 1))
       let sent = played.reduce(0, +)
       let title =
-        "\(report.strategy.rawValue) · day \(Int(cursor / 86_400) + 1) of \(Int(show.plan.duration / 86_400)) · registrations so far \(sent) · busiest minute so far \(played.max() ?? 0)"
+        "\(report.strategy.rawValue) · day \(min(Int(cursor / 86_400) + 1, days)) of \(days) · registrations so far \(sent) · busiest minute so far \(played.max() ?? 0)"
       canvas.box(rect, title: title, focused: index == 0)
       let inner = rect.inner
       // Columns cover the whole run; only those up to the cursor are drawn yet.

@@ -22,76 +22,117 @@ enum ReceiverPanes {
     let selected = model.selectedDevice
     let count = model.watched?.count ?? 0
     canvas.box(devicesRect, title: "Devices (\(count))", focused: true)
-    lines(devices(model, selected), in: devicesRect, &canvas)
+    drawDevices(model, selected, in: devicesRect, &canvas)
     let name = selected.map { " · " + TerminalText.escaped($0.deviceID) } ?? ""
     canvas.box(timelineRect, title: "Timeline\(name)", focused: false)
-    lines(timeline(model, selected), in: timelineRect, &canvas, newestLast: true)
+    let timelineLines = timeline(model, selected)
+    // The newest at the bottom: the view ends at the last line unless scrolled back.
+    scrolled(
+      timelineLines, in: timelineRect, &canvas,
+      start: max(0, timelineLines.count - timelineRect.inner.height - model.receiverScroll),
+      unit: "lines")
     canvas.box(findingsRect, title: "Findings", focused: false)
-    lines(
+    scrolled(
       findings(selected, model.glyphs, width: findingsRect.inner.width), in: findingsRect,
-      &canvas)
+      &canvas, start: model.receiverScroll, unit: "lines")
     canvas.box(bodyRect, title: "Last body (+ changed)", focused: false)
-    lines(lastBody(model), in: bodyRect, &canvas)
+    scrolled(lastBody(model), in: bodyRect, &canvas, start: 0, unit: "lines")
   }
 
-  static func lines(
-    _ lines: [[(String, StyleRole)]], in rect: Rect, _ canvas: inout Canvas,
-    newestLast: Bool = false
+  /// Draws the lines from `start` (clamped so the pane stays full) and, when they do not all
+  /// fit, where the view is on the bottom border: " 15-28 of 200 lines ".
+  static func scrolled(
+    _ lines: [[(String, StyleRole)]], in rect: Rect, _ canvas: inout Canvas, start: Int,
+    unit: String, counted: (first: Int, last: Int, total: Int)? = nil
   ) {
     let inner = rect.inner
-    let shown = newestLast ? Array(lines.suffix(inner.height)) : Array(lines.prefix(inner.height))
-    for (row, segments) in shown.enumerated() { canvas.line(inner, row, segments) }
+    guard inner.height > 0 else { return }
+    let first = max(0, min(start, lines.count - inner.height))
+    for (row, segments) in lines.dropFirst(first).prefix(inner.height).enumerated() {
+      canvas.line(inner, row, segments)
+    }
+    guard lines.count > inner.height else { return }
+    let (a, b, total) =
+      counted ?? (first + 1, min(lines.count, first + inner.height), lines.count)
+    let hint = " \(a)-\(b) of \(total) \(unit) "
+    canvas.buffer.put(
+      hint, x: rect.x + max(1, rect.width - TextWidth.of(hint) - 2),
+      y: rect.y + rect.height - 1, role: .dim)
   }
 
-  static func devices(_ model: InspectorModel, _ selected: DeviceWatch.Device?)
-    -> [[(String, StyleRole)]]
-  {
+  /// The device list, scrolled so that the selected device's rows are always on screen.
+  static func drawDevices(
+    _ model: InspectorModel, _ selected: DeviceWatch.Device?, in rect: Rect,
+    _ canvas: inout Canvas
+  ) {
     let notice: [[(String, StyleRole)]] =
       model.receiverNotice.map { [[(TerminalText.escaped($0), .accent)]] } ?? []
-    return notice + deviceRows(model, selected)
+    guard let watched = model.watched, !watched.isEmpty else {
+      scrolled(notice + emptyHelp(model), in: rect, &canvas, start: 0, unit: "lines")
+      return
+    }
+    let blocks = watched.map { deviceBlock(model, $0, selected: $0.deviceID == selected?.deviceID) }
+    let index = watched.firstIndex { $0.deviceID == selected?.deviceID } ?? 0
+    let lines = notice + blocks.flatMap { $0 }
+    let blockStart = notice.count + blocks.prefix(index).reduce(0) { $0 + $1.count }
+    let blockEnd = blockStart + blocks[index].count
+    let height = rect.inner.height
+    // Keep the whole selected block in view: scrolled only as far as it needs.
+    let start = blockEnd > height ? min(blockStart, blockEnd - height) : 0
+    let first = max(0, min(start, lines.count - height))
+    // The hint counts devices, not rows.
+    var shown: [Int] = []
+    var row = notice.count
+    for (device, block) in blocks.enumerated() {
+      if row >= first && row + block.count <= first + height { shown.append(device) }
+      row += block.count
+    }
+    scrolled(
+      lines, in: rect, &canvas, start: first, unit: "devices",
+      counted: ((shown.first ?? index) + 1, (shown.last ?? index) + 1, watched.count))
   }
 
-  static func deviceRows(_ model: InspectorModel, _ selected: DeviceWatch.Device?)
+  /// Where to point the app, while none has registered.
+  static func emptyHelp(_ model: InspectorModel) -> [[(String, StyleRole)]] {
+    var lines: [[(String, StyleRole)]] = [[("no app has registered yet", .dim)]]
+    guard let url = model.receivingAt else { return lines }
+    let port = url.split(separator: ":").last.map(String.init) ?? ""
+    lines.append([("point your app's server URL at", .dim)])
+    lines.append([("  " + TerminalText.escaped(url), .accent)])
+    lines.append([("or, from the Android emulator,", .dim)])
+    lines.append([("  http://10.0.2.2:\(TerminalText.escaped(port))", .accent)])
+    lines.append([("  (README: Watch your own app)", .dim)])
+    return lines
+  }
+
+  /// One device's rows: its id and findings, its SDK, a refusal if any, its contact.
+  static func deviceBlock(_ model: InspectorModel, _ device: DeviceWatch.Device, selected: Bool)
     -> [[(String, StyleRole)]]
   {
-    guard let watched = model.watched, !watched.isEmpty else {
-      var lines: [[(String, StyleRole)]] = [[("no app has registered yet", .dim)]]
-      guard let url = model.receivingAt else { return lines }
-      let port = url.split(separator: ":").last.map(String.init) ?? ""
-      lines.append([("point your app's server URL at", .dim)])
-      lines.append([("  " + TerminalText.escaped(url), .accent)])
-      lines.append([("or, from the Android emulator,", .dim)])
-      lines.append([("  http://10.0.2.2:\(TerminalText.escaped(port))", .accent)])
-      lines.append([("  (README: Watch your own app)", .dim)])
-      return lines
-    }
     var lines: [[(String, StyleRole)]] = []
-    for device in watched {
-      let mark = device.deviceID == selected?.deviceID ? "> " : "  "
-      let identity = device.identity
+    let identity = device.identity
+    lines.append([
+      (selected ? "> " : "  ", .accent),
+      (TextWidth.column(TerminalText.escaped(String(device.deviceID.prefix(18))), 19), .normal),
+      findingsSummary(device),
+    ])
+    lines.append([
+      ("    " + TerminalText.escaped(sdkName(identity)), .dim),
+      ("  app \(TerminalText.escaped(identity.appVersion ?? "?"))", .dim),
+    ])
+    if let refusal = device.lastRefusal {
+      // First contact: what the server refused; the Findings pane has the whole fix.
       lines.append([
-        (mark, .accent),
-        (TextWidth.column(TerminalText.escaped(String(device.deviceID.prefix(18))), 19), .normal),
-        findingsSummary(device),
-      ])
-      lines.append([
-        ("    " + TerminalText.escaped(sdkName(identity)), .dim),
-        ("  app \(TerminalText.escaped(identity.appVersion ?? "?"))", .dim),
-      ])
-      if let refusal = device.lastRefusal {
-        // First contact: what the server refused; the Findings pane has the whole fix.
-        lines.append([
-          ("    refused \(device.refusedCount)x (\(refusal.status)): ", .error),
-          (TerminalText.escaped(refusal.reason), .normal),
-        ])
-      }
-      let contact =
-        device.lastSent?.subscriberKey.map { TerminalText.escaped($0) } ?? "(no contact)"
-      lines.append([
-        ("    " + contact, .normal),
-        ("  seen \(model.format(device.lastSeen))", .dim),
+        ("    refused \(device.refusedCount)x (\(refusal.status)): ", .error),
+        (TerminalText.escaped(refusal.reason), .normal),
       ])
     }
+    let contact =
+      device.lastSent?.subscriberKey.map { TerminalText.escaped($0) } ?? "(no contact)"
+    lines.append([
+      ("    " + contact, .normal),
+      ("  seen \(model.format(device.lastSeen))", .dim),
+    ])
     return lines
   }
 
