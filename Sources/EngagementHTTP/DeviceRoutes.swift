@@ -116,8 +116,8 @@ extension DeviceRoutes {
       return answer.response
     case .failure(let failure):
       await server.recordRelayed(
-        body: bytes, facts: facts(request), receivedAt: receivedAt, status: 502,
-        retryAfter: nil, issuedToken: nil)
+        body: bytes, facts: facts(request), receivedAt: receivedAt, status: failure.status,
+        retryAfter: nil, issuedToken: nil, local: failure.isLocal)
       return failure.response
     }
   }
@@ -129,6 +129,9 @@ enum WatchViews {
     var at: Double
     var interval: Double?
     var status: Int?
+    /// The answer was RegScope's relay's (unreachable, invalid, too slow, full), not the
+    /// tenant's.
+    var local: Bool?
     var retryAfter: Double?
     var body: String?
     var changes: [String]
@@ -194,7 +197,8 @@ enum WatchViews {
       registrationCount: device.registrationCount,
       registrations: device.registrations.map {
         Registration(
-          at: $0.at.seconds, interval: $0.interval, status: $0.status, retryAfter: $0.retryAfter,
+          at: $0.at.seconds, interval: $0.interval, status: $0.status,
+          local: $0.local ? true : nil, retryAfter: $0.retryAfter,
           body: $0.body.isEmpty ? nil : $0.body, changes: $0.changes, findings: $0.findings,
           subscriberTokenSent: $0.subscriberTokenSent)
       },

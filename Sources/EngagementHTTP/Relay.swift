@@ -1,26 +1,46 @@
-import AsyncHTTPClient
 import EngagementServer
 import Foundation
 import Hummingbird
 import NIOCore
 import NIOHTTP1
 import RegistrationCore
+import Synchronization
 
 /// The real tenant a watched app's requests are relayed to (`--upstream`): method, path,
 /// query, headers (the access token untouched) and body go on as they came; the tenant's
 /// status, `Retry-After`, `X-Subscriber-Token` and body come back.
 public struct Upstream: Sendable {
-  /// Without a trailing slash: `https://mcxyz.device.marketingcloudapis.com`.
+  /// Without a trailing slash or credentials: `https://mcxyz.device.marketingcloudapis.com`.
+  /// What is printed and what requests go to.
   public let base: String
+  /// The whole exchange, from the app's request to the tenant's last byte, ends by then: a
+  /// tenant that dribbles its answer gets the app a 504, not a hang.
+  public var deadline: Duration = .seconds(30)
 
-  /// Nil when `text` is not an http(s) URL with a host.
+  /// Nil when `text` is not an http(s) URL with a host, no query and no fragment
+  /// (`problem(with:)` says which).
   public init?(_ text: String) {
-    guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-      scheme == "http" || scheme == "https", url.host != nil
-    else { return nil }
-    var base = text
+    guard Self.problem(with: text) == nil, var parts = URLComponents(string: text) else {
+      return nil
+    }
+    // Credentials in the URL are never printed nor sent: the app's own bearer token is.
+    parts.user = nil
+    parts.password = nil
+    var base = parts.string ?? text
     while base.hasSuffix("/") { base.removeLast() }
     self.base = base
+  }
+
+  /// Why `text` cannot be the tenant's base URL, or nil when it can.
+  public static func problem(with text: String) -> String? {
+    guard let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(),
+      scheme == "http" || scheme == "https", let host = parts.host, !host.isEmpty
+    else { return "expected an http or https URL with a host" }
+    if parts.query != nil || parts.fragment != nil {
+      return
+        "a base URL has no query (?...) or fragment (#...): the app's path and query are added to it"
+    }
+    return nil
   }
 
   struct Answer {
@@ -34,51 +54,110 @@ public struct Upstream: Sendable {
     "host", "content-length", "connection", "transfer-encoding", "keep-alive", "upgrade",
   ]
   static let largestAnswer = 10 << 20
+  /// Requests relayed at once. Each has a connection of its own to the tenant (no pool to
+  /// starve: a slow answer holds only its own); past this many a device gets a 503 at once,
+  /// marked in its timeline as RegScope's own answer, not the tenant's.
+  public static let relayedAtOnce = 512
+  private static let inFlight = Mutex(0)
 
-  /// One client for the process. Redirects are the app's business, not the relay's; a
-  /// refused connection is reported at once (a 502), not retried until the time-out.
-  private static let client: HTTPClient = {
-    var configuration = HTTPClient.Configuration(
-      redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)),
-      connectionPool: .init(idleTimeout: .seconds(30)))
-    configuration.connectionPool.retryConnectionEstablishment = false
-    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-  }()
+  /// Where the base URL points.
+  var target: RelayClient.Target {
+    let parts = URLComponents(string: base)
+    let tls = parts?.scheme?.lowercased() == "https"
+    var path = parts?.path ?? ""
+    while path.hasSuffix("/") { path.removeLast() }
+    return RelayClient.Target(
+      host: parts?.host ?? "", port: parts?.port ?? (tls ? 443 : 80), tls: tls, basePath: path)
+  }
 
   /// The tenant's answer, or why there is none.
   func forward(_ request: Request, body: ByteBuffer) async -> Result<Answer, RelayFailure> {
-    var outgoing = HTTPClientRequest(url: base + request.uri.string)
-    outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
+    guard
+      Self.inFlight.withLock({ count in
+        guard count < Self.relayedAtOnce else { return false }
+        count += 1
+        return true
+      })
+    else { return .failure(RelayFailure(kind: .full, reason: "", upstream: base)) }
+    defer { Self.inFlight.withLock { $0 -= 1 } }
+    let target = self.target
+    var headers = HTTPHeaders()
     for field in request.headers where !Self.notRelayed.contains(field.name.canonicalName) {
-      outgoing.headers.add(name: field.name.rawName, value: field.value)
+      headers.add(name: field.name.rawName, value: field.value)
     }
-    outgoing.body = .bytes(body)
+    let defaultPort = target.port == (target.tls ? 443 : 80)
+    headers.add(name: "Host", value: defaultPort ? target.host : "\(target.host):\(target.port)")
+    headers.add(name: "Content-Length", value: String(body.readableBytes))
+    headers.add(name: "Connection", value: "close")
+    let head = HTTPRequestHead(
+      version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue),
+      uri: target.basePath + request.uri.string, headers: headers)
     do {
-      let response = try await Self.client.execute(outgoing, timeout: .seconds(30))
-      let answer = try await response.body.collect(upTo: Self.largestAnswer)
       return .success(
-        Answer(
-          status: Int(response.status.code),
-          headers: response.headers.filter { !Self.notRelayed.contains($0.name.lowercased()) }
-            .map { ($0.name, $0.value) }, body: answer))
+        try await RelayClient.exchange(
+          target, head: head, body: body, deadline: deadline, largest: Self.largestAnswer))
+    } catch RelayClient.Failure.invalidStatus(let status) {
+      return .failure(
+        RelayFailure(
+          kind: .invalidStatus, reason: "it answered status \(status)", upstream: base))
+    } catch RelayClient.Failure.deadline {
+      return .failure(
+        RelayFailure(
+          kind: .deadline,
+          reason: "no whole answer within \(deadline.components.seconds) s", upstream: base))
     } catch {
-      return .failure(RelayFailure(reason: "\(error)", upstream: base))
+      return .failure(RelayFailure(kind: .unreachable, reason: "\(error)", upstream: base))
     }
   }
 }
 
-/// The tenant could not be reached, or did not answer in time: a 502 with the reason.
+/// Why the relay answered the app itself: the tenant could not be reached (502), answered a
+/// status that cannot be passed on (502), did not finish in time (504), or the relay was full
+/// (503, RegScope's own limit).
 struct RelayFailure: Error {
+  enum Kind {
+    case unreachable, invalidStatus, deadline, full
+  }
+
+  var kind: Kind
   var reason: String
   var upstream: String
 
+  var status: Int {
+    switch kind {
+    case .unreachable, .invalidStatus: 502
+    case .deadline: 504
+    case .full: 503
+    }
+  }
+
+  /// The answer is RegScope's, not the tenant's: the judge does not hold it against the app.
+  var isLocal: Bool { true }
+
   var response: Response {
-    EngagementRoutes.json(
-      502,
-      EngagementServerCore.errorBody(
-        "upstreamUnreachable",
-        "the tenant at \(TerminalText.escaped(upstream)) did not answer: \(TerminalText.escaped(reason))",
-        field: nil))
+    let tenant = TerminalText.escaped(upstream)
+    let (code, message): (String, String) =
+      switch kind {
+      case .unreachable:
+        (
+          "upstreamUnreachable",
+          "the tenant at \(tenant) did not answer: \(TerminalText.escaped(reason))"
+        )
+      case .invalidStatus:
+        ("upstreamInvalid", "the tenant at \(tenant) gave no answer an app can take: \(reason)")
+      case .deadline:
+        (
+          "upstreamTimeout",
+          "the tenant at \(tenant) gave \(reason); the relay closed the connection"
+        )
+      case .full:
+        (
+          "relayFull",
+          "RegScope's relay is full (\(Upstream.relayedAtOnce) requests at once); this device's request did not reach the tenant"
+        )
+      }
+    return EngagementRoutes.json(
+      status, EngagementServerCore.errorBody(code, message, field: nil))
   }
 }
 

@@ -95,7 +95,7 @@ public struct DeviceWatch: Sendable {
   public mutating func record(
     deviceID: String, payload: RegistrationPayload?, body: [UInt8], facts: RequestFacts,
     at now: Instant, status: Int?, retryAfter: RetryAfter.Value?, server: ServerFacts,
-    issuedToken: String? = nil, refusal: Refusal? = nil
+    issuedToken: String? = nil, refusal: Refusal? = nil, local: Bool = false
   ) -> String {
     var device =
       devices[deviceID]
@@ -130,7 +130,8 @@ public struct DeviceWatch: Sendable {
     let entry = WatchedRegistration(
       at: now, interval: device.registrations.last.map { now - $0.at }, status: status,
       retryAfter: retryAfter?.seconds, body: Self.kept(body),
-      changes: changes, findings: findings, subscriberTokenSent: facts.subscriberToken != nil)
+      changes: changes, findings: findings, local: local,
+      subscriberTokenSent: facts.subscriberToken != nil)
     device.registrations.append(entry)
     if device.registrations.count > Self.timelineLimit {
       device.registrations.removeFirst(device.registrations.count - Self.timelineLimit)

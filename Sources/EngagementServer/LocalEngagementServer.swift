@@ -104,21 +104,22 @@ public actor LocalEngagementServer {
   /// mirrored here too (when it passes this server's own checks), so the local views show it.
   public func recordRelayed(
     body: [UInt8], facts: RequestFacts, receivedAt now: Instant, status: Int?,
-    retryAfter: RetryAfter.Value?, issuedToken: String?
+    retryAfter: RetryAfter.Value?, issuedToken: String?, local: Bool = false
   ) {
     let validation = EngagementServerCore.validate(
       authorization: "Bearer \(core.settings.accessToken)", body: body, settings: core.settings)
     guard case .valid(let payload, _) = validation, let deviceID = payload.deviceID,
       !deviceID.isEmpty
     else { return }
-    if let status, status / 100 == 2 {
+    if let status, RetryPolicy.isSuccess(status: status) {
       let (_, changes) = core.receive(validation, now: now)
       commit(changes, at: now)
       self.changes.fire()
     }
     _ = watch.record(
       deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
-      retryAfter: retryAfter, server: serverFacts(excluding: deviceID), issuedToken: issuedToken)
+      retryAfter: retryAfter, server: serverFacts(excluding: deviceID), issuedToken: issuedToken,
+      local: local)
     watchSink?()
   }
 

@@ -97,6 +97,9 @@ public struct WatchedRegistration: Hashable, Sendable, Codable {
   /// What differs from the registration before ("+ tag sports", "subscriberKey: A -> B").
   public var changes: [String]
   public var findings: [Finding]
+  /// The answer was RegScope's own (its relay could not reach the tenant, or was full), not
+  /// the tenant's.
+  public var local = false
   public var subscriberTokenSent: Bool
 }
 

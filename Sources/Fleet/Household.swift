@@ -111,7 +111,7 @@ struct Household {
       let result = answer(at: now)
       let finished = machine.sendFinished(sendID: send.id, result: result, now: Instant(now))
       count(finished, into: &report)
-      if case .answered(let status, _, _, _) = result, status / 100 == 2 {
+      if case .answered(let status, _, _, _) = result, RetryPolicy.isSuccess(status: status) {
         accept(send.payload.subscriberKey, from: deviceID)
       }
     }

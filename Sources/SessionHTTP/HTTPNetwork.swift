@@ -1,5 +1,6 @@
 import EngagementHTTP
 import EngagementServer
+import RegistrationCore
 import RegistrationEngine
 import RegistrationHTTP
 import Session
@@ -41,7 +42,9 @@ public struct HTTPNetwork: SessionNetwork {
 
 struct BadUpstream: Error, CustomStringConvertible {
   var text: String
-  var description: String { "--upstream \(text): expected an http or https URL with a host" }
+  var description: String {
+    "--upstream \(TerminalText.escaped(text)): \(Upstream.problem(with: text) ?? "not a URL")"
+  }
 }
 
 /// The Hummingbird front as the session sees it.
@@ -52,4 +55,11 @@ struct LoopbackFront: ServerFront {
   func waitUntil(listening: Bool) async { await front.waitUntil(listening: listening) }
 
   func stop() async { await front.stop() }
+}
+
+extension HTTPNetwork {
+  /// The tenant's base URL as it may be shown: credentials in it are never printed.
+  public static func relayShown(_ upstream: String) -> String {
+    Upstream(upstream)?.base ?? TerminalText.escaped(upstream)
+  }
 }

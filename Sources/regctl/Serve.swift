@@ -115,9 +115,8 @@ struct Serve: AsyncParsableCommand {
       }
     default: throw ValidationError("give --tls-cert and --tls-key together")
     }
-    if let upstream, Upstream(upstream) == nil {
-      throw ValidationError(
-        "--upstream \(TerminalText.escaped(upstream)): expected an http or https URL with a host")
+    if let upstream, let problem = Upstream.problem(with: upstream) {
+      throw ValidationError("--upstream \(TerminalText.escaped(upstream)): \(problem)")
     }
   }
 

@@ -95,6 +95,13 @@ struct RegScope: AsyncParsableCommand {
   @Option(help: .hidden)
   var measure: String?
 
+  /// "app ID ← real apps, receiving on URL, relayed to TENANT" (credentials never shown).
+  func receiverTitle(appID: String, destination: String) -> String {
+    let app = anyApp ? "any app" : "app \(appID)"
+    let relay = upstream.map { ", relayed to " + HTTPNetwork.relayShown($0) } ?? ""
+    return "\(app) ← real apps, \(destination)\(relay)"
+  }
+
   func validate() throws {
     guard (1...1_000_000).contains(fleetDevices) else {
       throw ValidationError("--fleet-devices must be 1 to 1,000,000")
@@ -220,8 +227,7 @@ struct RegScope: AsyncParsableCommand {
       imported.map { "imported: \($0.source) (read-only)" }
       ?? playing.map { "demo: \($0.name) → \(session.destination)" }
       ?? (receive
-        ? "\(anyApp ? "any app" : "app \(session.setup.appID)") ← real apps, \(session.destination)"
-          + (upstream.map { ", relayed to \($0)" } ?? "")
+        ? receiverTitle(appID: session.setup.appID, destination: session.destination)
         : "app \(session.engineConfiguration.appID) → \(session.destination)")
     let outage = fleetOutage.flatMap { try? FleetText.outage($0).get() }
     let fleetPlans = FleetShow.defaultPlans(outage: outage).map {

@@ -23,12 +23,16 @@ struct WatchOverHTTPTests {
     let front: EngagementHTTPServer
     let port: Int
 
-    init(upstream: String? = nil) async throws {
+    init(upstream: String? = nil, relayDeadline: Duration? = nil) async throws {
       server = try LocalEngagementServer(
         settings: ServerSettings(appID: watchAppID, accessToken: watchToken, processingDelay: 300),
         store: ServerStore.inMemory(), clock: clock)
       var options = EngagementHTTPServer.Options()
-      options.upstream = upstream.flatMap(Upstream.init)
+      options.upstream = upstream.flatMap(Upstream.init).map { relay in
+        var relay = relay
+        if let relayDeadline { relay.deadline = relayDeadline }
+        return relay
+      }
       front = EngagementHTTPServer(server: server, options: options)
       port = try await front.start()
     }

@@ -25,10 +25,38 @@ public final class CaptureServer: Sendable {
   private let listener: Int32
   private let received = Mutex<[Request]>([])
 
+  /// What a scripted peer does with one request: answer at once, after a while, or dribble
+  /// its answer a piece at a time (a hostile or broken tenant, for the relay's tests).
+  public enum Reply: Sendable {
+    case bytes([UInt8])
+    case after(seconds: Double, [UInt8])
+    case dribble(head: [UInt8], pieces: [[UInt8]], every: Double)
+
+    /// A whole HTTP/1.1 answer with this status line (`"201 Created"`, `"000 Nothing"`).
+    public static func answer(_ statusLine: String, body: String = "{}") -> Reply {
+      .bytes(answerBytes(statusLine, body: body))
+    }
+
+    public static func answerBytes(_ statusLine: String, body: String = "{}") -> [UInt8] {
+      Array(
+        ("HTTP/1.1 \(statusLine)\r\nContent-Type: application/json\r\nContent-Length: "
+          + "\(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)").utf8)
+    }
+  }
+
   /// - Parameter headers: extra answer headers, `Name: value` each.
-  public init(
+  public convenience init(
     status: Int = 201, answer: String = #"{"received":true}"#, headers: [String] = []
   ) throws {
+    let reply = Array(
+      ("HTTP/1.1 \(status) Answer\r\nContent-Type: application/json\r\nContent-Length: "
+        + "\(answer.utf8.count)\r\n" + headers.map { $0 + "\r\n" }.joined()
+        + "Connection: close\r\n\r\n\(answer)").utf8)
+    try self.init { _ in .bytes(reply) }
+  }
+
+  /// A peer that answers each request as `reply` says, each connection on a thread of its own.
+  public init(reply: @escaping @Sendable (Request) -> Reply) throws {
     let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
     var address = sockaddr_in()
     address.sin_family = sa_family_t(AF_INET)
@@ -39,7 +67,7 @@ public final class CaptureServer: Sendable {
         bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
       }
     }
-    guard descriptor >= 0, bound == 0, listen(descriptor, 8) == 0 else {
+    guard descriptor >= 0, bound == 0, listen(descriptor, 512) == 0 else {
       throw CocoaError(.fileWriteUnknown)
     }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
@@ -50,19 +78,36 @@ public final class CaptureServer: Sendable {
     }
     port = Int(UInt16(bigEndian: address.sin_port))
     listener = descriptor
-    let reply = Array(
-      ("HTTP/1.1 \(status) Answer\r\nContent-Type: application/json\r\nContent-Length: "
-        + "\(answer.utf8.count)\r\n" + headers.map { $0 + "\r\n" }.joined()
-        + "Connection: close\r\n\r\n\(answer)").utf8)
     Thread { [self] in
       while true {
         let client = accept(descriptor, nil, nil)
         if client < 0 { return }
-        if let request = Self.read(client) { received.withLock { $0.append(request) } }
-        _ = reply.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
-        close(client)
+        Thread { [self] in
+          defer { close(client) }
+          guard let request = Self.read(client) else { return }
+          received.withLock { $0.append(request) }
+          switch reply(request) {
+          case .bytes(let bytes):
+            Self.write(bytes, to: client)
+          case .after(let seconds, let bytes):
+            Thread.sleep(forTimeInterval: seconds)
+            Self.write(bytes, to: client)
+          case .dribble(let head, let pieces, let every):
+            guard Self.write(head, to: client) else { return }
+            for piece in pieces {
+              Thread.sleep(forTimeInterval: every)
+              guard Self.write(piece, to: client) else { return }
+            }
+          }
+        }.start()
       }
     }.start()
+  }
+
+  @discardableResult
+  private static func write(_ bytes: [UInt8], to client: Int32) -> Bool {
+    bytes.withUnsafeBytes { send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+      == bytes.count
   }
 
   public var requests: [Request] { received.withLock { $0 } }

@@ -1,0 +1,103 @@
+import EngagementHTTP
+import Foundation
+import RegistrationCore
+import TestSupport
+import Testing
+
+@testable import EngagementServer
+
+/// The relay (`--upstream`) against tenants that misbehave: nothing it sends may take the relay
+/// down, hang a device, or be put on the app's record as the tenant's.
+@Suite("the relay against a hostile tenant", .serialized, .timeLimit(.minutes(2)))
+struct RelayReliabilityTests {
+  typealias Rig = WatchOverHTTPTests.Rig
+
+  static func register(_ relay: Rig, _ device: String) async throws -> (Int, String) {
+    let (status, _, body) = try await relay.raw(
+      "POST", "/device/v1/registration", headers: Rig.android,
+      body: sdkBody(device: device, app: watchAppID))
+    return (status, body)
+  }
+
+  @Test("a tenant answering 000, 099 or 101: a 502 with the reason, and the relay stays up")
+  func invalidStatuses() async throws {
+    for line in ["000 Nothing", "099 Odd", "101 Switching Protocols"] {
+      let tenant = try CaptureServer { request in
+        String(decoding: request.body, as: UTF8.self).contains("GOOD")
+          ? .answer("201 Created", body: #"{"received":true}"#) : .answer(line)
+      }
+      let relay = try await Rig(upstream: "http://127.0.0.1:\(tenant.port)")
+      let (status, body) = try await Self.register(relay, "ODD")
+      #expect(status == 502, "\(line): \(body)")
+      #expect(body.contains("upstreamInvalid"), "\(line)")
+      let good = try await Self.register(relay, "GOOD")
+      #expect(good.0 == 201, "after \(line): \(good.1)")
+      await relay.stop()
+      tenant.stop()
+    }
+  }
+
+  @Test("a tenant that dribbles its answer: the app gets 504 in the deadline; others still 201")
+  func dribblingTenant() async throws {
+    let tenant = try CaptureServer { request in
+      guard String(decoding: request.body, as: UTF8.self).contains("SLOW") else {
+        return .answer("201 Created", body: #"{"received":true}"#)
+      }
+      return .dribble(
+        head: Array(
+          "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            .utf8),
+        pieces: Array(repeating: Array("1\r\nx\r\n".utf8), count: 30), every: 0.5)
+    }
+    let relay = try await Rig(
+      upstream: "http://127.0.0.1:\(tenant.port)", relayDeadline: .seconds(2))
+    let started = ContinuousClock.now
+    async let slow = Self.register(relay, "SLOW")
+    let others = try await withThrowingTaskGroup(of: Int.self) { group in
+      for index in 0..<5 { group.addTask { try await Self.register(relay, "FAST-\(index)").0 } }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(others.allSatisfy { $0 == 201 }, "\(others)")
+    let (status, body) = try await slow
+    #expect(status == 504, "\(body)")
+    #expect(body.contains("upstreamTimeout"))
+    #expect(ContinuousClock.now - started < .seconds(6))
+    let timeline = try #require(await relay.server.watchedDevice("SLOW"))
+    #expect(
+      timeline.registrations.last?.status == 504 && timeline.registrations.last?.local == true)
+    await relay.stop()
+    tenant.stop()
+  }
+
+  @Test("200 requests at once to a slow but healthy tenant: every one 201, none invented")
+  func busyButHealthy() async throws {
+    let tenant = try CaptureServer { _ in
+      .after(
+        seconds: 1, CaptureServer.Reply.answerBytes("201 Created", body: #"{"received":true}"#))
+    }
+    let relay = try await Rig(upstream: "http://127.0.0.1:\(tenant.port)")
+    let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+      for index in 0..<200 { group.addTask { try await Self.register(relay, "BUSY-\(index)").0 } }
+      return try await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(
+      statuses.filter { $0 != 201 }.isEmpty,
+      "\(Dictionary(grouping: statuses) { $0 }.mapValues(\.count))")
+    await relay.stop()
+    tenant.stop()
+  }
+
+  @Test("credentials in --upstream are never shown; a base with a query is refused with why")
+  func upstreamURL() async throws {
+    let relay = try #require(Upstream("http://user:secret@127.0.0.1:1/base/"))
+    #expect(relay.base == "http://127.0.0.1:1/base")
+    #expect(!relay.base.contains("secret"))
+    let rig = try await Rig(upstream: "http://user:secret@127.0.0.1:1")
+    let (status, body) = try await Self.register(rig, "CREDS")
+    #expect(status == 502 && !body.contains("secret") && !body.contains("user:"), "\(body)")
+    await rig.stop()
+    #expect(Upstream("https://tenant.example/?x=1") == nil)
+    #expect(Upstream.problem(with: "https://tenant.example/?x=1")?.contains("no query") == true)
+    #expect(Upstream.problem(with: "ftp://x") != nil)
+  }
+}
