@@ -57,8 +57,10 @@ final class App {
   /// Opens the Fleet view as if `F` were pressed (`regscope --fleet`).
   func openFleet() { _ = perform(Inspector.update(&model, .key(.character("F")))) }
 
-  /// Runs until the user quits or a signal asks to stop.
-  func run(first snapshot: SessionSnapshot, started: ContinuousClock.Instant) {
+  /// Runs until the user quits or a signal asks to stop. Returns why the terminal was lost,
+  /// when it was (standard input closed or failing), so the caller can say so and exit 1.
+  @discardableResult
+  func run(first snapshot: SessionSnapshot, started: ContinuousClock.Instant) -> String? {
     let (inbox, wakes) = (self.inbox, self.wakes)
     // The session pushes its state; the loop never asks for it again.
     session.watch { snapshot in
@@ -78,11 +80,21 @@ final class App {
         pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
         pollfd(fd: wakes.descriptor, events: Int16(POLLIN), revents: 0),
       ]
-      if poll(&fds, 2, millisecondsToTick) < 0 && errno != EINTR { return }
-      if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 { return }
-      if fds[0].revents & Int16(POLLIN) != 0, readKeys() { return }
+      if poll(&fds, 2, millisecondsToTick) < 0 && errno != EINTR {
+        return "waiting for the terminal failed: \(String(cString: strerror(errno)))"
+      }
+      if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
+        return "the terminal hung up"
+      }
+      if fds[0].revents & Int16(POLLIN) != 0 {
+        switch readKeys() {
+        case .quit: return nil
+        case .closed(let why): return why
+        case .goOn: break
+        }
+      }
       if fds[1].revents != 0 {
-        for wake in wakes.take() where handle(wake) { return }
+        for wake in wakes.take() where handle(wake) { return nil }
       }
       if let tickAt, tickAt <= .now {
         _ = Inspector.update(&model, .clock(now: session.now))
@@ -103,18 +115,25 @@ final class App {
     return Int32(clamping: seconds * 1000 + attoseconds / 1_000_000_000_000_000 + 1)
   }
 
-  /// True when the app should quit.
-  private func readKeys() -> Bool {
+  private enum Reading {
+    case goOn, quit
+    case closed(String)
+  }
+
+  /// The keys waiting, acted on. Readable input that yields nothing is a terminal that
+  /// closed (EOF) or fails (EIO): the app ends instead of spinning on it.
+  private func readKeys() -> Reading {
     let (keys, resized) = terminal.readKeys()
     if resized {
       let size = terminal.size
       _ = Inspector.update(&model, .resize(width: size.width, height: size.height))
     }
+    if keys.isEmpty && !resized, let closed = terminal.inputClosed() { return .closed(closed) }
     for key in keys {
-      if key == .control("c") { return true }
-      if perform(Inspector.update(&model, .key(key))) { return true }
+      if key == .control("c") { return .quit }
+      if perform(Inspector.update(&model, .key(key))) { return .quit }
     }
-    return false
+    return .goOn
   }
 
   /// True when the app should quit.

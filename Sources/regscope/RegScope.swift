@@ -267,6 +267,7 @@ struct RegScope: AsyncParsableCommand {
       Task { await ScenarioPlayer.play(scenario, on: session, report: wake) }
     }
     let first = await session.snapshot()
+    let lost = Mutex<String?>(nil)
     await UIThread.run {
       guard let terminal = handoff.withLock({ $0.take() }) else { return }
       let app = App(
@@ -276,14 +277,19 @@ struct RegScope: AsyncParsableCommand {
       app.fleetPlans = fleetPlans
       for notice in notices { app.flash(notice, isError: true) }
       if fleet { app.openFleet() }
-      app.run(first: first, started: started)
+      let why = app.run(first: first, started: started)
       terminal.stop()
+      lost.withLock { $0 = why }
     }
     player?.cancel()
     for source in signals { source.cancel() }
     log?.restore()
     await work.finish()
     await session.stop()
+    if let why = lost.withLock({ $0 }) {
+      Output.error("regscope: \(why); the screen is restored and nothing was lost")
+      throw ExitCode(1)
+    }
   }
 }
 

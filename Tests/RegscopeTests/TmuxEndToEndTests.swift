@@ -264,6 +264,24 @@ struct TmuxEndToEndTests {
   }
 }
 
+@Suite("regscope when its terminal fails", .serialized, .timeLimit(.minutes(2)))
+struct TerminalLossTests {
+  @Test("EIO on the terminal (regscope under timeout, a background job) ends it cleanly, exit 1")
+  func eioEnds() async throws {
+    try #require(Tmux.available, "tmux is not installed (.ci/run installs it)")
+    let tmux = Tmux()
+    // timeout runs regscope in the background: its reads of the terminal fail with EIO.
+    _ = try await tmux.startRegscope(environment: "timeout 60", arguments: "--receive --port 0")
+    defer { tmux.killServer() }
+    #expect(await tmux.waitFor("the receiver") { $0.contains("receiving") })
+    try await tmux.keys("x")
+    #expect(
+      await tmux.waitFor("a clean exit with the reason") { screen in
+        screen.contains("REGSCOPE-EXIT=1") && screen.contains("reading the terminal failed")
+      })
+  }
+}
+
 /// A port nothing listens on now (bound to 0 by the kernel, then released).
 func freeLoopbackPort() -> Int? {
   let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
