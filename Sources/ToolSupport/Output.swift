@@ -9,20 +9,81 @@ public enum Output {
   /// A line for live commands (shell, serve): written at once, so a pipe or a log reader sees
   /// each event when it happens rather than when a buffer fills.
   public static func line(_ text: String) {
-    FileHandle.standardOutput.write(Data((safe(text) + "\n").utf8))
+    write(safe(text) + "\n", to: .standardOutput, named: "standard output")
   }
 
-  /// A line of a report (run, scenarios), through the standard output's buffer.
+  /// A line of a report (run, scenarios). Written at once and checked like `line`: a report
+  /// that cannot be written is an error, never a silent success.
   public static func report(_ text: String) {
-    print(safe(text))
+    write(safe(text) + "\n", to: .standardOutput, named: "standard output")
   }
 
   public static func error(_ text: String) {
-    FileHandle.standardError.write(Data((safe(text) + "\n").utf8))
+    try? FileHandle.standardError.write(contentsOf: Data((safe(text) + "\n").utf8))
+  }
+
+  /// Writes or, when the write fails (a full disk, `/dev/full`, a closed pipe), says so on
+  /// standard error and exits 1: output that was lost must not look like success.
+  static func write(_ text: String, to handle: FileHandle, named name: String) {
+    do {
+      try handle.write(contentsOf: Data(text.utf8))
+    } catch {
+      let tool = URL(fileURLWithPath: CommandLine.arguments.first ?? "regctl").lastPathComponent
+      Output.error("\(tool): cannot write to \(name): \(OutputFile.reason(error))")
+      exit(1)
+    }
   }
 
   public static func safe(_ text: String) -> String {
     text.split(separator: "\n", omittingEmptySubsequences: false)
       .map { TerminalText.escaped(String($0)) }.joined(separator: "\n")
   }
+}
+
+/// A file a command writes (a CSV, an SVG, a HAR): whole or not at all, and every failure an
+/// error that names the file.
+public enum OutputFile {
+  /// Writes `text` to `path`. A regular file is replaced atomically (a reader never sees half
+  /// of it); a device or a pipe (`/dev/stdout`, `/dev/full`) is written in place, never
+  /// replaced, and a failed write throws.
+  public static func write(_ text: String, to path: String) throws(OutputFileError) {
+    var status = stat()
+    let special = stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
+    do {
+      if special {
+        guard let handle = FileHandle(forWritingAtPath: path) else {
+          throw OutputFileError(path: path, reason: "cannot be opened for writing")
+        }
+        defer { try? handle.close() }
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.synchronize()
+      } else {
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+      }
+    } catch let error as OutputFileError {
+      throw error
+    } catch {
+      throw OutputFileError(path: path, reason: reason(error))
+    }
+  }
+
+  /// The system's words for a failed write ("No space left on device").
+  static func reason(_ error: any Error) -> String {
+    let nsError = error as NSError
+    if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
+      posix.domain == NSPOSIXErrorDomain
+    {
+      return String(cString: strerror(Int32(posix.code)))
+    }
+    if nsError.domain == NSPOSIXErrorDomain {
+      return String(cString: strerror(Int32(nsError.code)))
+    }
+    return nsError.localizedDescription
+  }
+}
+
+public struct OutputFileError: Error, CustomStringConvertible {
+  public var path: String
+  public var reason: String
+  public var description: String { "\(TerminalText.escaped(path)): cannot be written (\(reason))" }
 }

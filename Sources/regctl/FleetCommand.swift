@@ -102,9 +102,10 @@ struct FleetCommand: AsyncParsableCommand {
     progress.finish()
     if let csv {
       do {
-        try FleetText.csv(reports).write(toFile: csv, atomically: true, encoding: .utf8)
+        try OutputFile.write(FleetText.csv(reports), to: csv)
       } catch {
-        throw ValidationError("--csv \(csv): cannot be written (\(error.localizedDescription))")
+        Output.error("regctl fleet: --csv \(error)")
+        throw ExitCode(1)
       }
     }
     let plan = FleetPlan(
@@ -113,9 +114,10 @@ struct FleetCommand: AsyncParsableCommand {
       outage: outagePlan, tokenRefreshEvery: tokenRefreshDays * 86_400, jitter: jitter, seed: seed)
     if let svg {
       do {
-        try FleetText.svg(reports, plan: plan).write(toFile: svg, atomically: true, encoding: .utf8)
+        try OutputFile.write(FleetText.svg(reports, plan: plan), to: svg)
       } catch {
-        throw ValidationError("--svg \(svg): cannot be written (\(error.localizedDescription))")
+        Output.error("regctl fleet: --svg \(error)")
+        throw ExitCode(1)
       }
     }
     if json {

@@ -243,6 +243,33 @@ final class InteractiveProcess: @unchecked Sendable {
 
 @Suite("regctl fleet, as a user runs it", .timeLimit(.minutes(1)))
 struct FleetBinaryTests {
+  @Test("a write that fails (/dev/full) is an error naming the file, exit 1; nothing silent")
+  func failedWrites() async throws {
+    for option in ["--csv", "--svg"] {
+      let result = try await runProcess(
+        try regctlURL(), ["fleet", "--devices", "50", option, "/dev/full"])
+      #expect(result.status == 1, "\(option)")
+      #expect(
+        result.stderr.contains("\(option) /dev/full: cannot be written (No space left on device)"))
+    }
+    // Standard output on /dev/full: the shell opens it, regctl finds out when it writes.
+    let shell = try await runProcess(
+      URL(fileURLWithPath: "/bin/sh"),
+      ["-c", "\"$0\" fleet --devices 50 > /dev/full", try regctlURL().path])
+    #expect(shell.status == 1)
+    #expect(shell.stderr.contains("cannot write to standard output: No space left on device"))
+    // A regular file is still written whole.
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "fleet-\(UUID().uuidString).csv"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let written = try await runProcess(
+      try regctlURL(), ["fleet", "--devices", "50", "--days", "1", "--csv", path])
+    #expect(written.status == 0)
+    #expect(
+      (try? String(contentsOfFile: path, encoding: .utf8))?.hasPrefix("t,anonymous-only") == true)
+  }
+
   @Test("the three strategies side by side, JSON for CI, and clear errors for bad options")
   func fleet() async throws {
     let text = try await runProcess(
