@@ -2,6 +2,7 @@ import Clocks
 import EngagementServer
 import Foundation
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 import RegistrationCore
@@ -29,6 +30,8 @@ public final class EngagementHTTPServer: Sendable {
     public var upstream: Upstream?
     /// Serve https with this certificate (PEM files), for apps that require it.
     public var tls: ServerTLS?
+    /// Idle, body-progress and connection limits.
+    public var limits = ConnectionLimits()
 
     public init() {}
   }
@@ -53,6 +56,8 @@ public final class EngagementHTTPServer: Sendable {
   public let server: LocalEngagementServer
   public let options: Options
   private let state = Mutex(State())
+  /// Connections open now, counted against `limits.connections`.
+  private let openConnections = ConnectionCount()
   private let listenerChanged = ChangeSignal()
   private let logger: Logger = {
     var logger = Logger(label: "regscope.engagement-server") { _ in SwiftLogNoOpLogHandler() }
@@ -122,10 +127,18 @@ public final class EngagementHTTPServer: Sendable {
       close(placeholder)
     }
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
+    let limits = options.limits
+    let open = openConnections
+    let http1 = HTTP1Channel.Configuration(
+      additionalChannelHandlers: [
+        ConnectionLimitHandler(open: open, limit: limits.connections),
+        BodyProgressHandler(limit: limits.bodyProgress.timeAmount),
+      ],
+      idleTimeout: limits.idle.timeAmount)
     let failure = Mutex<(any Error)?>(nil)
     let app = Application(
       router: EngagementRoutes.router(server: server, options: options),
-      server: try options.tls?.serverBuilder() ?? .http1(),
+      server: try options.tls?.serverBuilder(http1) ?? .http1(configuration: http1),
       configuration: .init(address: .hostname(options.host, port: requested)),
       onServerRunning: { channel in
         portContinuation.yield(channel.localAddress?.port ?? requested)

@@ -35,6 +35,7 @@ enum EngagementRoutes {
   {
     let router = Router(context: EngagementRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
+    router.add(middleware: DeclaredLengthMiddleware(limit: options.maxBodyBytes))
 
     router.post("device/v1/registration") { request, context in
       if let upstream = options.upstream {

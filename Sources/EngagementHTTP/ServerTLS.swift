@@ -42,7 +42,7 @@ public struct ServerTLS: Sendable {
       certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
   }
 
-  func serverBuilder() throws -> HTTPServerBuilder {
-    try .tls(.http1(), tlsConfiguration: configuration())
+  func serverBuilder(_ http1: HTTP1Channel.Configuration) throws -> HTTPServerBuilder {
+    try .tls(.http1(configuration: http1), tlsConfiguration: configuration())
   }
 }

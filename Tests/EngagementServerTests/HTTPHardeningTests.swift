@@ -64,12 +64,17 @@ struct HTTPHardeningTests {
     await rig.stop()
   }
 
-  @Test("the token is checked before the body: 10 MB without it is 401, with it 413")
+  @Test("a body is never read before it is wanted: 10 MB declared is 413 at once, token or not")
   func tokenBeforeBody() async throws {
     let rig = try await LoopbackRig.start()
     let huge = [UInt8](repeating: UInt8(ascii: "a"), count: 10 * 1024 * 1024)
+    // The declared length is refused first, before the token is looked at.
     let without = try await rig.rawPost("device/v1/registration", body: huge, authorized: false)
-    #expect(without.hasPrefix("HTTP/1.1 401") && without.contains("unauthorized"))
+    #expect(without.hasPrefix("HTTP/1.1 413") && without.contains("bodyTooLarge"))
+    // A small body without the token is 401, unread beyond what names the device.
+    let small = try await rig.rawPost(
+      "device/v1/registration", body: Array("{}".utf8), authorized: false)
+    #expect(small.hasPrefix("HTTP/1.1 401") && small.contains("unauthorized"))
     let with = try await rig.rawPost("device/v1/registration", body: huge)
     #expect(with.hasPrefix("HTTP/1.1 413"), "\(with.prefix(200))")
     await rig.stop()

@@ -23,11 +23,15 @@ struct WatchOverHTTPTests {
     let front: EngagementHTTPServer
     let port: Int
 
-    init(upstream: String? = nil, relayDeadline: Duration? = nil) async throws {
+    init(
+      upstream: String? = nil, relayDeadline: Duration? = nil,
+      limits: ConnectionLimits = ConnectionLimits()
+    ) async throws {
       server = try LocalEngagementServer(
         settings: ServerSettings(appID: watchAppID, accessToken: watchToken, processingDelay: 300),
         store: ServerStore.inMemory(), clock: clock)
       var options = EngagementHTTPServer.Options()
+      options.limits = limits
       options.upstream = upstream.flatMap(Upstream.init).map { relay in
         var relay = relay
         if let relayDeadline { relay.deadline = relayDeadline }

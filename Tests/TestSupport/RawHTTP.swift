@@ -9,12 +9,22 @@ import Foundation
 /// receiving each give up after `timeout` seconds, and the whole runs off the cooperative pool.
 /// Returns the bytes received until the server closed (an empty string if it could not connect).
 public func rawExchange(port: Int, _ request: [UInt8], timeout: Int = 10) async throws -> String {
+  try await offThePool { blockingExchange(port: port, request, timeout: timeout).answer }
+}
+
+/// The same, and whether it was the server that ended the connection (end of file) rather
+/// than the receive time-out: for the server's own time limits.
+public func rawExchangeEnding(port: Int, _ request: [UInt8], timeout: Int) async throws
+  -> (answer: String, closedByServer: Bool)
+{
   try await offThePool { blockingExchange(port: port, request, timeout: timeout) }
 }
 
-private func blockingExchange(port: Int, _ request: [UInt8], timeout: Int) -> String {
+private func blockingExchange(port: Int, _ request: [UInt8], timeout: Int) -> (
+  answer: String, closedByServer: Bool
+) {
   let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  guard descriptor >= 0 else { return "" }
+  guard descriptor >= 0 else { return ("", false) }
   defer { close(descriptor) }
   var limit = timeval(tv_sec: timeout, tv_usec: 0)
   for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
@@ -29,7 +39,7 @@ private func blockingExchange(port: Int, _ request: [UInt8], timeout: Int) -> St
       connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
     }
   }
-  guard connected == 0 else { return "" }
+  guard connected == 0 else { return ("", false) }
   // The server may answer and stop reading long before the body is sent: a failed or timed-out
   // send ends the sending, and whatever answer arrived is still read.
   var sent = 0
@@ -42,10 +52,14 @@ private func blockingExchange(port: Int, _ request: [UInt8], timeout: Int) -> St
   }
   var answer: [UInt8] = []
   var chunk = [UInt8](repeating: 0, count: 4096)
+  var closed = false
   while true {
     let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-    if count <= 0 { break }
+    if count <= 0 {
+      closed = count == 0 || errno == ECONNRESET
+      break
+    }
     answer += chunk[0..<count]
   }
-  return String(decoding: answer, as: UTF8.self)
+  return (String(decoding: answer, as: UTF8.self), closed)
 }
