@@ -15,7 +15,8 @@ public struct ConnectionLimits: Sendable {
   /// While a request's body is arriving, the longest gap between two of its pieces: progress,
   /// not the whole transfer, so a slow but moving upload is not cut.
   public var bodyProgress: Duration = .seconds(15)
-  /// Connections open at once; one more is closed the moment it is accepted.
+  /// Connections open at once. One more makes the connection idle longest close; when none
+  /// is idle, the new one is closed the moment it is accepted.
   public var connections = 1_024
 
   public init() {}
@@ -66,37 +67,77 @@ final class BodyProgressHandler: ChannelDuplexHandler, RemovableChannelHandler {
   }
 }
 
-/// The server's open connections, shared by every connection's `ConnectionLimitHandler`.
+/// The server's open connections, shared by every connection's `ConnectionLimitHandler`: each
+/// with whether it is idle (no request in progress) and since when.
 final class ConnectionCount: Sendable {
-  let open = Mutex(0)
+  struct Entry {
+    var channel: any Channel
+    var idleSince: ContinuousClock.Instant?
+  }
+
+  private let entries = Mutex([ObjectIdentifier: Entry]())
+
+  var open: Int { entries.withLock { $0.count } }
+
+  /// Admits `channel`; past `limit`, closes the connection idle longest to make room, or, if
+  /// none is idle, refuses this one.
+  func admit(_ channel: any Channel, limit: Int) -> Bool {
+    let (admitted, evicted): (Bool, (any Channel)?) = entries.withLock { entries in
+      var evicted: (any Channel)?
+      if entries.count >= limit {
+        guard
+          let oldest = entries.filter({ $0.value.idleSince != nil })
+            .min(by: { $0.value.idleSince! < $1.value.idleSince! })
+        else { return (false, nil) }
+        evicted = oldest.value.channel
+        entries.removeValue(forKey: oldest.key)
+      }
+      entries[ObjectIdentifier(channel)] = Entry(channel: channel, idleSince: .now)
+      return (true, evicted)
+    }
+    evicted?.close(promise: nil)
+    return admitted
+  }
+
+  func setIdle(_ channel: any Channel, _ idle: Bool) {
+    entries.withLock { $0[ObjectIdentifier(channel)]?.idleSince = idle ? .now : nil }
+  }
+
+  func remove(_ channel: any Channel) {
+    _ = entries.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }
+  }
 }
 
-/// Counts the server's open connections; one past the limit is closed at once.
-final class ConnectionLimitHandler: ChannelInboundHandler, RemovableChannelHandler {
+/// Counts the server's open connections; past the limit the one idle longest makes room, so
+/// a flood of connections that send nothing cannot keep a real app out.
+final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPRequestPart
   typealias InboundOut = HTTPRequestPart
+  typealias OutboundIn = HTTPResponsePart
+  typealias OutboundOut = HTTPResponsePart
 
-  private let open: ConnectionCount
+  private let connections: ConnectionCount
   private let limit: Int
-  private var counted = false
 
-  init(open: ConnectionCount, limit: Int) {
-    self.open = open
+  init(connections: ConnectionCount, limit: Int) {
+    self.connections = connections
     self.limit = limit
   }
 
   func handlerAdded(context: ChannelHandlerContext) {
-    let admitted = open.open.withLock { count in
-      count += 1
-      return count <= limit
-    }
-    counted = true
-    if !admitted { context.close(promise: nil) }
+    if !connections.admit(context.channel, limit: limit) { context.close(promise: nil) }
   }
 
-  func handlerRemoved(context: ChannelHandlerContext) {
-    if counted { open.open.withLock { $0 -= 1 } }
-    counted = false
+  func handlerRemoved(context: ChannelHandlerContext) { connections.remove(context.channel) }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    if case .head = unwrapInboundIn(data) { connections.setIdle(context.channel, false) }
+    context.fireChannelRead(data)
+  }
+
+  func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    if case .end = unwrapOutboundIn(data) { connections.setIdle(context.channel, true) }
+    context.write(data, promise: promise)
   }
 }
 

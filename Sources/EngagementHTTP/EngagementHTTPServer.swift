@@ -131,7 +131,7 @@ public final class EngagementHTTPServer: Sendable {
     let open = openConnections
     let http1 = HTTP1Channel.Configuration(
       additionalChannelHandlers: [
-        ConnectionLimitHandler(open: open, limit: limits.connections),
+        ConnectionLimitHandler(connections: open, limit: limits.connections),
         BodyProgressHandler(limit: limits.bodyProgress.timeAmount),
       ],
       idleTimeout: limits.idle.timeAmount)

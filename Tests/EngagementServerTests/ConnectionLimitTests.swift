@@ -50,23 +50,28 @@ struct ConnectionLimitTests {
     await rig.stop()
   }
 
-  @Test("past the connection limit a new connection is closed at once; a real app still gets in")
+  @Test("past the connection limit the connection idle longest makes room: a real app gets in")
   func connectionLimit() async throws {
-    let rig = try await Rig(limits: Self.short)
-    // Eight idle connections fill the limit; a ninth is closed without an answer.
-    async let held = withThrowingTaskGroup(of: Bool.self) { group in
-      for _ in 0..<8 {
-        group.addTask { try await rawExchangeEnding(port: rig.port, [], timeout: 8).closedByServer }
+    var limits = Self.short
+    limits.idle = .seconds(60)  // only the limit may close them here
+    let rig = try await Rig(limits: limits)
+    let half = Array("POST /device/v1/registration HTTP/1.1\r\nHost: x\r\n".utf8)
+    // Twenty connections that never finish their headers, against a limit of eight: at least
+    // twelve are closed long before the idle time.
+    let closed = try await withThrowingTaskGroup(of: Bool.self) { group in
+      for _ in 0..<20 {
+        group.addTask {
+          try await rawExchangeEnding(port: rig.port, half, timeout: 3).closedByServer
+        }
       }
-      return try await group.reduce(into: [Bool]()) { $0.append($1) }
+      // Meanwhile a real app registers, and is answered.
+      let (status, _, _) = try await rig.raw(
+        "POST", "/device/v1/registration", headers: Rig.android,
+        body: sdkBody(device: "AMID-FLOOD", app: watchAppID))
+      #expect(status == 201)
+      return try await group.reduce(into: 0) { $0 += $1 ? 1 : 0 }
     }
-    // Once the idle ones are closed (1 s), an app's registration is answered.
-    let closedAll = try await held
-    #expect(closedAll.allSatisfy { $0 })
-    let (status, _, _) = try await rig.raw(
-      "POST", "/device/v1/registration", headers: Rig.android,
-      body: sdkBody(device: "AFTER", app: watchAppID))
-    #expect(status == 201)
+    #expect(closed >= 12, "\(closed) of 20 closed")
     await rig.stop()
   }
 }
