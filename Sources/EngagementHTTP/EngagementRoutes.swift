@@ -26,6 +26,23 @@ enum EngagementRoutes {
     "/api/faults": [.post, .delete], "/openapi.json": [.get],
   ]
 
+  /// The methods a path answers, for a 405's `Allow`: the fixed paths, and the SDK's device
+  /// routes and the timeline, whose paths carry parameters (`:appId` matches one segment).
+  static func allowedMethods(for path: String) -> [HTTPRequest.Method]? {
+    if let fixed = methods[path] { return fixed }
+    let segments = path.split(separator: "/", omittingEmptySubsequences: true)
+    let patterns =
+      DeviceRoutes.others.map { ($0.0, $0.1) } + [
+        (HTTPRequest.Method.get, "api/devices/:deviceID/registrations")
+      ]
+    let allowed = patterns.filter { _, pattern in
+      let parts = pattern.split(separator: "/")
+      return parts.count == segments.count
+        && zip(parts, segments).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
+    }.map(\.0)
+    return allowed.isEmpty ? nil : allowed
+  }
+
   /// The views' page size when `limit` is not given, and the most one page holds.
   static let defaultLimit = 100
   static let largestLimit = 1000

@@ -20,7 +20,7 @@ struct JSONErrorMiddleware: RouterMiddleware {
       var status = error.status
       let message: String
       let code: String
-      let allowed = EngagementRoutes.methods[request.uri.path]
+      let allowed = EngagementRoutes.allowedMethods(for: request.uri.path)
       switch error.status {
       case .notFound, .methodNotAllowed:
         if let allowed {

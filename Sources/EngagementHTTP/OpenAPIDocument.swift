@@ -64,9 +64,32 @@ enum OpenAPIDocument {
             "parameters": [{"name": "deviceID", "in": "path", "required": true, "schema": {"type": "string"}}],
             "responses": {
               "200": {"description": "The device's timeline", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Timeline"}}}},
-              "404": {"description": "No such device has registered", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+              "404": {"description": "No such device has registered", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+              "410": {"description": "The device registered, but its timeline was dropped: the watch keeps the 5,000 devices seen most recently", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
             }
           }
+        },
+        "/device/v1/{appId}/sync/{deviceId}": {
+          "post": {"summary": "The SDKs' sync route: answered {} and counted against the device", "parameters": [{"name": "appId", "in": "path", "required": true, "schema": {"type": "string"}}, {"name": "deviceId", "in": "path", "required": true, "schema": {"type": "string"}}], "requestBody": {"content": {"application/json": {"schema": {"type": "object"}}}}, "responses": {"200": {"description": "An empty answer", "content": {"application/json": {"schema": {"type": "object"}}}}}}
+        },
+        "/device/v1/{appId}/message": {
+          "get": {"summary": "The SDKs' inbox route: no messages", "parameters": [{"name": "appId", "in": "path", "required": true, "schema": {"type": "string"}}, {"name": "deviceid", "in": "query", "schema": {"type": "string"}}], "responses": {"200": {"description": "No messages", "content": {"application/json": {"schema": {"type": "object"}}}}}},
+          "patch": {"summary": "The SDKs' inbox status route", "parameters": [{"name": "appId", "in": "path", "required": true, "schema": {"type": "string"}}], "requestBody": {"content": {"application/json": {"schema": {"type": "object"}}}}, "responses": {"200": {"description": "An empty answer", "content": {"application/json": {"schema": {"type": "object"}}}}}}
+        },
+        "/device/v1/event/analytic": {
+          "post": {"summary": "The SDKs' analytics route", "requestBody": {"content": {"application/json": {"schema": {}}}}, "responses": {"200": {"description": "An empty answer", "content": {"application/json": {"schema": {"type": "object"}}}}}}
+        },
+        "/devicestatistics/v1/analytic": {
+          "post": {"summary": "The SDKs' statistics route", "requestBody": {"content": {"application/json": {"schema": {}}}}, "responses": {"200": {"description": "An empty answer", "content": {"application/json": {"schema": {"type": "object"}}}}}}
+        },
+        "/devicestatistics/v1/event": {
+          "post": {"summary": "The SDKs' statistics event route", "requestBody": {"content": {"application/json": {"schema": {}}}}, "responses": {"200": {"description": "An empty answer", "content": {"application/json": {"schema": {"type": "object"}}}}}}
+        },
+        "/device/v1/location/{appId}/fence": {
+          "get": {"summary": "The SDKs' geofence route: no fences", "parameters": [{"name": "appId", "in": "path", "required": true, "schema": {"type": "string"}}], "responses": {"200": {"description": "No fences", "content": {"application/json": {"schema": {"type": "object"}}}}}}
+        },
+        "/device/v1/location/{appId}/proximity": {
+          "get": {"summary": "The SDKs' beacon route: no beacons", "parameters": [{"name": "appId", "in": "path", "required": true, "schema": {"type": "string"}}], "responses": {"200": {"description": "No beacons", "content": {"application/json": {"schema": {"type": "object"}}}}}}
         },
         "/api/registrations": {
           "get": {

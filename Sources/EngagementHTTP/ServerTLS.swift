@@ -1,3 +1,4 @@
+import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdTLS
@@ -19,10 +20,29 @@ public struct ServerTLS: Sendable {
     public var description: String
   }
 
-  /// Checks both files now, so a bad one is reported before anything listens.
-  public func check() throws(Problem) { _ = try configuration() }
+  /// Checks both files now, and that they belong together, so a bad one is reported by name
+  /// before anything listens.
+  public func check() throws(Problem) {
+    let configuration = try configuration()
+    do {
+      _ = try NIOSSLContext(configuration: configuration)
+    } catch {
+      throw Problem(
+        description:
+          "--tls-key \(keyPath) does not match the certificate in --tls-cert \(certificatePath) (\(error))"
+      )
+    }
+  }
 
   func configuration() throws(Problem) -> TLSConfiguration {
+    for (option, path) in [("--tls-cert", certificatePath), ("--tls-key", keyPath)] {
+      guard FileManager.default.fileExists(atPath: path) else {
+        throw Problem(description: "\(option) \(path): no such file")
+      }
+      guard FileManager.default.isReadableFile(atPath: path) else {
+        throw Problem(description: "\(option) \(path): cannot be read")
+      }
+    }
     let chain: [NIOSSLCertificate]
     do {
       chain = try NIOSSLCertificate.fromPEMFile(certificatePath)

@@ -18,21 +18,29 @@ struct FleetCommand: AsyncParsableCommand {
       1d+2h:down.
       """)
 
-  @Option(help: "How many devices.") var devices: Int = 10_000
+  @Option(parsing: .unconditional, help: "How many devices.") var devices: Int = 10_000
   @Option(help: "anonymous-only, known-only, both, or all (the three side by side).")
   var strategy: String = "all"
-  @Option(help: "How long the run is, in days.") var days: Double = 30
-  @Option(help: "Share of users who log in (0 to 1).") var loginShare: Double = 0.6
-  @Option(help: "Users log in within this many days of installing.") var loginWithin: Double = 7
-  @Option(help: "Share of phones whose user changes after logging in.")
+  @Option(parsing: .unconditional, help: "How long the run is, in days.") var days: Double = 30
+  @Option(parsing: .unconditional, help: "Share of users who log in (0 to 1).")
+  var loginShare: Double = 0.6
+  @Option(parsing: .unconditional, help: "Users log in within this many days of installing.")
+  var loginWithin: Double = 7
+  @Option(parsing: .unconditional, help: "Share of phones whose user changes after logging in.")
   var sharedShare: Double = 0.05
-  @Option(help: "Share of installations reinstalled (a new deviceID).")
+  @Option(parsing: .unconditional, help: "Share of installations reinstalled (a new deviceID).")
   var reinstallShare: Double = 0.05
-  @Option(help: "An outage: START+DURATION[:STATUS|:429@SECONDS|:down].") var outage: String?
-  @Option(help: "Each device's push token is refreshed about this often, in days (0: never).")
+  @Option(parsing: .unconditional, help: "An outage: START+DURATION[:STATUS|:429@SECONDS|:down].")
+  var outage: String?
+  @Option(
+    parsing: .unconditional,
+    help:
+      "Each device's push token is refreshed about this often, in days (0: never; else 1/24 to 366)."
+  )
   var tokenRefreshDays: Double = 0
   @Option(help: "The seed: the same seed gives the same numbers.") var seed: UInt64 = 1
   @Option(
+    parsing: .unconditional,
     help: ArgumentHelp(
       "What-if, not what the SDKs do: spread each retry by up to ± this share of its wait.",
       discussion:
@@ -63,8 +71,11 @@ struct FleetCommand: AsyncParsableCommand {
     ] where !(share.isFinite && (0...1).contains(share)) {
       throw ValidationError("\(name) must be a share from 0 to 1")
     }
-    guard tokenRefreshDays.isFinite, (0...366).contains(tokenRefreshDays) else {
-      throw ValidationError("--token-refresh-days must be 0 to 366")
+    // Refreshes far more often than hourly would make billions of events, not a fleet.
+    guard tokenRefreshDays.isFinite,
+      tokenRefreshDays == 0 || (1.0 / 24...366).contains(tokenRefreshDays)
+    else {
+      throw ValidationError("--token-refresh-days must be 0 (never), or from 1/24 (an hour) to 366")
     }
     guard jitter.isFinite, (0...0.9).contains(jitter) else {
       throw ValidationError("--jitter must be a share from 0 to 0.9")

@@ -37,6 +37,11 @@ case "soak":
   let path = value("--store") ?? folder.appendingPathComponent("device.sqlite").path
   print("seed \(seed) (replay with --seed \(seed)), store \(path)")
   let started = Date()
+  // The soak's own folder goes when it ends, whatever the result; a --store given stays.
+  func finish(_ code: Int32) -> Never {
+    try? FileManager.default.removeItem(at: folder)
+    exit(code)
+  }
   do {
     let probe = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL
     let result = try await Soak.run(rounds: rounds, seed: seed, store: path, probe: probe)
@@ -47,10 +52,10 @@ case "soak":
       "\(result.rounds) rounds of kill -9 in \(Int(Date().timeIntervalSince(started))) s: "
         + "\(result.acknowledged) edits acknowledged, \(result.lost.count) lost, "
         + "\(result.undelivered.count) not delivered")
-    exit(result.lost.isEmpty && result.undelivered.isEmpty ? 0 : 1)
+    finish(result.lost.isEmpty && result.undelivered.isEmpty ? 0 : 1)
   } catch {
     print("soak stopped: \(error)")
-    exit(1)
+    finish(1)
   }
 default:
   FileHandle.standardError.write(

@@ -300,7 +300,10 @@ struct HTTPEndToEndTests {
       paths == [
         "/api/contacts", "/api/demographics", "/api/devices",
         "/api/devices/{deviceID}/registrations", "/api/faults", "/api/registrations", "/api/stats",
-        "/device/v1/registration", "/openapi.json",
+        "/device/v1/event/analytic", "/device/v1/location/{appId}/fence",
+        "/device/v1/location/{appId}/proximity", "/device/v1/registration",
+        "/device/v1/{appId}/message", "/device/v1/{appId}/sync/{deviceId}",
+        "/devicestatistics/v1/analytic", "/devicestatistics/v1/event", "/openapi.json",
       ])
     // It names this server's app, so schema-driven clients send registrations it accepts.
     let schemas = (document["components"] as? [String: Any])?["schemas"] as? [String: Any]
@@ -316,6 +319,22 @@ struct HTTPEndToEndTests {
         rig.baseURL.appendingPathComponent("openapi.json").absoluteString,
       ])
     #expect(validator.status == 0, "\(validator.stderr)")
+    await rig.stop()
+  }
+
+  @Test("the SDK's device routes answer 405 with Allow for a wrong method, as the API does")
+  func sdkRoutes405() async throws {
+    let rig = try await LoopbackRig.start()
+    for (method, path, allow) in [
+      ("GET", "device/v1/app/sync/D1", "POST"), ("DELETE", "device/v1/app/message", "GET, PATCH"),
+      ("GET", "devicestatistics/v1/event", "POST"), ("POST", "api/devices/D1/registrations", "GET"),
+    ] {
+      let answer = try await rawExchange(
+        port: rig.baseURL.port ?? 0,
+        Array("\(method) /\(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+      #expect(answer.hasPrefix("HTTP/1.1 405"), "\(method) \(path): \(answer.prefix(80))")
+      #expect(answer.lowercased().contains("allow: \(allow.lowercased())"), "\(method) \(path)")
+    }
     await rig.stop()
   }
 
