@@ -8,8 +8,7 @@ extension EngagementServerCore {
   /// Keeps `waiting` ordered by due time. Time only moves forward, so this is an append unless
   /// the processing delay was shortened meanwhile.
   mutating func enqueue(_ registration: ServerRegistration) {
-    let keepsPayload = waitingWithPayload < settings.waitingInMemory
-    if keepsPayload { waitingWithPayload += 1 }
+    let keepsPayload = keepsWaiting(registration.payload)
     let entry = WaitingRegistration(
       id: registration.id, receivedAt: registration.receivedAt,
       processAt: registration.processAt, payload: keepsPayload ? registration.payload : nil)
@@ -44,6 +43,7 @@ extension EngagementServerCore {
         status: .received, payload: RegistrationPayload())
       if let payload = first.payload {
         waitingWithPayload -= 1
+        waitingPayloadBytes -= ProcessingRules.keptSize(payload)
         registration.payload = payload
         process(&registration, now: now, changes: &changes)
       } else {
@@ -62,6 +62,17 @@ extension EngagementServerCore {
       changes.registrations.append(registration)
     }
     return changes
+  }
+
+  /// Whether a waiting body stays in memory, within both budgets; counts it if so.
+  mutating func keepsWaiting(_ payload: RegistrationPayload) -> Bool {
+    let size = ProcessingRules.keptSize(payload)
+    guard waitingWithPayload < settings.waitingInMemory,
+      waitingPayloadBytes + size <= settings.waitingBytesInMemory
+    else { return false }
+    waitingWithPayload += 1
+    waitingPayloadBytes += size
+    return true
   }
 
   private mutating func reject(_ registration: inout ServerRegistration, _ reason: String) {
@@ -134,7 +145,8 @@ extension EngagementServerCore {
     // The record is the device's whole state (R3.3): attributes sent empty are cleared.
     var attributes = previous?.attributes ?? [:]
     for attribute in payload.attributes ?? [] {
-      attributes[attribute.key] = attribute.value.isEmpty ? nil : attribute.value
+      attributes[attribute.key] =
+        attribute.value.isEmpty ? nil : ProcessingRules.kept(attribute.value)
     }
     let device = ServerDevice(
       deviceID: deviceID, token: payload.deviceToken, contactKey: contactKey,

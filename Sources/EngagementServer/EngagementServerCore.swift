@@ -21,6 +21,8 @@ public struct EngagementServerCore: Sendable {
   /// Registrations received and not yet processed, ordered by when they are due.
   var waiting: Deque<WaitingRegistration> = []
   var waitingWithPayload = 0
+  /// The bytes of the waiting bodies kept in memory (`ProcessingRules.keptSize`).
+  var waitingPayloadBytes = 0
   /// Indexes that keep processing O(1) per registration: the device holding each token, and
   /// the devices of each contact.
   var deviceByToken: [String: String] = [:]
@@ -61,8 +63,7 @@ public struct EngagementServerCore: Sendable {
     for registration in stored.recent { remember(registration) }
     for entry in stored.waiting.sorted(by: { ($0.processAt, $0.id) < ($1.processAt, $1.id) }) {
       var entry = entry
-      if waitingWithPayload >= settings.waitingInMemory { entry.payload = nil }
-      if entry.payload != nil { waitingWithPayload += 1 }
+      if let payload = entry.payload, !keepsWaiting(payload) { entry.payload = nil }
       waiting.append(entry)
     }
     counters.processed = stored.processed

@@ -38,6 +38,31 @@ public enum ProcessingRules {
     return (payload.attributes ?? []).map(\.key).filter { !known.contains($0.lowercased()) }
   }
 
+  /// The longest attribute value a device keeps, in bytes: the server holds thousands of
+  /// devices, and one app sending 100 KB values must not make it hold gigabytes.
+  public static let keptValueBytes = 4 << 10
+
+  /// An attribute value as the server keeps it: whole, or its first `keptValueBytes` and how
+  /// long it was.
+  public static func kept(_ value: String) -> String {
+    guard value.utf8.count > keptValueBytes else { return value }
+    return String(decoding: value.utf8.prefix(keptValueBytes), as: UTF8.self)
+      + "… (\(value.utf8.count) bytes; the first \(keptValueBytes) kept)"
+  }
+
+  /// About how many bytes a body takes in memory: its strings, and a little for the rest.
+  public static func keptSize(_ payload: RegistrationPayload) -> Int {
+    let attributes = (payload.attributes ?? []).reduce(0) {
+      $0 + $1.key.utf8.count + $1.value.utf8.count + 32
+    }
+    let tags = (payload.tags ?? []).reduce(0) { $0 + $1.utf8.count + 16 }
+    let fields = [
+      payload.deviceID, payload.deviceToken, payload.subscriberKey, payload.etAppId, payload.hwid,
+      payload.signedString,
+    ].reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+    return 512 + attributes + tags + fields
+  }
+
   /// S3: the contact key a registration names, trimmed; nil when it names none, and the
   /// server keeps the device's contact or makes one up.
   public static func contactKey(_ payload: RegistrationPayload) -> String? {

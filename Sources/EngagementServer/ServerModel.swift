@@ -15,6 +15,9 @@ public struct ServerSettings: Hashable, Sendable {
   /// wait in the store only and are read back when their time comes, so a burst of traffic
   /// costs disk, not memory.
   public var waitingInMemory: Int
+  /// And at most this many bytes of them: past either, a waiting body is read back from the
+  /// store when its time comes.
+  public var waitingBytesInMemory = 64 << 20
 
   public init(
     appID: String, accessToken: String, processingDelay: Double = 300,

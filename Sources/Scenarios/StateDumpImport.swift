@@ -43,6 +43,34 @@ public struct StateDumpError: Error, CustomStringConvertible, Sendable {
 }
 
 public enum StateDumpImport {
+  /// The largest dump read: a real one is a few kilobytes, and reading a huge file whole (and
+  /// parsing it) would take seconds and hundreds of megabytes.
+  public static let largestDump = 4 << 20
+
+  /// The dump's bytes, refused with a clear message when the file cannot be read, is not a
+  /// regular file, or is larger than `largestDump`.
+  public static func load(path: String) throws(StateDumpError) -> Data {
+    var status = stat()
+    guard stat(path, &status) == 0 else {
+      throw StateDumpError(
+        source: path, reason: "cannot be read (\(String(cString: strerror(errno))))")
+    }
+    guard (status.st_mode & S_IFMT) == S_IFREG else {
+      throw StateDumpError(source: path, reason: "is not a regular file")
+    }
+    guard Int(status.st_size) <= largestDump else {
+      throw StateDumpError(
+        source: path,
+        reason:
+          "is \(status.st_size) bytes; an SDK state dump is a few kilobytes, and at most \(largestDump) are read"
+      )
+    }
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw StateDumpError(source: path, reason: "cannot be read")
+    }
+    return data
+  }
+
   public static func read(_ data: Data, source: String) throws(StateDumpError)
     -> StateDumpReading
   {

@@ -74,13 +74,9 @@ struct State: AsyncParsableCommand {
   }
 
   private func explain(_ path: String) throws {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      Output.error("regctl: \(path) cannot be read")
-      throw ExitCode(2)
-    }
     let reading: StateDumpReading
     do {
-      reading = try StateDumpImport.read(data, source: path)
+      reading = try StateDumpImport.read(try StateDumpImport.load(path: path), source: path)
     } catch {
       Output.error("regctl: \(error)")
       throw ExitCode(2)

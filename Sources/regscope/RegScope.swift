@@ -165,9 +165,7 @@ struct RegScope: AsyncParsableCommand {
     var imported: ImportedDevice?
     do {
       if let importState {
-        guard let data = FileManager.default.contents(atPath: importState) else {
-          throw StateDumpError(source: importState, reason: "cannot be read")
-        }
+        let data = try StateDumpImport.load(path: importState)
         let device = ImportedDevice(
           try StateDumpImport.read(data, source: importState), source: importState)
         imported = device

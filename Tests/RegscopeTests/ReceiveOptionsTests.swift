@@ -20,7 +20,7 @@ struct ReceiveOptionsTests {
           "--receive", "--port", "0", "--tls-cert", "/nonexistent/c.pem", "--tls-key",
           "/nonexistent/k.pem",
         ],
-        "--tls-cert /nonexistent/c.pem: not a PEM certificate"
+        "--tls-cert /nonexistent/c.pem: no such file"
       ),
     ])
   func refused(arguments: [String], says: String) async throws {

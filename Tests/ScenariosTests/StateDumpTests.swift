@@ -74,6 +74,21 @@ struct StateDumpTests {
     #expect(reading.findings.first { $0.code == "orphanRisk" }?.rule == "R8.3")
   }
 
+  @Test("a dump larger than 4 MB, or no regular file, is refused before it is read")
+  func sizeCap() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "huge-dump-\(UUID().uuidString).json"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    try Data(count: StateDumpImport.largestDump + 1).write(to: URL(fileURLWithPath: path))
+    #expect {
+      try StateDumpImport.load(path: path)
+    } throws: { "\($0)".contains("an SDK state dump is a few kilobytes") }
+    #expect {
+      try StateDumpImport.load(path: "/dev/zero")
+    } throws: { "\($0)".contains("is not a regular file") }
+  }
+
   @Test("a flat unified 1.0.x dump; Android without last_registration_sent has nothing pending")
   func flatUnifiedNothingPending() throws {
     let current =
