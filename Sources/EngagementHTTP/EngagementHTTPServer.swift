@@ -138,7 +138,7 @@ public final class EngagementHTTPServer: Sendable {
     let failure = Mutex<(any Error)?>(nil)
     let app = Application(
       router: EngagementRoutes.router(server: server, options: options),
-      server: try options.tls?.serverBuilder(http1) ?? .http1(configuration: http1),
+      server: try options.tls?.serverBuilder(http1) ?? .engagementHTTP1(http1),
       configuration: .init(address: .hostname(options.host, port: requested)),
       onServerRunning: { channel in
         portContinuation.yield(channel.localAddress?.port ?? requested)

@@ -63,6 +63,6 @@ public struct ServerTLS: Sendable {
   }
 
   func serverBuilder(_ http1: HTTP1Channel.Configuration) throws -> HTTPServerBuilder {
-    try .tls(.http1(configuration: http1), tlsConfiguration: configuration())
+    try .tls(.engagementHTTP1(http1), tlsConfiguration: configuration())
   }
 }

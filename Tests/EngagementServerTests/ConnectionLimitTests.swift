@@ -26,6 +26,25 @@ struct ConnectionLimitTests {
     await rig.stop()
   }
 
+  @Test("HTTP/1.0 is answered as HTTP/1.0 and closed, unless it asked for keep-alive")
+  func http10() async throws {
+    let rig = try await Rig(limits: Self.short)
+    let plain = try await rawExchangeEnding(
+      port: rig.port, Array("GET /api/stats HTTP/1.0\r\n\r\n".utf8), timeout: 5)
+    #expect(plain.answer.hasPrefix("HTTP/1.0 200"), "\(plain.answer.prefix(60))")
+    #expect(plain.answer.lowercased().contains("connection: close"))
+    #expect(plain.closedByServer)
+    let kept = try await rawExchangeEnding(
+      port: rig.port,
+      Array("GET /api/stats HTTP/1.0\r\nConnection: keep-alive\r\n\r\n".utf8), timeout: 5)
+    #expect(kept.answer.hasPrefix("HTTP/1.0 200"))
+    #expect(kept.answer.lowercased().contains("connection: keep-alive"))
+    let modern = try await rawExchangeEnding(
+      port: rig.port, Array("GET /api/stats HTTP/1.1\r\nHost: x\r\n\r\n".utf8), timeout: 5)
+    #expect(modern.answer.hasPrefix("HTTP/1.1 200"))
+    await rig.stop()
+  }
+
   @Test("a body that stops arriving is cut; a declared length past the limit is 413 at once")
   func stalledAndHugeBodies() async throws {
     let rig = try await Rig(limits: Self.short)
