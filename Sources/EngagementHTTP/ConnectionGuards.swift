@@ -165,3 +165,39 @@ struct DeclaredLengthMiddleware: RouterMiddleware {
       context: context)
   }
 }
+
+/// Tells a request's handler when its client has gone: the end of its input (an SDK never
+/// half-closes, so EOF means it gave up) or the connection closing. The relay abandons the
+/// tenant call then. Hummingbird's own channel does not cancel a handler when its client goes.
+final class ClientGoneHandler: ChannelInboundHandler, RemovableChannelHandler {
+  typealias InboundIn = HTTPRequestPart
+  typealias InboundOut = HTTPRequestPart
+
+  private static let gone = Mutex([ObjectIdentifier: EventLoopPromise<Void>]())
+
+  /// Completes when `channel`'s client has gone; nil for a channel without this handler.
+  static func future(for channel: any Channel) -> EventLoopFuture<Void>? {
+    gone.withLock { $0[ObjectIdentifier(channel)]?.futureResult }
+  }
+
+  func handlerAdded(context: ChannelHandlerContext) {
+    let promise = context.eventLoop.makePromise(of: Void.self)
+    Self.gone.withLock { $0[ObjectIdentifier(context.channel)] = promise }
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) { finish(context.channel) }
+
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    if case .inputClosed = event as? ChannelEvent { finish(context.channel) }
+    context.fireUserInboundEventTriggered(event)
+  }
+
+  func channelInactive(context: ChannelHandlerContext) {
+    finish(context.channel)
+    context.fireChannelInactive()
+  }
+
+  private func finish(_ channel: any Channel) {
+    Self.gone.withLock { $0.removeValue(forKey: ObjectIdentifier(channel)) }?.succeed()
+  }
+}

@@ -49,7 +49,9 @@ enum DeviceRoutes {
           ?? request.uri.queryParameters.get("deviceId")
         await server.receiveOther(route: name, deviceID: deviceID, facts: facts(request))
         if let upstream = options.upstream {
-          switch await upstream.forward(request, body: body) {
+          switch await upstream.forward(
+            request, body: body, appClosed: ClientGoneHandler.future(for: context.channel))
+          {
           case .success(let answer): return answer.response
           case .failure(let failure): return failure.response
           }
@@ -105,7 +107,9 @@ extension DeviceRoutes {
         retryAfter: retryAfter, issuedToken: nil)
       return await EngagementRoutes.answer(fault, options: options)
     }
-    switch await upstream.forward(request, body: body) {
+    switch await upstream.forward(
+      request, body: body, appClosed: ClientGoneHandler.future(for: context.channel))
+    {
     case .success(let answer):
       // The one Retry-After reader; a date is measured against the tenant's own Date.
       let tenantNow = answer.header("Date").flatMap(RetryAfter.httpDate) ?? Date()

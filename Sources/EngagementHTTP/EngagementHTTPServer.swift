@@ -133,6 +133,7 @@ public final class EngagementHTTPServer: Sendable {
       additionalChannelHandlers: [
         ConnectionLimitHandler(connections: open, limit: limits.connections),
         BodyProgressHandler(limit: limits.bodyProgress.timeAmount),
+        ClientGoneHandler(),
       ],
       idleTimeout: limits.idle.timeAmount)
     let failure = Mutex<(any Error)?>(nil)

@@ -71,7 +71,9 @@ public struct Upstream: Sendable {
   }
 
   /// The tenant's answer, or why there is none.
-  func forward(_ request: Request, body: ByteBuffer) async -> Result<Answer, RelayFailure> {
+  func forward(_ request: Request, body: ByteBuffer, appClosed: EventLoopFuture<Void>? = nil)
+    async -> Result<Answer, RelayFailure>
+  {
     guard
       Self.inFlight.withLock({ count in
         guard count < Self.relayedAtOnce else { return false }
@@ -95,7 +97,8 @@ public struct Upstream: Sendable {
     do {
       return .success(
         try await RelayClient.exchange(
-          target, head: head, body: body, deadline: deadline, largest: Self.largestAnswer))
+          target, head: head, body: body, deadline: deadline, largest: Self.largestAnswer,
+          appClosed: appClosed))
     } catch RelayClient.Failure.invalidStatus(let status) {
       return .failure(
         RelayFailure(

@@ -25,6 +25,7 @@ enum RelayClient {
     case tooLarge(Int)
     case deadline
     case closedEarly
+    case appGone
 
     var description: String {
       switch self {
@@ -33,6 +34,7 @@ enum RelayClient {
       case .tooLarge(let limit): "its answer is larger than \(limit) bytes"
       case .deadline: "no whole answer in time"
       case .closedEarly: "it closed the connection before the answer ended"
+      case .appGone: "the app closed its connection first"
       }
     }
   }
@@ -40,9 +42,11 @@ enum RelayClient {
   private static let tlsContext: NIOSSLContext? = try? NIOSSLContext(
     configuration: .makeClientConfiguration())
 
+  /// `appClosed` completes when the app's own connection closes: the tenant call is then
+  /// abandoned and its connection closed, as when the deadline passes.
   static func exchange(
     _ target: Target, head: HTTPRequestHead, body: ByteBuffer, deadline: Duration,
-    largest: Int
+    largest: Int, appClosed: EventLoopFuture<Void>? = nil
   ) async throws -> Upstream.Answer {
     let group = MultiThreadedEventLoopGroup.singleton
     let loop = group.next()
@@ -76,6 +80,10 @@ enum RelayClient {
     let timeout = TimeAmount.nanoseconds(Int64((deadline / .nanoseconds(1)).rounded()))
     let timer = loop.scheduleTask(in: timeout) {
       promise.fail(Failure.deadline)
+      channel.close(promise: nil)
+    }
+    appClosed?.whenComplete { _ in
+      promise.fail(Failure.appGone)
       channel.close(promise: nil)
     }
     channel.write(HTTPClientRequestPart.head(head), promise: nil)

@@ -69,6 +69,29 @@ struct RelayReliabilityTests {
     tenant.stop()
   }
 
+  @Test("when the app disconnects, the tenant call is abandoned and its connection closed")
+  func appDisconnects() async throws {
+    let tenant = try CaptureServer { _ in
+      .dribble(
+        head: Array(
+          "HTTP/1.1 201 Created\r\nContent-Type: application/json\r\nTransfer-Encoding: chunked\r\n\r\n"
+            .utf8),
+        pieces: Array(repeating: Array("1\r\nx\r\n".utf8), count: 60), every: 0.25)
+    }
+    // The relay's own deadline is far off: only the app leaving can end the tenant call soon.
+    let relay = try await Rig(upstream: "http://127.0.0.1:\(tenant.port)")
+    let body = sdkBody(device: "LEAVER", app: watchAppID)
+    var head = "POST /device/v1/registration HTTP/1.1\r\nhost: x\r\n"
+    for (name, value) in Rig.android { head += "\(name): \(value)\r\n" }
+    head += "content-length: \(body.utf8.count)\r\n\r\n"
+    // The app gives up after a second and closes its connection.
+    _ = try await rawExchangeEnding(port: relay.port, Array((head + body).utf8), timeout: 1)
+    let cut = try await offThePool { tenant.waitForCutAnswers(1, seconds: 6) }
+    #expect(cut, "the tenant was still sending to the relay")
+    await relay.stop()
+    tenant.stop()
+  }
+
   @Test("200 requests at once to a slow but healthy tenant: every one 201, none invented")
   func busyButHealthy() async throws {
     let tenant = try CaptureServer { _ in

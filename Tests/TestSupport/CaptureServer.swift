@@ -24,6 +24,9 @@ public final class CaptureServer: Sendable {
   public let port: Int
   private let listener: Int32
   private let received = Mutex<[Request]>([])
+  /// Dribbled answers that could not be finished: the other side closed first.
+  private let cut = NSCondition()
+  nonisolated(unsafe) private var cutCount = 0  // guarded by `cut`: NSCondition is the lock
 
   /// What a scripted peer does with one request: answer at once, after a while, or dribble
   /// its answer a piece at a time (a hostile or broken tenant, for the relay's tests).
@@ -96,7 +99,13 @@ public final class CaptureServer: Sendable {
             guard Self.write(head, to: client) else { return }
             for piece in pieces {
               Thread.sleep(forTimeInterval: every)
-              guard Self.write(piece, to: client) else { return }
+              guard Self.write(piece, to: client) else {
+                cut.lock()
+                cutCount += 1
+                cut.broadcast()
+                cut.unlock()
+                return
+              }
             }
           }
         }.start()
@@ -111,6 +120,18 @@ public final class CaptureServer: Sendable {
   }
 
   public var requests: [Request] { received.withLock { $0 } }
+
+  /// Waits, up to `seconds`, until `count` dribbled answers were cut short by the other side;
+  /// whether they were. Blocks: call it off the cooperative pool.
+  public func waitForCutAnswers(_ count: Int, seconds: Double) -> Bool {
+    let deadline = Date(timeIntervalSinceNow: seconds)
+    cut.lock()
+    defer { cut.unlock() }
+    while cutCount < count {
+      if !cut.wait(until: deadline) { return cutCount >= count }
+    }
+    return true
+  }
 
   public func stop() {
     shutdown(listener, Int32(SHUT_RDWR))
