@@ -81,15 +81,7 @@ struct HostileTextTests {
         at: Instant(Double(index) * 100), status: 201, retryAfter: nil,
         server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
     }
-    var model = InspectorModel(
-      width: 120, height: 40, title: "app ← real apps", receivingAt: "http://127.0.0.1:8080")
-    model.timeStyle = .elapsed
-    _ = Inspector.update(
-      &model,
-      .snapshot(
-        SessionSnapshot(
-          device: nil, server: nil, now: Instant(5_000), rate: 1,
-          watched: Array(watch.devices.values.sorted { $0.lastSeen > $1.lastSeen }))))
+    var model = receiverModel(watch, now: 5_000, receivingAt: "http://127.0.0.1:8080")
     if let selected { model.selectedDeviceID = selected }
     return model
   }

@@ -5,6 +5,23 @@ import RegistrationCore
 import Session
 import Testing
 
+/// The receiver's screen as it shows `watch` at `now`: the model after one pushed snapshot.
+func receiverModel(
+  _ watch: DeviceWatch, now: Double, width: Int = 120, title: String = "app ← real apps",
+  receivingAt: String? = nil, notice: String? = nil
+) -> InspectorModel {
+  var model = InspectorModel(width: width, height: 40, title: title, receivingAt: receivingAt)
+  model.timeStyle = .elapsed
+  _ = Inspector.update(
+    &model,
+    .snapshot(
+      SessionSnapshot(
+        device: nil, server: nil, now: Instant(now), rate: 1,
+        watched: Array(watch.devices.values.sorted { $0.lastSeen > $1.lastSeen }),
+        receiverNotice: notice)))
+  return model
+}
+
 @Suite("the receiver layout")
 struct ReceiverViewTests {
   static func body(_ device: String, tags: [String]) -> String {
@@ -29,15 +46,7 @@ struct ReceiverViewTests {
         retryAfter: nil,
         server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
     }
-    var model = InspectorModel(width: 120, height: 40, title: "app ← real apps")
-    model.timeStyle = .elapsed
-    _ = Inspector.update(
-      &model,
-      .snapshot(
-        SessionSnapshot(
-          device: nil, server: nil, now: Instant(110), rate: 1,
-          watched: Array(watch.devices.values.sorted { $0.lastSeen > $1.lastSeen }))))
-    return model
+    return receiverModel(watch, now: 110)
   }
 
   @Test("first contact: a refused app is listed with the reason and the fix; --any-app says so")
@@ -55,16 +64,9 @@ struct ReceiverViewTests {
     _ = watch.recordRefusal(
       Refusal(kind: .invalidBody, status: 400, reason: "the body is not JSON"), facts: facts,
       at: Instant(6))
-    var model = InspectorModel(width: 140, height: 40, title: "any app ← real apps")
-    model.timeStyle = .elapsed
-    _ = Inspector.update(
-      &model,
-      .snapshot(
-        SessionSnapshot(
-          device: nil, server: nil, now: Instant(10), rate: 1,
-          watched: Array(watch.devices.values.sorted { $0.lastSeen > $1.lastSeen }),
-          receiverNotice: "--any-app: the first registration's app id and token become this app's"
-        )))
+    var model = receiverModel(
+      watch, now: 10, width: 140, title: "any app ← real apps",
+      notice: "--any-app: the first registration's app id and token become this app's")
     var text = Inspector.view(model).text
     #expect(!text.contains("no app has registered yet"))
     #expect(text.contains("--any-app: the first registration's app id"))
@@ -89,14 +91,7 @@ struct ReceiverViewTests {
         at: Instant(Double(index)), status: 201, retryAfter: nil,
         server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
     }
-    var model = InspectorModel(
-      width: 120, height: 40, title: "app ← real apps", receivingAt: "http://127.0.0.1:8080")
-    _ = Inspector.update(
-      &model,
-      .snapshot(
-        SessionSnapshot(
-          device: nil, server: nil, now: Instant(100), rate: 1,
-          watched: Array(watch.devices.values.sorted { $0.lastSeen > $1.lastSeen }))))
+    var model = receiverModel(watch, now: 100, receivingAt: "http://127.0.0.1:8080")
     var text = Inspector.view(model).text
     #expect(text.contains("> dev-39") && text.contains("1-12 of 40 devices"))
     for _ in 0..<25 { _ = Inspector.update(&model, .key(.down)) }
@@ -106,6 +101,28 @@ struct ReceiverViewTests {
     for _ in 0..<100 { _ = Inspector.update(&model, .key(.down)) }
     text = Inspector.view(model).text
     #expect(text.contains("> dev-0 ") && text.contains("-40 of 40 devices"))
+  }
+
+  @Test("a long timeline and many findings say where they are; Page Up goes back through them")
+  func timelineScrolls() throws {
+    var watch = DeviceWatch()
+    for index in 0..<30 {
+      let text = Self.body("HAMMER", tags: ["t\(index)"])
+      let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(text.utf8))
+      _ = watch.record(
+        deviceID: "HAMMER", payload: payload, body: Array(text.utf8), facts: RequestFacts(),
+        at: Instant(Double(index)), status: 201, retryAfter: nil,
+        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+    }
+    var model = receiverModel(watch, now: 40, receivingAt: "http://127.0.0.1:8080")
+    var text = Inspector.view(model).text
+    // The newest at the bottom of the timeline; the newest findings first.
+    #expect(text.contains("20-32 of 32 lines"), "\(text)")
+    _ = Inspector.update(&model, .key(.pageUp))
+    text = Inspector.view(model).text
+    #expect(text.contains("10-22 of 32 lines"), "\(text)")
+    _ = Inspector.update(&model, .key(.pageDown))
+    #expect(Inspector.view(model).text.contains("20-32 of 32 lines"))
   }
 
   @Test("real time: n, Space, + and - are refused with the reason; the status bar offers none")
