@@ -101,7 +101,7 @@ enum ReceiverPanes {
     lines.append([("  " + TerminalText.escaped(url), .accent)])
     lines.append([("or, from the Android emulator,", .dim)])
     lines.append([("  http://10.0.2.2:\(TerminalText.escaped(port))", .accent)])
-    lines.append([("  (README: Watch your own app)", .dim)])
+    lines.append([("  (docs/watch.md: Watch your own app)", .dim)])
     return lines
   }
 
