@@ -58,6 +58,12 @@ public struct Upstream: Sendable {
   /// starve: a slow answer holds only its own); past this many a device gets a 503 at once,
   /// marked in its timeline as RegScope's own answer, not the tenant's.
   public static let relayedAtOnce = 512
+  /// This process's name in `Via`: a request that already carries it came round a loop (a
+  /// relay whose upstream is itself, or a chain back to it) and is answered 508 at once.
+  public static let viaName: String = {
+    var generator = SystemRandomNumberGenerator()
+    return "regscope-" + String(generator.next() as UInt64, radix: 36)
+  }()
   private static let inFlight = Mutex(0)
 
   /// Where the base URL points.
@@ -82,6 +88,9 @@ public struct Upstream: Sendable {
       })
     else { return .failure(RelayFailure(kind: .full, reason: "", upstream: base)) }
     defer { Self.inFlight.withLock { $0 -= 1 } }
+    if request.headers[values: .via].contains(where: { $0.contains(Self.viaName) }) {
+      return .failure(RelayFailure(kind: .loop, reason: "", upstream: base))
+    }
     let target = self.target
     var headers = HTTPHeaders()
     for field in request.headers where !Self.notRelayed.contains(field.name.canonicalName) {
@@ -91,6 +100,7 @@ public struct Upstream: Sendable {
     headers.add(name: "Host", value: defaultPort ? target.host : "\(target.host):\(target.port)")
     headers.add(name: "Content-Length", value: String(body.readableBytes))
     headers.add(name: "Connection", value: "close")
+    headers.add(name: "Via", value: "1.1 \(Self.viaName)")
     let head = HTTPRequestHead(
       version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue),
       uri: target.basePath + request.uri.string, headers: headers)
@@ -119,7 +129,7 @@ public struct Upstream: Sendable {
 /// (503, RegScope's own limit).
 struct RelayFailure: Error {
   enum Kind {
-    case unreachable, invalidStatus, deadline, full
+    case unreachable, invalidStatus, deadline, full, loop
   }
 
   var kind: Kind
@@ -131,6 +141,7 @@ struct RelayFailure: Error {
     case .unreachable, .invalidStatus: 502
     case .deadline: 504
     case .full: 503
+    case .loop: 508
     }
   }
 
@@ -152,6 +163,11 @@ struct RelayFailure: Error {
         (
           "upstreamTimeout",
           "the tenant at \(tenant) gave \(reason); the relay closed the connection"
+        )
+      case .loop:
+        (
+          "loopDetected",
+          "this request already passed through this relay (Via): the upstream \(tenant) leads back to it"
         )
       case .full:
         (

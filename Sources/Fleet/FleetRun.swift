@@ -65,7 +65,7 @@ public enum FleetRun {
       strategy: plan.strategy, devices: plan.devices,
       perMinute: Array(repeating: 0, count: minutes),
       outage: plan.outage)
-    let workers = max(1, min(8, plan.devices / 1_000 + 1, ProcessInfo.cores))
+    let workers = max(1, min(8, plan.devices / 1_000 + 1, Cores.online))
     let chunk = (plan.devices + workers - 1) / workers
     return await withTaskGroup(of: FleetReport.self) { group in
       for worker in 0..<workers {
@@ -112,8 +112,9 @@ extension FleetRun {
   }
 }
 
-enum ProcessInfo {
-  static var cores: Int { max(1, sysconfCores()) }
+/// The machine's online cores (Foundation's `ProcessInfo` is not imported here).
+enum Cores {
+  static var online: Int { max(1, sysconfCores()) }
 }
 
 #if canImport(Glibc)

@@ -78,9 +78,7 @@ extension RegistrationMachine {
     RequiredFields.missing(record: state.record, hasAccessToken: settings.hasAccessToken)
   }
 
-  /// Time has come to `now`: starts the due send, or skips one that would repeat the last
-  /// acknowledged record (R3.4).
-
+  /// Marks when the initial registration became sendable (R3.1, R3.5).
   mutating func prepareInitial(now: Instant) {
     guard pendingIndex[.initial] != nil, state.scheduler.initialDueAt == nil else { return }
     if settings.delayRegistrationUntilContactKeyIsSet && state.record.contactKey == nil { return }

@@ -1,5 +1,7 @@
 /// Starting sends and taking their answers (R3.4, R4): acknowledged, failed, answered early.
 extension RegistrationMachine {
+  /// Time has come to `now`: starts the due send, or skips one that would repeat the last
+  /// acknowledged record (R3.4).
   public mutating func tick(now: Instant) -> Step {
     var step = Step()
     prepareInitial(now: now)
@@ -163,5 +165,4 @@ extension RegistrationMachine {
     return retry
   }
 
-  /// Marks when the initial registration became sendable (R3.1, R3.5).
 }

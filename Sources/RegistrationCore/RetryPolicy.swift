@@ -40,7 +40,6 @@ public enum RetryPolicy {
     }
   }()
 
-  /// 400, 401 and 403 will not heal by waiting: credentials or payload need a fix (R4.5).
   /// A number in [-1, 1] fixed by the device and the attempt (FNV-1a): retry jitter that is
   /// still deterministic, so a fleet with a seed gives the same numbers every time.
   public static func jitterUnit(device: String, failures: Int) -> Double {
@@ -52,6 +51,7 @@ public enum RetryPolicy {
     return Double(hash >> 11) / Double(1 << 53) * 2 - 1
   }
 
+  /// 400, 401 and 403 will not heal by waiting: credentials or payload need a fix (R4.5).
   public static func needsFix(status: Int?) -> Bool {
     guard let status else { return false }
     return status == 400 || status == 401 || status == 403

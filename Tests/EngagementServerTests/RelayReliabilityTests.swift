@@ -110,6 +110,25 @@ struct RelayReliabilityTests {
     tenant.stop()
   }
 
+  @Test("a relay whose upstream leads back to it answers 508 at once, by its Via")
+  func loop() async throws {
+    // The tenant receives the relay's Via, and is itself a relay to... the first relay.
+    let tenant = try CaptureServer { request in
+      .answer("201 Created", body: request.header("Via") ?? "no via")
+    }
+    let relay = try await Rig(upstream: "http://127.0.0.1:\(tenant.port)")
+    let (status, body) = try await Self.register(relay, "VIA")
+    #expect(status == 201 && body.contains(Upstream.viaName), "\(body)")
+    var headers = Rig.android
+    headers.append(("via", "1.1 \(Upstream.viaName)"))
+    let (looped, _, answer) = try await relay.raw(
+      "POST", "/device/v1/registration", headers: headers,
+      body: sdkBody(device: "LOOP", app: watchAppID))
+    #expect(looped == 508 && answer.contains("loopDetected"), "\(answer)")
+    await relay.stop()
+    tenant.stop()
+  }
+
   @Test("credentials in --upstream are never shown; a base with a query is refused with why")
   func upstreamURL() async throws {
     let relay = try #require(Upstream("http://user:secret@127.0.0.1:1/base/"))
