@@ -1,3 +1,4 @@
+import Foundation
 import Session
 
 /// The scenario library that ships with RegScope (`regctl scenarios`). Each is a YAML file in
@@ -6,6 +7,17 @@ public enum BuiltInScenarios {
   public struct Entry: Sendable {
     public var name: String
     public var yaml: String
+  }
+
+  /// The scenario `name` names, in the one order both tools use: a file that exists (or a
+  /// name ending in .yaml or .yml) first, then a built-in; nil when it is neither.
+  public static func load(_ name: String) throws -> Scenario? {
+    if FileManager.default.fileExists(atPath: name) || name.hasSuffix(".yaml")
+      || name.hasSuffix(".yml")
+    {
+      return try ScenarioParser.parse(file: name)
+    }
+    return try named(name).map(scenario)
   }
 
   public static func named(_ name: String) -> Entry? { all.first { $0.name == name } }

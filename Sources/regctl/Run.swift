@@ -78,12 +78,7 @@ enum ScenarioSource {
   }
 
   static func load(_ name: String) throws -> Scenario {
-    if FileManager.default.fileExists(atPath: name) || name.hasSuffix(".yaml")
-      || name.hasSuffix(".yml")
-    {
-      return try ScenarioParser.parse(file: name)
-    }
-    guard let entry = BuiltInScenarios.named(name) else { throw Unknown(name: name) }
-    return try BuiltInScenarios.scenario(entry)
+    guard let scenario = try BuiltInScenarios.load(name) else { throw Unknown(name: name) }
+    return scenario
   }
 }

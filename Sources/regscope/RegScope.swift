@@ -195,9 +195,9 @@ struct RegScope: AsyncParsableCommand {
         session = try await Session.start(
           setup, place: place, log: RunLog(limit: RunLog.liveLimit, listener: onEvent))
       } else if let scenario {
-        let loaded =
-          try BuiltInScenarios.named(scenario).map(BuiltInScenarios.scenario)
-          ?? ScenarioParser.parse(file: scenario)
+        guard let loaded = try BuiltInScenarios.load(scenario) else {
+          throw ValidationError("no built-in scenario or file \"\(scenario)\"")
+        }
         playing = loaded
         let place = SessionPlace(
           clock: ScaledClock(rate: options.speed ?? 60),
