@@ -93,6 +93,7 @@ public final class CaptureServer: Sendable {
           case .bytes(let bytes):
             Self.write(bytes, to: client)
           case .after(let seconds, let bytes):
+            // The peer itself is slow: this is the behaviour under test, not a test waiting.
             Thread.sleep(forTimeInterval: seconds)
             Self.write(bytes, to: client)
           case .dribble(let head, let pieces, let every):
