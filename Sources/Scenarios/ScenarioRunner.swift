@@ -111,8 +111,8 @@ public enum ScenarioRunner {
 
   /// What the events of a command leave unsaid: edits and refusals are events already.
   static func notable(_ outcome: CommandOutcome) -> String? {
-    // "launched" is the launched event's to say.
-    if case .done("launched") = outcome { return nil }
+    // A launch is the launched event's to say.
+    if case .launched = outcome { return nil }
     return outcome.unsaid
   }
 }

@@ -3,12 +3,15 @@ import RegistrationCore
 /// What a command did. Worded here once, for every face.
 public enum CommandOutcome: Sendable {
   case done(String)
+  /// The device launched: the `launched` event says so too.
+  case launched
   case edit(EditOutcome)
 
   /// The whole outcome in words: the inspector's status line.
   public var text: String {
     switch self {
     case .done(let text): text
+    case .launched: "launched"
     case .edit(.applied(let change, let warnings)):
       "applied: \(change.summary)"
         + (warnings.isEmpty ? "" : " (\(warnings.map(\.code.rawValue).joined(separator: ", ")))")
@@ -21,7 +24,7 @@ public enum CommandOutcome: Sendable {
   /// shell and a scenario's timeline print.
   public var unsaid: String? {
     switch self {
-    case .done, .edit(.unchanged): text
+    case .done, .launched, .edit(.unchanged): text
     case .edit(.applied), .edit(.rejected): nil
     }
   }

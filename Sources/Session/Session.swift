@@ -164,7 +164,7 @@ public final class Session: Sendable {
     case .launch:
       if engine != nil { return .done("already running; use restart to kill and relaunch") }
       try await launchEngine()
-      return .done("launched")
+      return .launched
     case .restart:
       guard let old = engine else { throw SessionError.notLaunched("restart") }
       let loop = current.withLock { $0.engineLoop }

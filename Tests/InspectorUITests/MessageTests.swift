@@ -9,7 +9,7 @@ struct MessageTests {
   @Test("commands finished: the outcomes worded once, joined, an error if any failed")
   func commandsFinished() {
     var m = InspectorModel(width: 120, height: 40, title: "t")
-    let done = CommandResult(command: .launch, outcome: .success(.done("launched")))
+    let done = CommandResult(command: .launch, outcome: .success(.launched))
     let failed = CommandResult(
       command: .edit(.addTag("x")), outcome: .failure(SessionError.notLaunched("tag add x")))
     _ = Inspector.update(&m, .commandsFinished([done]))

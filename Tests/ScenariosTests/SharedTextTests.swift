@@ -70,6 +70,6 @@ struct CommandOutcomeTests {
       .rejected(Rejection(rule: "R2.7", field: "tag ALL", reason: "is the SDK's own tag")))
     #expect(refused.isRefusal && refused.text.hasPrefix("refused: ") && refused.unsaid == nil)
     #expect(CommandOutcome.done("server: up").unsaid == "server: up")
-    #expect(ScenarioRunner.notable(.done("launched")) == nil)
+    #expect(ScenarioRunner.notable(.launched) == nil)
   }
 }
