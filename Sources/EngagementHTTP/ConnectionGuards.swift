@@ -77,8 +77,6 @@ final class ConnectionCount: Sendable {
 
   private let entries = Mutex([ObjectIdentifier: Entry]())
 
-  var open: Int { entries.withLock { $0.count } }
-
   /// Admits `channel`; past `limit`, closes the connection idle longest to make room, or, if
   /// none is idle, refuses this one.
   func admit(_ channel: any Channel, limit: Int) -> Bool {

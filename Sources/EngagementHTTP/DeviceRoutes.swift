@@ -121,7 +121,7 @@ extension DeviceRoutes {
     case .failure(let failure):
       await server.recordRelayed(
         body: bytes, facts: facts(request), receivedAt: receivedAt, status: failure.status,
-        retryAfter: nil, issuedToken: nil, local: failure.isLocal)
+        retryAfter: nil, issuedToken: nil, local: true)
       return failure.response
     }
   }

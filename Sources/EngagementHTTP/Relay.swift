@@ -145,9 +145,6 @@ struct RelayFailure: Error {
     }
   }
 
-  /// The answer is RegScope's, not the tenant's: the judge does not hold it against the app.
-  var isLocal: Bool { true }
-
   var response: Response {
     let tenant = TerminalText.escaped(upstream)
     let (code, message): (String, String) =

@@ -28,6 +28,18 @@ struct ReceiverViewTests {
     #"{"deviceID":"\#(device)","etAppId":"app","platform":"iOS","tags":[\#(tags.map { "\"\($0)\"" }.joined(separator: ","))]}"#
   }
 
+  /// Records one accepted registration of `device` (no User-Agent) in `watch`.
+  static func register(_ watch: inout DeviceWatch, _ device: String, tags: [String], at: Double)
+    throws
+  {
+    let text = body(device, tags: tags)
+    let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(text.utf8))
+    _ = watch.record(
+      deviceID: device, payload: payload, body: Array(text.utf8), facts: RequestFacts(),
+      at: Instant(at), status: 201, retryAfter: nil,
+      server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+  }
+
   /// Two devices: an iOS app that kept to the rules, and a client whose User-Agent is not a
   /// shipped SDK's (so held to the documented contract) that retried at once after a 503.
   static func model() throws -> InspectorModel {
@@ -84,12 +96,7 @@ struct ReceiverViewTests {
   func scrolls() throws {
     var watch = DeviceWatch()
     for index in 0..<40 {
-      let text = Self.body("dev-\(index)", tags: ["ALL"])
-      let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(text.utf8))
-      _ = watch.record(
-        deviceID: "dev-\(index)", payload: payload, body: Array(text.utf8), facts: RequestFacts(),
-        at: Instant(Double(index)), status: 201, retryAfter: nil,
-        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+      try Self.register(&watch, "dev-\(index)", tags: ["ALL"], at: Double(index))
     }
     var model = receiverModel(watch, now: 100, receivingAt: "http://127.0.0.1:8080")
     var text = Inspector.view(model).text
@@ -107,12 +114,7 @@ struct ReceiverViewTests {
   func timelineScrolls() throws {
     var watch = DeviceWatch()
     for index in 0..<30 {
-      let text = Self.body("HAMMER", tags: ["t\(index)"])
-      let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(text.utf8))
-      _ = watch.record(
-        deviceID: "HAMMER", payload: payload, body: Array(text.utf8), facts: RequestFacts(),
-        at: Instant(Double(index)), status: 201, retryAfter: nil,
-        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+      try Self.register(&watch, "HAMMER", tags: ["t\(index)"], at: Double(index))
     }
     var model = receiverModel(watch, now: 40, receivingAt: "http://127.0.0.1:8080")
     var text = Inspector.view(model).text
