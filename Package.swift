@@ -58,14 +58,23 @@ let package = Package(
       ],
       swiftSettings: strictSwift6
     ),
-    // The receiving side (SPEC S1-S7): processing rules as pure code, SQLite, the server actor.
+    // The receiving side's rules as pure code (SPEC S1-S7): processing, the watch and its
+    // judge, faults, events, pages.
+    .target(
+      name: "EngagementCore",
+      dependencies: [
+        "RegistrationCore",
+        .product(name: "OrderedCollections", package: "swift-collections"),
+        .product(name: "DequeModule", package: "swift-collections"),
+      ],
+      swiftSettings: strictSwift6
+    ),
+    // The local server: the core above kept in SQLite, an actor on a clock.
     .target(
       name: "EngagementServer",
       dependencies: [
-        "RegistrationCore", "Clocks",
+        "RegistrationCore", "EngagementCore", "Clocks",
         .product(name: "GRDB", package: "GRDB.swift"),
-        .product(name: "OrderedCollections", package: "swift-collections"),
-        .product(name: "DequeModule", package: "swift-collections"),
       ],
       swiftSettings: strictSwift6
     ),
@@ -73,7 +82,7 @@ let package = Package(
     .target(
       name: "EngagementHTTP",
       dependencies: [
-        "RegistrationCore", "Clocks", "EngagementServer",
+        "RegistrationCore", "Clocks", "EngagementCore", "EngagementServer",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -87,11 +96,27 @@ let package = Package(
       ],
       swiftSettings: strictSwift6
     ),
-    // The one session both faces drive: a device and the local (or a remote) server on one
-    // clock, the command language, typed outcomes and events, the text toolkit.
+    // What a face reads and says, as values: the command language and its outcomes, the
+    // events, the snapshots (one case per job). No store, no server, no network.
+    .target(
+      name: "SessionValues",
+      dependencies: ["RegistrationCore", "EngagementCore"],
+      swiftSettings: strictSwift6
+    ),
+    // The jobs both faces drive (a simulated device, a receiver, an imported device) and the
+    // one factory that builds them.
     .target(
       name: "Session",
-      dependencies: ["RegistrationCore", "RegistrationEngine", "EngagementServer", "Clocks"],
+      dependencies: [
+        "RegistrationCore", "RegistrationEngine", "EngagementCore", "EngagementServer", "Clocks",
+        "SessionValues",
+      ],
+      swiftSettings: strictSwift6
+    ),
+    // The shipped SDKs' state dumps: written from RegScope's state, and read back.
+    .target(
+      name: "StateDumps",
+      dependencies: ["RegistrationCore", "RegistrationEngine", "SessionValues"],
       swiftSettings: strictSwift6
     ),
     // Many devices through the pure machine in virtual time: billing, orphans, server load.
@@ -102,21 +127,32 @@ let package = Package(
     // What a session needs to reach a real network: the HTTP transport and the HTTP front.
     .target(
       name: "SessionHTTP",
-      dependencies: ["Session", "RegistrationEngine", "RegistrationHTTP", "EngagementHTTP"],
+      dependencies: [
+        "Session", "RegistrationEngine", "RegistrationHTTP", "EngagementCore", "EngagementServer",
+        "EngagementHTTP",
+      ],
       swiftSettings: strictSwift6
     ),
-    // The scenario format (YAML), expectations, the runner, the built-ins, state dumps.
+    // The scenario format (YAML), expectations, the runner, the built-ins.
     .target(
       name: "Scenarios",
       dependencies: [
-        "RegistrationCore", "RegistrationEngine", "EngagementServer", "Clocks", "Session",
-        "SessionHTTP", .product(name: "Yams", package: "Yams"),
+        "RegistrationCore", "RegistrationEngine", "EngagementCore", "EngagementServer", "Clocks",
+        "Session", "SessionValues", .product(name: "Yams", package: "Yams"),
       ],
       swiftSettings: strictSwift6
     ),
     .testTarget(
       name: "ScenariosTests",
-      dependencies: ["Scenarios", "Session", "SessionHTTP"],
+      dependencies: [
+        "Scenarios", "Session", "SessionValues", "SessionHTTP", "StateDumps", "EngagementCore",
+        "EngagementServer",
+      ],
+      swiftSettings: strictSwift6
+    ),
+    .testTarget(
+      name: "StateDumpsTests",
+      dependencies: ["StateDumps", "Session", "SessionValues", "RegistrationEngine"],
       swiftSettings: strictSwift6
     ),
     // What tests share: child processes with a watchdog, raw HTTP, blocking work off the pool.
@@ -147,13 +183,17 @@ let package = Package(
     .target(
       name: "InspectorUI",
       dependencies: [
-        "RegistrationCore", "Session", "Fleet", .product(name: "Yams", package: "Yams"),
+        "RegistrationCore", "EngagementCore", "SessionValues", "Fleet",
+        .product(name: "Yams", package: "Yams"),
       ],
       swiftSettings: strictSwift6
     ),
     .testTarget(
       name: "InspectorUITests",
-      dependencies: ["InspectorUI", "Session", "Scenarios", "TestSupport"],
+      dependencies: [
+        "InspectorUI", "Session", "SessionValues", "Scenarios", "TestSupport", "EngagementCore",
+        "EngagementServer",
+      ],
       exclude: ["Snapshots"],
       swiftSettings: strictSwift6
     ),
@@ -161,7 +201,8 @@ let package = Package(
     .target(
       name: "ToolSupport",
       dependencies: [
-        "RegistrationCore", .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        "RegistrationCore", "Session",
+        .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6
     ),
@@ -169,9 +210,9 @@ let package = Package(
     .executableTarget(
       name: "regscope",
       dependencies: [
-        "InspectorUI", "CNcursesw", "Session", "SessionHTTP", "Scenarios", "Fleet",
-        "RegistrationEngine",
-        "EngagementServer", "Clocks", "ToolSupport",
+        "InspectorUI", "CNcursesw", "Session", "SessionValues", "SessionHTTP", "Scenarios",
+        "StateDumps", "Fleet", "RegistrationEngine", "EngagementCore", "EngagementServer", "Clocks",
+        "ToolSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6
@@ -180,8 +221,9 @@ let package = Package(
     .executableTarget(
       name: "regctl",
       dependencies: [
-        "RegistrationCore", "RegistrationEngine", "EngagementServer", "EngagementHTTP", "Clocks",
-        "Session", "SessionHTTP", "Scenarios", "Fleet", "ToolSupport",
+        "RegistrationCore", "RegistrationEngine", "EngagementCore", "EngagementServer",
+        "EngagementHTTP", "Clocks", "Session", "SessionValues", "SessionHTTP", "Scenarios",
+        "StateDumps", "Fleet", "ToolSupport",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6
@@ -189,8 +231,8 @@ let package = Package(
     .testTarget(
       name: "EngagementServerTests",
       dependencies: [
-        "EngagementServer", "EngagementHTTP", "RegistrationEngine", "RegistrationHTTP", "Clocks",
-        "TestSupport",
+        "EngagementCore", "EngagementServer", "EngagementHTTP", "RegistrationEngine",
+        "RegistrationHTTP", "Clocks", "TestSupport",
       ],
       swiftSettings: strictSwift6
     ),
@@ -220,8 +262,8 @@ let package = Package(
     .executableTarget(
       name: "regscope-fuzz",
       dependencies: [
-        "Session", "Scenarios", "RegistrationEngine", "EngagementServer", "EngagementHTTP",
-        "InspectorUI",
+        "Session", "SessionValues", "Scenarios", "StateDumps", "RegistrationEngine",
+        "EngagementCore", "EngagementServer", "EngagementHTTP", "InspectorUI",
       ],
       path: "Tests/Fuzz",
       swiftSettings: strictSwift6
@@ -240,7 +282,8 @@ let package = Package(
     .executableTarget(
       name: "regscope-bench",
       dependencies: [
-        "RegistrationCore", "RegistrationEngine", "Clocks", "EngagementServer", "EngagementHTTP",
+        "RegistrationCore", "RegistrationEngine", "Clocks", "EngagementCore", "EngagementServer",
+        "EngagementHTTP",
       ],
       path: "Benchmarks/RegScopeBenchmarks",
       swiftSettings: strictSwift6

@@ -2,6 +2,7 @@
 //   swift run -c release regscope-bench
 // Each figure is the best of several runs, to keep the machine's noise out of the number.
 import Clocks
+import EngagementCore
 import EngagementServer
 import Foundation
 import RegistrationCore

@@ -1,4 +1,5 @@
 import Clocks
+import EngagementCore
 import EngagementServer
 import Foundation
 import Hummingbird

@@ -1,3 +1,4 @@
+import EngagementCore
 import EngagementServer
 import Foundation
 import Hummingbird

@@ -1,4 +1,5 @@
 import Clocks
+import EngagementCore
 import RegistrationCore
 import Synchronization
 
@@ -8,6 +9,8 @@ public actor LocalEngagementServer {
   public nonisolated let clock: any EngineClock
   private var core: EngagementServerCore
   private let store: ServerStore
+  /// Where the server keeps its data: a SQLite file, or "in memory".
+  public nonisolated var storeLocation: String { store.location }
   private let eventSink: (@Sendable (ServerEvent, Instant) -> Void)?
   /// Told after every request a real app's device made (its timeline changed).
   private var watchSink: (@Sendable () -> Void)?
@@ -275,14 +278,7 @@ public actor LocalEngagementServer {
   /// What the server holds, bounded: the newest `limit` contacts, devices and registrations
   /// (oldest first), the next few due for processing, and every count.
   public func snapshot(limit: Int = 100) -> ServerSnapshot {
-    let contacts = Array(core.contacts.values.suffix(limit))
-    var devicesByContact: [String: [String]] = [:]
-    for contact in contacts { devicesByContact[contact.key] = core.devices(of: contact.key) }
-    return ServerSnapshot(
-      now: clock.now(), contacts: contacts, devices: Array(core.devices.values.suffix(limit)),
-      registrations: Array(core.registrations.values.suffix(limit)),
-      waiting: core.nextWaiting(5), stats: core.stats(), fault: core.fault,
-      settings: core.settings, storeProblem: storeProblem, devicesByContact: devicesByContact)
+    core.snapshot(limit: limit, now: clock.now(), storeProblem: storeProblem)
   }
 
   public func stats() -> ServerStats { core.stats() }
@@ -341,20 +337,4 @@ public actor LocalEngagementServer {
       storeProblem = "\(error)"
     }
   }
-}
-
-/// Everything the server holds at one instant, for the inspector and the HTTP API.
-public struct ServerSnapshot: Sendable {
-  public var now: Instant
-  public var contacts: [ServerContact]
-  public var devices: [ServerDevice]
-  /// The newest registrations, oldest first.
-  public var registrations: [ServerRegistration]
-  /// The next registrations due for processing, soonest first.
-  public var waiting: [WaitingRegistration]
-  public var stats: ServerStats
-  public var fault: ServerFault?
-  public var settings: ServerSettings
-  public var storeProblem: String?
-  public var devicesByContact: [String: [String]]
 }

@@ -1,3 +1,4 @@
+import EngagementCore
 import Foundation
 import GRDB
 import RegistrationCore

@@ -1,6 +1,7 @@
+import EngagementCore
 import Fleet
 import RegistrationCore
-import Session
+import SessionValues
 
 /// What the inspector shows and what the user is doing: one value, changed only by `update`.
 public struct InspectorModel: Sendable {
@@ -12,6 +13,14 @@ public struct InspectorModel: Sendable {
     case attributes(AttributeEditor)
     case tags(TagEditor)
     case contactKey(ContactKeyEditor)
+  }
+
+  /// The screen on show: the session's job (a device, or real apps received), or the Fleet view
+  /// over it.
+  public enum Screen: Sendable, Hashable {
+    case device
+    case receiver
+    case fleet
   }
 
   public struct Flash: Sendable, Hashable {
@@ -32,9 +41,9 @@ public struct InspectorModel: Sendable {
   public var server: ServerSnapshot?
   /// A receiver session's address, for the app's server URL.
   public let receivingAt: String?
-  /// The Fleet view's fleet, once computed, and whether the view is open.
+  public var screen: Screen
+  /// The Fleet view's fleet, once computed.
   public var fleet: FleetShow?
-  public var fleetOpen = false
   /// A receiver session's real devices (the most recently seen first); nil otherwise.
   public var watched: [DeviceWatch.Device]?
   /// `--any-app`: which app the receiver adopted, or that it waits to.
@@ -53,7 +62,7 @@ public struct InspectorModel: Sendable {
   /// What the keys may drive in this session: a receiver has no device and runs in real time.
   public var abilities: SessionAbilities {
     var abilities: SessionAbilities = hasLocalServer ? [.localServer] : []
-    if receivingAt == nil { abilities.formUnion([.device, .clockControl]) }
+    if jobScreen == .device { abilities.formUnion([.device, .clockControl]) }
     return abilities
   }
   public var events: [ShownEvent] = []
@@ -98,6 +107,7 @@ public struct InspectorModel: Sendable {
     glyphs: Glyphs = .unicode, hasLocalServer: Bool = true, receivingAt: String? = nil
   ) {
     self.receivingAt = receivingAt
+    screen = receivingAt == nil ? .device : .receiver
     self.width = width
     self.height = height
     self.title = title
@@ -105,6 +115,9 @@ public struct InspectorModel: Sendable {
     self.glyphs = glyphs
     self.hasLocalServer = hasLocalServer
   }
+
+  /// The screen of the session's job, which `F` returns to from the Fleet view.
+  public var jobScreen: Screen { receivingAt != nil || watched != nil ? .receiver : .device }
 
   public var isTooSmall: Bool { width < Self.minimumWidth || height < Self.minimumHeight }
 
@@ -143,10 +156,10 @@ public struct InspectorModel: Sendable {
   }
 
   public var countdownTarget: Instant? {
-    if fleetOpen, let fleet, fleet.cursor(at: now) < fleet.plan.duration {
+    if screen == .fleet, let fleet, fleet.cursor(at: now) < fleet.plan.duration {
       return now + 1
     }
-    if watched != nil {
+    if screen == .receiver {
       return selectedDevice?.nextSend.map(\.at).flatMap {
         $0 > now ? $0 : nil
       }

@@ -1,5 +1,5 @@
 import Foundation
-import Session
+import SessionValues
 import Yams
 
 /// A colour as a theme names it.

@@ -1,6 +1,6 @@
 import Fleet
 import RegistrationCore
-import Session
+import SessionValues
 
 extension Inspector {
   /// In the receiver layout, Up and Down choose the device. False elsewhere.
@@ -11,17 +11,17 @@ extension Inspector {
     let next = min(max(0, current + delta), watched.count - 1)
     if watched[next].deviceID != model.selectedDeviceID { model.receiverScroll = 0 }
     model.selectedDeviceID = watched[next].deviceID
-    ReceiverPanes.refreshBody(&model)
+    refreshReceiverBody(&model)
     return true
   }
 
   /// `F`: opens the Fleet view (computing the default fleet the first time), or closes it.
   static func fleetKey(_ model: inout InspectorModel) -> [InspectorEffect] {
-    if model.fleetOpen {
-      model.fleetOpen = false
+    if model.screen == .fleet {
+      model.screen = model.jobScreen
       return []
     }
-    model.fleetOpen = true
+    model.screen = .fleet
     if model.fleet == nil {
       model.flash = InspectorModel.Flash(
         text: "running \(FleetShow.defaultDevices) devices through the three strategies…",
@@ -29,5 +29,19 @@ extension Inspector {
       return [.runFleet]
     }
     return []
+  }
+
+  /// Makes the selected device's last body readable once, when it is new to the model.
+  static func refreshReceiverBody(_ model: inout InspectorModel) {
+    guard let device = model.selectedDevice,
+      let entry = device.registrations.last(where: { !$0.body.isEmpty })
+    else {
+      model.receiverBody = nil
+      return
+    }
+    if model.receiverBody?.deviceID == device.deviceID, model.receiverBody?.at == entry.at {
+      return
+    }
+    model.receiverBody = (device.deviceID, entry.at, ReadableJSON.lines(Array(entry.body.utf8)))
   }
 }

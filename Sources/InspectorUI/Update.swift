@@ -1,6 +1,6 @@
 import Fleet
 import RegistrationCore
-import Session
+import SessionValues
 
 public enum InspectorMessage: Sendable {
   case key(Key)
@@ -61,7 +61,8 @@ public enum Inspector {
       model.server = snapshot.server
       model.watched = snapshot.watched
       model.receiverNotice = snapshot.receiverNotice
-      ReceiverPanes.refreshBody(&model)
+      if model.screen != .fleet { model.screen = model.jobScreen }
+      refreshReceiverBody(&model)
       model.now = snapshot.now
       if snapshot.rate > 0 { model.rate = snapshot.rate }
       model.paused = snapshot.rate == 0
@@ -178,13 +179,13 @@ public enum Inspector {
     case .scrollUp: if !selectDevice(&model, by: -1) { scroll(&model, by: -1) }
     case .scrollDown: if !selectDevice(&model, by: 1) { scroll(&model, by: 1) }
     case .pageUp:
-      if model.watched != nil {
+      if model.screen == .receiver {
         model.receiverScroll = min(1_000, model.receiverScroll + 10)
       } else {
         scroll(&model, by: -10)
       }
     case .pageDown:
-      if model.watched != nil {
+      if model.screen == .receiver {
         model.receiverScroll = max(0, model.receiverScroll - 10)
       } else {
         scroll(&model, by: 10)

@@ -1,5 +1,5 @@
 import RegistrationCore
-import Session
+import SessionValues
 
 extension Inspector {
   /// The whole screen for a model: a pure function, so a golden test can check any state.
@@ -12,12 +12,12 @@ extension Inspector {
     }
     let layout = Layout.make(width: model.width, height: model.height, focus: model.focus)
     header(model, layout.header, &canvas)
-    if model.fleetOpen, let show = model.fleet {
+    if model.screen == .fleet, let show = model.fleet {
       FleetPane.draw(model, show, &canvas)
       status(model, layout.status, &canvas)
       return canvas.buffer
     }
-    if model.watched != nil {
+    if model.screen == .receiver {
       ReceiverPanes.draw(model, &canvas)
       status(model, layout.status, &canvas)
       overlay(model, &canvas)
@@ -55,7 +55,7 @@ extension Inspector {
   public static func redrawClock(_ model: InspectorModel, in frame: inout CellBuffer)
     -> [CellRun]?
   {
-    guard case .normal = model.mode, !model.isTooSmall, model.watched == nil, !model.fleetOpen,
+    guard case .normal = model.mode, !model.isTooSmall, model.screen == .device,
       frame.width == model.width, frame.height == model.height
     else { return nil }
     let layout = Layout.make(width: model.width, height: model.height, focus: model.focus)
@@ -103,7 +103,7 @@ extension Inspector {
     canvas.buffer.fill(rect, role: .header)
     let speed = model.paused ? "paused" : "\(formatRate(model.rate))x"
     let state =
-      model.watched != nil ? "receiving" : model.device?.appState.rawValue ?? "not launched"
+      model.jobScreen == .receiver ? "receiving" : model.device?.appState.rawValue ?? "not launched"
     let sdk = model.device.map { "sdk \($0.settings.profile.name.rawValue)  " } ?? ""
     // A live clock that wakes once a minute shows no seconds it would leave standing still.
     let minutesOnly = model.timeStyle == .wallClock && !model.paused && !model.ticksEverySecond

@@ -1,5 +1,6 @@
 import Foundation
 import Session
+import SessionValues
 
 /// The scenario library that ships with RegScope (`regctl scenarios`). Each is a YAML file in
 /// the format of DESIGN.md, so any of them can be copied out and edited.

@@ -1,7 +1,9 @@
+import EngagementCore
 import EngagementServer
 import RegistrationCore
 import RegistrationEngine
 import Session
+import SessionValues
 
 /// One `expect:` of a scenario: `sent == 2`, `server.orphanedContacts == 1`,
 /// `lastSent.tags has sports`, `nextSend == 3m`, `contactKey == "user@example.com"`.

@@ -1,5 +1,6 @@
 import RegistrationCore
 import Session
+import SessionValues
 
 /// A place in a scenario file, for errors a person can act on.
 public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {

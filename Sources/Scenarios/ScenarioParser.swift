@@ -2,6 +2,7 @@ import Foundation
 import RegistrationCore
 import RegistrationEngine
 import Session
+import SessionValues
 import Yams
 
 /// Reads a scenario file (YAML). Every error names the file, line and column, and what was

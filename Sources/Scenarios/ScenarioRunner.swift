@@ -1,10 +1,11 @@
 import Clocks
+import EngagementCore
 import EngagementServer
 import Foundation
 import RegistrationCore
 import RegistrationEngine
 import Session
-import SessionHTTP
+import SessionValues
 
 /// What a run shows, in order: the engine's and the server's events, each command a step
 /// carried out, and each expectation with its verdict.
@@ -52,18 +53,18 @@ public struct ScenarioReport: Sendable {
 }
 
 public enum ScenarioRunner {
-  /// Runs a scenario in virtual time; `onItem` sees each item as it happens.
+  /// Runs a scenario in virtual time; `onItem` sees each item as it happens. `factory` gives
+  /// the network: `overHTTP` sends over real loopback HTTP, which needs one.
   public static func run(
-    _ scenario: Scenario, overHTTP: Bool = false, sdk: SDKProfile? = nil,
-    onItem: (@Sendable (TimelineItem) -> Void)? = nil
+    _ scenario: Scenario, factory: SessionFactory = SessionFactory(), overHTTP: Bool = false,
+    sdk: SDKProfile? = nil, onItem: (@Sendable (TimelineItem) -> Void)? = nil
   ) async throws -> ScenarioReport {
     let started = ContinuousClock.now
     var setup = scenario.setup
-    setup.overHTTP = overHTTP
     if let sdk { setup.use(sdk) }
     let log = RunLog { event in onItem?(.event(event)) }
-    let simulation = try await Session.start(
-      setup, place: try SessionPlace.virtual(network: HTTPNetwork()), log: log)
+    let simulation = try await factory.device(
+      setup, place: try SessionPlace.virtual(route: overHTTP ? .loopback : .inProcess), log: log)
     var checks: [CheckResult] = []
     var errors: [StepError] = []
     for step in scenario.steps {

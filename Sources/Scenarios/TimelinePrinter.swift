@@ -1,5 +1,6 @@
 import RegistrationCore
 import Session
+import SessionValues
 
 /// Renders a run for a person (the timeline) or for a machine (one JSON object a line).
 public enum TimelinePrinter {

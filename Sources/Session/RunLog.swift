@@ -1,4 +1,6 @@
+import EngagementCore
 import RegistrationCore
+import SessionValues
 import Synchronization
 
 /// Thread-safe, ordered record of what a run did. A live session runs for days: with a `limit`

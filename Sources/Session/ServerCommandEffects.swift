@@ -1,6 +1,8 @@
 import Clocks
+import EngagementCore
 import EngagementServer
 import RegistrationCore
+import SessionValues
 
 extension ServerCommand {
   /// The fault this command puts in force (S7), or nil for `server up` and
@@ -27,6 +29,27 @@ extension ServerCommand {
       await server.setFault(nil)
     case .fail, .down, .hang, .drop:
       await server.setFault(fault(now: server.clock.now()))
+    }
+  }
+}
+
+extension ServerCommand {
+  /// Carries the command out and words the server's state after it. Over HTTP, down and up
+  /// stop and start a real listener: the answer waits until the front has followed.
+  func run(on server: LocalEngagementServer, front: (any ServerFront)?) async throws
+    -> CommandOutcome
+  {
+    try await apply(to: server)
+    if let front { await front.waitUntil(listening: !(await server.isDown())) }
+    let fault = await server.fault
+    return .done(fault.map { "server: \($0.summary)" } ?? "server: \(doneText)")
+  }
+
+  var doneText: String {
+    switch self {
+    case .up: "up, no fault"
+    case .defineAttribute(let name): "attribute \(name) defined"
+    default: "done"
     }
   }
 }

@@ -1,3 +1,6 @@
+import EngagementCore
+import SessionValues
+
 public enum SessionError: Error, CustomStringConvertible {
   case notLaunched(String)
   case noLocalServer(String)

@@ -1,7 +1,9 @@
 import Clocks
+import EngagementCore
 import EngagementServer
 import RegistrationCore
 import RegistrationEngine
+import SessionValues
 
 /// What a session needs from a real network, given by the faces (SessionHTTP has the real
 /// one). A session that never leaves the process (a scenario in virtual time) needs none, so
@@ -48,38 +50,45 @@ public protocol ServerFront: Sendable {
   func stop() async
 }
 
-/// Where the device's and the local server's state live, and which clock they run on.
+/// How a simulated device's registrations travel.
+public enum DeviceRoute: Sendable {
+  /// To the local server in process, over a simulated network in the session's time.
+  case inProcess
+  /// Over real loopback HTTP to the local server's Hummingbird front.
+  case loopback
+  /// To a real endpoint (a tenant, or another `regctl serve`); the local server is idle.
+  case remote(RegistrationConfiguration)
+}
+
+/// Where a device session's state lives, which clock it runs on, and how it reaches a server.
 public struct SessionPlace: Sendable {
   public var clock: any EngineClock
   public var deviceStore: RegistrationStore
   public var serverStore: ServerStore
-  /// A real endpoint (a tenant, or another regctl serve) instead of the local server.
-  public var remote: RegistrationConfiguration?
+  public var route: DeviceRoute
   /// Run the engine's and the server's own loops on the clock (shell, inspector), rather
   /// than advancing by hand (scenarios).
   public var live: Bool
   public var network: (any SessionNetwork)?
-  /// Receive real apps (`regscope --receive`): no simulated device.
-  public var receiver: ReceiverOptions?
 
   public init(
     clock: any EngineClock, deviceStore: RegistrationStore, serverStore: ServerStore,
-    remote: RegistrationConfiguration? = nil, live: Bool, network: (any SessionNetwork)? = nil,
-    receiver: ReceiverOptions? = nil
+    route: DeviceRoute = .inProcess, live: Bool, network: (any SessionNetwork)? = nil
   ) {
-    self.receiver = receiver
     self.clock = clock
     self.deviceStore = deviceStore
     self.serverStore = serverStore
-    self.remote = remote
+    self.route = route
     self.live = live
     self.network = network
   }
 
   /// Virtual time, in-memory stores: a scenario.
-  public static func virtual(network: (any SessionNetwork)? = nil) throws -> SessionPlace {
+  public static func virtual(route: DeviceRoute = .inProcess, network: (any SessionNetwork)? = nil)
+    throws -> SessionPlace
+  {
     SessionPlace(
       clock: VirtualClock(), deviceStore: try RegistrationStore.inMemory(),
-      serverStore: try ServerStore.inMemory(), live: false, network: network)
+      serverStore: try ServerStore.inMemory(), route: route, live: false, network: network)
   }
 }

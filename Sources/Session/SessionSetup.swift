@@ -1,7 +1,9 @@
+import EngagementCore
 import EngagementServer
 import Foundation
 import RegistrationCore
 import RegistrationEngine
+import SessionValues
 
 /// How a simulated run is set up: the app's configuration, the device, the server, the network.
 public struct SessionSetup: Sendable {
@@ -21,10 +23,6 @@ public struct SessionSetup: Sendable {
   public var definedAttributes: Set<String>? = nil
   /// Seconds a send spends on the wire (virtual).
   public var networkLatency: Double = 0
-  /// Send over real loopback HTTP to the Hummingbird front instead of in process.
-  public var overHTTP = false
-  /// A device read from an SDK state dump, shown read-only: no engine runs, nothing is sent.
-  public var imported: ImportedDevice?
 
   public init() {}
 
@@ -40,5 +38,15 @@ public struct SessionSetup: Sendable {
       self.environment = environment
     }
     self.profile = profile
+  }
+
+  /// The SDK configuration this setup gives a device whose server is at `serverURL`.
+  func configuration(serverURL: String) throws -> RegistrationConfiguration {
+    try RegistrationConfigurationBuilder()
+      .setApplicationId(appID).setAccessToken(accessToken)
+      .setMarketingCloudServerUrl(serverURL)
+      .setDelayRegistrationUntilContactKeyIsSet(delayRegistrationUntilContactKeyIsSet)
+      .setPlatform(platform).setDebugBuild(debugBuild)
+      .setRequestTimeout(requestTimeout).setSDKProfile(profile).build()
   }
 }

@@ -1,8 +1,10 @@
 import Clocks
+import EngagementCore
 import EngagementServer
 import Foundation
 import RegistrationCore
 import RegistrationEngine
+import SessionValues
 import Synchronization
 
 /// The network between the engine and the in-process server, in the engine's time. The server

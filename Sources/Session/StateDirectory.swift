@@ -1,4 +1,6 @@
+import EngagementCore
 import Foundation
+import SessionValues
 
 /// Where RegScope keeps state between runs: `$XDG_STATE_HOME/regscope`, else
 /// `~/.local/state/regscope`, unless `--state DIR` says otherwise.

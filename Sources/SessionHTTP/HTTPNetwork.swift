@@ -1,9 +1,11 @@
+import EngagementCore
 import EngagementHTTP
 import EngagementServer
 import RegistrationCore
 import RegistrationEngine
 import RegistrationHTTP
 import Session
+import SessionValues
 
 /// The real network for a session: registrations over AsyncHTTPClient, and the local server's
 /// Hummingbird front on loopback when a run goes over HTTP.
@@ -58,6 +60,22 @@ struct LoopbackFront: ServerFront {
 }
 
 extension HTTPNetwork {
+  /// What is wrong with `options` before anything listens: an upstream that is no http(s) URL,
+  /// a certificate or key that cannot be read. Nil when they can be used.
+  public static func problem(with options: ReceiverOptions) -> String? {
+    if let upstream = options.upstream, let problem = Upstream.problem(with: upstream) {
+      return "--upstream \(TerminalText.escaped(upstream)): \(problem)"
+    }
+    if let (certificate, key) = options.tls {
+      do {
+        try ServerTLS(certificatePath: certificate, keyPath: key).check()
+      } catch {
+        return TerminalText.escaped(error.description)
+      }
+    }
+    return nil
+  }
+
   /// The tenant's base URL as it may be shown: credentials in it are never printed.
   public static func relayShown(_ upstream: String) -> String {
     Upstream(upstream)?.base ?? TerminalText.escaped(upstream)

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Session
+import SessionValues
 import ToolSupport
 
 @main

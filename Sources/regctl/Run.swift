@@ -3,6 +3,8 @@ import Foundation
 import RegistrationCore
 import Scenarios
 import Session
+import SessionHTTP
+import SessionValues
 import ToolSupport
 
 struct Run: AsyncParsableCommand {
@@ -49,7 +51,9 @@ struct Run: AsyncParsableCommand {
               "\(scenario.name): \(scenario.description)  [\(scenario.source)]")
         )
       }
-      let report = try await ScenarioRunner.run(scenario, overHTTP: http, sdk: sdk.profile) {
+      let report = try await ScenarioRunner.run(
+        scenario, factory: SessionFactory(network: HTTPNetwork()), overHTTP: http, sdk: sdk.profile
+      ) {
         item in
         if quiet { return }
         if let line = TimelinePrinter.line(item, json: json) { Output.report(line) }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Scenarios
 import Session
+import SessionValues
 import ToolSupport
 
 struct ListScenarios: AsyncParsableCommand {

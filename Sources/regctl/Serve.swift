@@ -1,12 +1,13 @@
 import ArgumentParser
 import Clocks
-import EngagementHTTP
+import EngagementCore
 import EngagementServer
 import Foundation
 import RegistrationCore
 import RegistrationEngine
-import Scenarios
 import Session
+import SessionHTTP
+import SessionValues
 import ToolSupport
 
 struct Serve: AsyncParsableCommand {
@@ -26,12 +27,6 @@ struct Serve: AsyncParsableCommand {
   @Option(name: .customLong("app-id"), help: "The app id (etAppId) registrations must carry.")
   var appID: String?
 
-  @Flag(
-    help:
-      "Adopt the app id and token of the first registration instead of --app-id and a token (loopback only)."
-  )
-  var anyApp = false
-
   @Option(
     help: ArgumentHelp(
       "The access token clients must send as a bearer token.",
@@ -43,23 +38,7 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "Read the access token from this file (its first line).")
   var accessTokenFile: String?
 
-  @Option(help: "Port to listen on; 0 picks a free one.")
-  var port: Int = 8080
-
-  @Option(
-    name: [.customLong("listen"), .customLong("host")],
-    help: ArgumentHelp(
-      "Address to bind (default 127.0.0.1, which simulators and emulators reach).",
-      discussion:
-        "A LAN address lets a phone on the network in; anyone who can reach it can register, so the server warns and always needs the app's access token.",
-      valueName: "address"))
-  var host: String = "127.0.0.1"
-
-  @Option(help: "Serve https with this certificate (PEM); needs --tls-key.")
-  var tlsCert: String?
-
-  @Option(help: "The certificate's private key (PEM); needs --tls-cert.")
-  var tlsKey: String?
+  @OptionGroup var receiver: ReceiverArguments
 
   @Option(
     help:
@@ -73,20 +52,11 @@ struct Serve: AsyncParsableCommand {
   @Option(help: "Comma-separated attribute names the demographics table defines (S5).")
   var definedAttributes: String?
 
-  @Option(
-    help: ArgumentHelp(
-      "Relay every device request to this tenant (https://...) and its answers back.",
-      discussion:
-        "Injected faults still answer first. Each registration and the tenant's answer join the device's timeline; a tenant that cannot be reached is a 502 with the reason."
-    ))
-  var upstream: String?
-
   @Flag(help: "Print nothing but the address.")
   var quiet = false
 
   func validate() throws {
-    if anyApp {
-      if let problem = Loopback.anyAppProblem(host: host) { throw ValidationError(problem) }
+    if receiver.anyApp {
       if appID != nil || accessToken != nil || accessTokenFile != nil {
         throw ValidationError("give --app-id and a token, or --any-app, not both")
       }
@@ -104,19 +74,8 @@ struct Serve: AsyncParsableCommand {
     if case .failure(let problem) = DurationText.parse(processingDelay) {
       throw ValidationError("--processing-delay: \(problem)")
     }
-    guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
-    switch (tlsCert, tlsKey) {
-    case (nil, nil): break
-    case (let cert?, let key?):
-      do {
-        try ServerTLS(certificatePath: cert, keyPath: key).check()
-      } catch {
-        throw ValidationError(TerminalText.escaped(error.description))
-      }
-    default: throw ValidationError("give --tls-cert and --tls-key together")
-    }
-    if let upstream, let problem = Upstream.problem(with: upstream) {
-      throw ValidationError("--upstream \(TerminalText.escaped(upstream)): \(problem)")
+    if let problem = HTTPNetwork.problem(with: receiver.options) {
+      throw ValidationError(problem)
     }
   }
 
@@ -153,6 +112,7 @@ struct Serve: AsyncParsableCommand {
   }
 
   func run() async throws {
+    let anyApp = receiver.anyApp
     // --any-app: nothing is accepted until the first registration names the app; the
     // placeholder token is random, so nobody can guess it meanwhile.
     let accessToken =
@@ -165,36 +125,19 @@ struct Serve: AsyncParsableCommand {
     let settings = ServerSettings(
       appID: InputRules.trimmed(appID ?? "(any)"), accessToken: accessToken,
       processingDelay: DurationText.seconds(processingDelay) ?? 300, definedAttributes: defined)
-    let store: ServerStore
-    do {
-      store = try db.map { try ServerStore.open(at: $0) } ?? ServerStore.temporary()
-    } catch {
-      throw ValidationError("\(error)")
-    }
     let quiet = self.quiet
-    let server = try LocalEngagementServer(
-      settings: settings, store: store, clock: SystemClock(),
-      seed: UInt64.random(in: 1...UInt64.max),
-      eventSink: { event, now in
-        if !quiet {
-          Output.line(LiveLine.event(RunEvent(t: now, body: .server(event)), json: false))
-        }
-      }, adoptsFirstApp: anyApp)
-    var options = EngagementHTTPServer.Options()
-    options.host = host
-    options.port = port
-    options.upstream = upstream.flatMap(Upstream.init)
-    if let tlsCert, let tlsKey {
-      options.tls = ServerTLS(certificatePath: tlsCert, keyPath: tlsKey)
-    }
-    let front = EngagementHTTPServer(server: server, options: options)
-    let boundPort: Int
+    let session: ReceiverSession
     do {
-      boundPort = try await front.start()
+      let store = try db.map { try ServerStore.open(at: $0) } ?? ServerStore.temporary()
+      session = try await SessionFactory(network: HTTPNetwork()).receiver(
+        ReceiverSetup(settings: settings, store: store, options: receiver.options),
+        log: RunLog(limit: RunLog.liveLimit) { event in
+          if !quiet { Output.line(LiveLine.event(event, json: false)) }
+        })
     } catch {
       throw ValidationError("\(error)")
     }
-    Output.line("listening on \(options.tls == nil ? "http" : "https")://\(host):\(boundPort)")
+    Output.line("listening on \(session.url)")
     if !quiet {
       Output.line(
         (anyApp
@@ -202,19 +145,16 @@ struct Serve: AsyncParsableCommand {
           : "app \(settings.appID), token \(AccessToken(accessToken).masked)")
           + ", processing delay \(DurationText.describe(settings.processingDelay)), "
           + "demographics \(defined.map { $0.sorted().joined(separator: ",") } ?? "(none: every attribute accepted)"), "
-          + "data \(store.location)")
-      if let relay = options.upstream {
-        Output.line("relaying device requests to \(relay.base); faults injected here answer first")
+          + "data \(session.server.storeLocation)")
+      if let upstream = receiver.upstream {
+        Output.line(
+          "relaying device requests to \(HTTPNetwork.relayShown(upstream)); faults injected here answer first"
+        )
       }
-      if !Loopback.contains(host) {
-        Output.line("warning: bound to \(host), not loopback: anyone who can reach it can register")
-      }
+      if let warning = receiver.exposureWarning { Output.line("warning: \(warning)") }
     }
-    let processing = Task { await server.run() }
     _ = await TerminationSignal.wait()
-    processing.cancel()
-    await front.stop()
-    await server.flush()
+    await session.stop()
     if !quiet { Output.line("stopped") }
   }
 }

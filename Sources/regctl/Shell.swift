@@ -1,5 +1,6 @@
 import ArgumentParser
 import Clocks
+import EngagementCore
 import EngagementServer
 import Foundation
 import RegistrationCore
@@ -7,6 +8,8 @@ import RegistrationEngine
 import Scenarios
 import Session
 import SessionHTTP
+import SessionValues
+import StateDumps
 import ToolSupport
 
 struct Shell: AsyncParsableCommand {
@@ -29,13 +32,16 @@ struct Shell: AsyncParsableCommand {
     let json = self.json
     let folder = StateDirectory.resolve(options.state)
     let speed = options.speed ?? 1
-    let session: Session
+    let session: DeviceSession
     do {
-      session = try await LiveSession.open(
-        folder: folder, config: options.config, configName: options.configName,
-        server: options.server, speed: speed, resetState: options.resetState,
-        sdk: options.sdk.profile, network: HTTPNetwork()
-      ) { event in Output.line(LiveLine.event(event, json: json)) }
+      session = try await SessionFactory(network: HTTPNetwork()).device(
+        PersistentDevice(
+          folder: folder, config: options.config, configName: options.configName,
+          server: options.server, speed: speed, resetState: options.resetState,
+          sdk: options.sdk.profile),
+        log: RunLog(limit: RunLog.liveLimit) { event in
+          Output.line(LiveLine.event(event, json: json))
+        })
     } catch {
       Output.error("regctl: \(error)")
       throw ExitCode(2)
@@ -61,7 +67,7 @@ struct Shell: AsyncParsableCommand {
 /// The shell's own words around the command language.
 enum ShellCommands {
   /// Returns false to quit.
-  static func handle(_ text: String, session: Session, json: Bool) async throws -> Bool {
+  static func handle(_ text: String, session: DeviceSession, json: Bool) async throws -> Bool {
     switch text.split(separator: " ").first.map(String.init) ?? "" {
     case "quit", "exit":
       return false

@@ -4,6 +4,8 @@ import RegistrationCore
 import RegistrationEngine
 import Scenarios
 import Session
+import SessionValues
+import StateDumps
 import ToolSupport
 
 struct State: AsyncParsableCommand {

@@ -1,5 +1,6 @@
 import Dispatch
 import Session
+import SessionValues
 
 #if canImport(Glibc)
   import Glibc

@@ -3,13 +3,14 @@ import Foundation
 import InspectorUI
 import RegistrationCore
 import Session
+import SessionValues
 import Synchronization
 
 /// The inspector's main loop, on a thread of its own: wait in poll() for a key, a wake from
 /// another thread or the next second of a countdown; update the model; hand the session its
 /// work; draw what changed. Nothing runs between wakes.
 final class App {
-  private let session: Session
+  private let session: any Session
   private let terminal: Terminal
   private var model: InspectorModel
   private var themeIndex: Int
@@ -26,17 +27,17 @@ final class App {
   private var drawnRevision: Int?
 
   init(
-    session: Session, terminal: Terminal, title: String, theme: Theme, monochrome: Bool,
-    inbox: EventInbox, wakes: WakeQueue, work: SessionWork
+    session: any Session, terminal: Terminal, title: String, hasLocalServer: Bool,
+    receivingAt: String?, theme: Theme, monochrome: Bool, inbox: EventInbox, wakes: WakeQueue,
+    work: SessionWork
   ) {
     self.session = session
     self.terminal = terminal
     let size = terminal.size
     model = InspectorModel(
       width: size.width, height: size.height, title: title, themeName: theme.name,
-      glyphs: terminal.utf8 ? .unicode : .ascii, hasLocalServer: !session.isRemote,
-      receivingAt: session.mode == .receiver
-        ? session.engineConfiguration.serverURL.absoluteString : nil)
+      glyphs: terminal.utf8 ? .unicode : .ascii, hasLocalServer: hasLocalServer,
+      receivingAt: receivingAt)
     themes =
       [theme]
       + Theme.builtInNames.filter { $0 != theme.name }.compactMap { ThemeLoader.builtIn($0)?.theme }
@@ -207,7 +208,7 @@ final class App {
   /// countdown (at most 20 times a second at high speed), else the next minute of the clock.
   private func scheduleTick() {
     let rate = session.rate
-    guard rate > 0, session.mode != .virtual else {
+    guard rate > 0 else {
       tickAt = nil
       return
     }

@@ -4,6 +4,7 @@ import InspectorUI
 import RegistrationCore
 import Scenarios
 import Session
+import SessionValues
 
 /// `regscope --measure WxH`: renders a busy screen into a headless terminal and reports how
 /// long building and drawing a frame takes (the README's figures).
@@ -16,7 +17,7 @@ enum Measure {
     let (width, height) = (parts[0], parts[1])
     var setup = SessionSetup()
     setup.networkLatency = 0
-    let simulation = try await Session.start(setup)
+    let simulation = try await SessionFactory().device(setup, place: try .virtual())
     _ = try await simulation.execute(.launch)
     for index in 0..<12 {
       _ = try await simulation.execute(

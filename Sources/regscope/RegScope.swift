@@ -1,6 +1,7 @@
 import ArgumentParser
 import CNcursesw
 import Clocks
+import EngagementCore
 import EngagementServer
 import Fleet
 import Foundation
@@ -10,6 +11,8 @@ import RegistrationEngine
 import Scenarios
 import Session
 import SessionHTTP
+import SessionValues
+import StateDumps
 import Synchronization
 import ToolSupport
 
@@ -52,33 +55,7 @@ struct RegScope: AsyncParsableCommand {
     ))
   var receive = false
 
-  @Option(help: "With --receive: the port to listen on (0 picks a free one).")
-  var port: Int = 8080
-
-  @Option(help: "With --receive: relay every device request to this tenant and its answers back.")
-  var upstream: String?
-
-  @Option(
-    help: ArgumentHelp(
-      "With --receive: the address to bind (default 127.0.0.1).",
-      discussion:
-        "A LAN address lets a phone on the network in; it needs your app's own token (--config), never the demo's.",
-      valueName: "address"))
-  var listen: String = "127.0.0.1"
-
-  @Option(help: "With --receive: serve https with this certificate (PEM); needs --tls-key.")
-  var tlsCert: String?
-
-  @Option(help: "With --receive: the certificate's private key (PEM).")
-  var tlsKey: String?
-
-  @Flag(
-    help: ArgumentHelp(
-      "With --receive: adopt the app id and token of the first registration (loopback only).",
-      discussion:
-        "For a first try with an app whose configuration file is not at hand; the receiver says which app it adopted."
-    ))
-  var anyApp = false
+  @OptionGroup(title: "With --receive") var receiver: ReceiverArguments
 
   @Flag(help: "Open on the Fleet view: many devices through the three strategies (F toggles it).")
   var fleet = false
@@ -95,13 +72,6 @@ struct RegScope: AsyncParsableCommand {
   @Option(help: .hidden)
   var measure: String?
 
-  /// "app ID ← real apps, receiving on URL, relayed to TENANT" (credentials never shown).
-  func receiverTitle(appID: String, destination: String) -> String {
-    let app = anyApp ? "any app" : "app \(appID)"
-    let relay = upstream.map { ", relayed to " + HTTPNetwork.relayShown($0) } ?? ""
-    return "\(app) ← real apps, \(destination)\(relay)"
-  }
-
   func validate() throws {
     guard (1...1_000_000).contains(fleetDevices) else {
       throw ValidationError("--fleet-devices must be 1 to 1,000,000")
@@ -109,35 +79,7 @@ struct RegScope: AsyncParsableCommand {
     if let fleetOutage, case .failure(let problem) = FleetText.outage(fleetOutage) {
       throw ValidationError("--fleet-outage: \(problem)")
     }
-    guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
-    let receiving = [upstream, tlsCert, tlsKey].contains { $0 != nil } || listen != "127.0.0.1"
-    if receiving && !receive {
-      throw ValidationError("--upstream, --listen, --tls-cert and --tls-key go with --receive")
-    }
-    if (tlsCert == nil) != (tlsKey == nil) {
-      throw ValidationError("give --tls-cert and --tls-key together")
-    }
-    if anyApp {
-      guard receive else { throw ValidationError("--any-app goes with --receive") }
-      if let problem = Loopback.anyAppProblem(host: listen) { throw ValidationError(problem) }
-      if options.config != nil {
-        throw ValidationError(
-          "give --config (the app's own id and token) or --any-app (adopt the first), not both")
-      }
-    }
-    if !Loopback.contains(listen) && options.config == nil {
-      throw ValidationError(
-        "--listen \(TerminalText.escaped(listen)) lets the network in: give your app's own token with --config and --config-name (the demo token is public)"
-      )
-    }
-    if let scenario, BuiltInScenarios.named(scenario) == nil,
-      !FileManager.default.fileExists(atPath: scenario)
-    {
-      let nearest = Suggestion.nearest(to: scenario, in: BuiltInScenarios.all.map(\.name))
-      throw ValidationError(
-        "no built-in scenario \"\(scenario)\"\(nearest.map { "; did you mean \"\($0)\"?" } ?? "") (regctl scenarios lists them)"
-      )
-    }
+    try validateJob()
   }
 
   func run() async throws {
@@ -160,86 +102,26 @@ struct RegScope: AsyncParsableCommand {
       wake(.state)
     }
     let folder = StateDirectory.resolve(options.state)
-    let session: Session
-    var playing: Scenario?
-    var imported: ImportedDevice?
+    let opened: OpenedJob
     do {
-      if let importState {
-        let data = try StateDumpImport.load(path: importState)
-        let device = ImportedDevice(
-          try StateDumpImport.read(data, source: importState), source: importState)
-        imported = device
-        var setup = SessionSetup()
-        setup.imported = device
-        setup.platform = device.state.record.device.platform
-        let place = SessionPlace(
-          clock: ScaledClock(rate: 1), deviceStore: try RegistrationStore.inMemory(),
-          serverStore: try ServerStore.inMemory(), live: true)
-        session = try await Session.start(
-          setup, place: place, log: RunLog(limit: RunLog.liveLimit, listener: onEvent))
-      } else if receive {
-        let place = SessionPlace(
-          clock: ScaledClock(rate: 1), deviceStore: try RegistrationStore.inMemory(),
-          // A receiving session starts afresh: what it judges lives as long as it runs.
-          serverStore: try ServerStore.inMemory(), live: true, network: HTTPNetwork(),
-          receiver: ReceiverOptions(
-            port: port, upstream: upstream, host: listen,
-            tls: tlsCert.flatMap { cert in tlsKey.map { (cert, $0) } }, anyApp: anyApp))
-        // The app's own id and token (from its configuration file) are what its requests carry.
-        var setup = SessionSetup()
-        if let config = options.config, let name = options.configName {
-          let app = try ConfigurationFile.load(path: config, name: name, sdk: options.sdk.profile)
-          setup.appID = app.appID
-          setup.accessToken = app.accessToken.revealed
-        }
-        session = try await Session.start(
-          setup, place: place, log: RunLog(limit: RunLog.liveLimit, listener: onEvent))
-      } else if let scenario {
-        guard let loaded = try BuiltInScenarios.load(scenario) else {
-          throw ValidationError("no built-in scenario or file \"\(scenario)\"")
-        }
-        playing = loaded
-        let place = SessionPlace(
-          clock: ScaledClock(rate: options.speed ?? 60),
-          deviceStore: try RegistrationStore.inMemory(),
-          serverStore: try ServerStore.inMemory(), live: true, network: HTTPNetwork())
-        var setup = loaded.setup
-        setup.deviceID = nil
-        if let profile = options.sdk.profile { setup.use(profile) }
-        session = try await Session.start(
-          setup, place: place, log: RunLog(limit: RunLog.liveLimit, listener: onEvent))
-      } else {
-        session = try await LiveSession.open(
-          folder: folder, config: options.config, configName: options.configName,
-          server: options.server, speed: options.speed ?? 1, resetState: options.resetState,
-          sdk: options.sdk.profile, network: HTTPNetwork(), onEvent: onEvent)
-      }
+      opened = try await openJob(
+        folder: folder, log: RunLog(limit: RunLog.liveLimit, listener: onEvent))
     } catch {
       Output.error("regscope: \(error)")
       throw ExitCode(2)
     }
+    let session = opened.session
     let loadedTheme = ThemeLoader.load(theme)
     let environment = ProcessInfo.processInfo.environment
     let monochrome = !(environment["NO_COLOR"] ?? "").isEmpty
-    let title =
-      imported.map { "imported: \($0.source) (read-only)" }
-      ?? playing.map { "demo: \($0.name) → \(session.destination)" }
-      ?? (receive
-        ? receiverTitle(appID: session.setup.appID, destination: session.destination)
-        : "app \(session.engineConfiguration.appID) → \(session.destination)")
     let outage = fleetOutage.flatMap { try? FleetText.outage($0).get() }
     let fleetPlans = FleetShow.defaultPlans(outage: outage).map {
       var plan = $0
       plan.devices = fleetDevices
       return plan
     }
-    var startupWarnings = receive ? [] : session.engineConfiguration.startupWarnings
-    if receive && !Loopback.contains(listen) {
-      startupWarnings.append(
-        "listening on \(TerminalText.escaped(listen)): anyone who can reach it can register")
-    }
     let notices =
-      (startupWarnings.isEmpty ? [] : ["warning: " + startupWarnings.joined(separator: "; ")])
+      (opened.warnings.isEmpty ? [] : ["warning: " + opened.warnings.joined(separator: "; ")])
       + (loadedTheme.problems.isEmpty ? [] : [loadedTheme.problems.joined(separator: "; ")])
     let (ascii, fleet) = (self.ascii, self.fleet)
 
@@ -261,15 +143,16 @@ struct RegScope: AsyncParsableCommand {
     let signals = SignalWatch.start(wake)
     let work = SessionWork(session: session, report: wake)
     _ = try? await session.execute(.launch)
-    let player = playing.map { scenario in
-      Task { await ScenarioPlayer.play(scenario, on: session, report: wake) }
+    let player = opened.demo.map { demo in
+      Task { await ScenarioPlayer.play(demo.scenario, on: demo.session, report: wake) }
     }
     let first = await session.snapshot()
     let lost = Mutex<String?>(nil)
     await UIThread.run {
       guard let terminal = handoff.withLock({ $0.take() }) else { return }
       let app = App(
-        session: session, terminal: terminal, title: TerminalText.escaped(title),
+        session: session, terminal: terminal, title: TerminalText.escaped(opened.title),
+        hasLocalServer: opened.hasLocalServer, receivingAt: opened.receivingAt,
         theme: loadedTheme.theme, monochrome: monochrome, inbox: inbox, wakes: wakes, work: work)
       if ascii { app.useASCII() }
       app.fleetPlans = fleetPlans

@@ -2,11 +2,14 @@ import Foundation
 import RegistrationCore
 import Scenarios
 import Session
+import SessionValues
 
 /// Demo mode: plays a scenario's steps live on the session's clock, and says what each
 /// expectation found, so a marketer sees the rules happen at the chosen speed.
 enum ScenarioPlayer {
-  static func play(_ scenario: Scenario, on session: Session, report: @Sendable (Wake) -> Void)
+  static func play(
+    _ scenario: Scenario, on session: DeviceSession, report: @Sendable (Wake) -> Void
+  )
     async
   {
     let start = session.now

@@ -1,4 +1,5 @@
 import Session
+import SessionValues
 
 /// Runs the session's side of what the user asked for, one job after another in the order
 /// asked, off the UI thread; each outcome comes back as a wake.
@@ -11,7 +12,7 @@ final class SessionWork: Sendable {
   private let jobs: AsyncStream<Job>.Continuation
   private let worker: Task<Void, Never>
 
-  init(session: Session, report: @escaping @Sendable (Wake) -> Void) {
+  init(session: any Session, report: @escaping @Sendable (Wake) -> Void) {
     let (stream, jobs) = AsyncStream.makeStream(of: Job.self)
     self.jobs = jobs
     worker = Task {

@@ -2,6 +2,7 @@ import CNcursesw
 import Foundation
 import InspectorUI
 import Session
+import SessionValues
 
 /// The ncurses backend: the only code that talks to curses. It writes the cells of a frame
 /// that changed since the last one, decodes keys, and maps theme roles to colours.

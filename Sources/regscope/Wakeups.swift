@@ -1,6 +1,7 @@
 import Foundation
 import InspectorUI
 import Session
+import SessionValues
 import Synchronization
 
 #if canImport(Glibc)

@@ -8,6 +8,7 @@ import Synchronization
 import TestSupport
 import Testing
 
+@testable import EngagementCore
 @testable import EngagementServer
 
 #if canImport(FoundationNetworking)

@@ -4,6 +4,7 @@ import RegistrationCore
 import TestSupport
 import Testing
 
+@testable import EngagementCore
 @testable import EngagementServer
 
 #if canImport(FoundationNetworking)

@@ -3,6 +3,7 @@ import Foundation
 import RegistrationCore
 import Testing
 
+@testable import EngagementCore
 @testable import EngagementServer
 
 /// Each SDK is judged by its own rules (SDK-FACTS "Throttle and retry"): every sequence a

@@ -2,6 +2,7 @@ import Foundation
 import RegistrationCore
 import Testing
 
+@testable import EngagementCore
 @testable import EngagementServer
 
 /// Memory bounded in bytes, not only in counts (#21): an app sending 100 KB attributes cannot

@@ -4,6 +4,7 @@ import RegistrationCore
 import RegistrationEngine
 import Testing
 
+@testable import EngagementCore
 @testable import EngagementServer
 
 /// The simulator and the judge agree: each profile's engine, over loopback, through outages,

@@ -4,6 +4,7 @@ import RegistrationCore
 import TestSupport
 import Testing
 
+@testable import EngagementCore
 @testable import EngagementServer
 
 /// The relay (`--upstream`) against tenants that misbehave: nothing it sends may take the relay

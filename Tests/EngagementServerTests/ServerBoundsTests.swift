@@ -3,6 +3,7 @@ import Foundation
 import RegistrationCore
 import Testing
 
+@testable import EngagementCore
 @testable import EngagementServer
 
 @Suite("a bounded server: memory by what it must know, not by its traffic")

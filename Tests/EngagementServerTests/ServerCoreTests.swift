@@ -2,6 +2,7 @@ import Foundation
 import RegistrationCore
 import Testing
 
+@testable import EngagementCore
 @testable import EngagementServer
 
 let appID = "995k5k1j-162l-4n5m-j4lo-jl5mmnk14n47"

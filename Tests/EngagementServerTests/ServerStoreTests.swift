@@ -3,6 +3,7 @@ import Foundation
 import RegistrationCore
 import Testing
 
+@testable import EngagementCore
 @testable import EngagementServer
 
 @Suite("the server's store")

@@ -4,6 +4,7 @@ import RegistrationCore
 import TestSupport
 import Testing
 
+@testable import EngagementCore
 @testable import EngagementServer
 
 /// The watch against a hostile or merely busy world: what it forgets, and how it says so.

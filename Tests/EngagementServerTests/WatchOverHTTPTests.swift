@@ -7,6 +7,7 @@ import RegistrationHTTP
 import TestSupport
 import Testing
 
+@testable import EngagementCore
 @testable import EngagementServer
 
 /// The local server on loopback with real-shaped clients: engines running the shipped SDKs'

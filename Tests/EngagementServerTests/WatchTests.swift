@@ -7,6 +7,7 @@ import RegistrationHTTP
 import TestSupport
 import Testing
 
+@testable import EngagementCore
 @testable import EngagementServer
 
 /// A body as both shipped SDKs send it (SDK-FACTS: the fields, `uuid`, `registrationDateUtc`).

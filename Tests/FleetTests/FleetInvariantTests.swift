@@ -3,6 +3,7 @@ import Foundation
 import RegistrationCore
 import Scenarios
 import Session
+import SessionValues
 import Synchronization
 import Testing
 
@@ -91,7 +92,7 @@ struct FleetInvariantTests {
     let (installAt, loginAt) = FleetRun.schedule(plan, index: 0)
     var setup = SessionSetup()
     setup.deviceID = "F0-1"
-    let session = try await Session.start(setup)
+    let session = try await DeviceSession.start(setup)
     try await session.advance(to: Instant(installAt))
     _ = try await session.execute(.launch)
     try await session.advance(to: Instant(loginAt))

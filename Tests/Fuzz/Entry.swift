@@ -1,5 +1,6 @@
 import Foundation
 import Session
+import SessionValues
 
 #if canImport(Glibc)
   import Glibc

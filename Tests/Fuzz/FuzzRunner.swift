@@ -1,5 +1,6 @@
 import Foundation
 import Session
+import SessionValues
 
 /// The seeded mutation runner: no libFuzzer needed, so it runs anywhere `swift build` does,
 /// CI included.

@@ -1,3 +1,4 @@
+import EngagementCore
 import EngagementServer
 import Foundation
 import InspectorUI
@@ -5,6 +6,7 @@ import RegistrationCore
 import RegistrationEngine
 import Scenarios
 import Session
+import SessionValues
 
 /// What the fuzzers feed: every place where text from outside becomes a value. Each target
 /// must never trap, and checks a property where it has one (what decodes re-encodes to the

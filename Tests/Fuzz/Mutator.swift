@@ -1,4 +1,5 @@
 import Session
+import SessionValues
 
 /// A small seeded mutation engine: byte flips, inserts, deletes, splices with another seed,
 /// and tokens that have broken parsers before (huge numbers, control characters, quotes).

@@ -2,6 +2,7 @@ import Fleet
 import InspectorUI
 import RegistrationCore
 import Session
+import SessionValues
 import Testing
 
 @Suite("the Fleet view")

@@ -1,7 +1,9 @@
+import EngagementCore
 import EngagementServer
 import Foundation
 import RegistrationCore
 import Session
+import SessionValues
 import Testing
 
 @testable import InspectorUI

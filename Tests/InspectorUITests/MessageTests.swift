@@ -1,6 +1,7 @@
 import InspectorUI
 import RegistrationCore
 import Session
+import SessionValues
 import Testing
 
 /// The model changes only in `update`: outcomes, the clock and the look arrive as messages.
@@ -21,17 +22,20 @@ struct MessageTests {
 
   @Test("a pushed snapshot sets the device, the server, the time and the pause")
   func snapshot() async throws {
-    let session = try await Session.start(SessionSetup())
+    let session = try await DeviceSession.start(SessionSetup())
     _ = try await session.execute(.launch)
     var m = InspectorModel(width: 120, height: 40, title: "t")
-    var snapshot = await session.snapshot()
-    snapshot.rate = 0
-    _ = Inspector.update(&m, .snapshot(snapshot))
+    guard case .device(var view) = await session.snapshot() else {
+      Issue.record("a device session pushes a device snapshot")
+      return
+    }
+    view.rate = 0
+    _ = Inspector.update(&m, .snapshot(.device(view)))
     #expect(m.device != nil && m.server != nil)
     #expect(m.paused && m.rate == 1)
-    snapshot.rate = 60
-    snapshot.now = Instant(42)
-    _ = Inspector.update(&m, .snapshot(snapshot))
+    view.rate = 60
+    view.now = Instant(42)
+    _ = Inspector.update(&m, .snapshot(.device(view)))
     #expect(!m.paused && m.rate == 60 && m.now == Instant(42))
     _ = Inspector.update(&m, .clock(now: Instant(43)))
     #expect(m.now == Instant(43) && m.device != nil)

@@ -26,7 +26,7 @@ struct PackageGraphTests {
     return products
   }
 
-  @Test("InspectorUI links no Hummingbird, NIO or HTTP client; regscope does")
+  @Test("InspectorUI links no GRDB, SQLite, Hummingbird, NIO or HTTP client; regscope does")
   func inspectorLinksNoHTTPStack() async throws {
     let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
       .deletingLastPathComponent().deletingLastPathComponent()
@@ -41,7 +41,18 @@ struct PackageGraphTests {
     let ui = Self.linkedProducts(of: "InspectorUI", in: targets)
     let http = ["Hummingbird", "AsyncHTTPClient", "ServiceLifecycle"]
     #expect(ui.allSatisfy { !$0.hasPrefix("NIO") && !http.contains($0) }, "\(ui.sorted())")
-    #expect(ui == ["Yams", "GRDB", "Crypto", "OrderedCollections", "DequeModule"])
+    #expect(!ui.contains("GRDB") && !ui.contains { $0.contains("SQLite") }, "\(ui.sorted())")
+    #expect(ui == ["Yams", "Crypto", "OrderedCollections", "DequeModule"])
+    // Nor does any target it depends on name the store or the server's actor.
+    var reached: Set<String> = []
+    var queue = ["InspectorUI"]
+    while let next = queue.popLast() {
+      guard reached.insert(next).inserted else { continue }
+      queue += targets[next]?.target_dependencies ?? []
+    }
+    for heavy in ["RegistrationEngine", "EngagementServer", "Session", "SessionHTTP"] {
+      #expect(!reached.contains(heavy), "InspectorUI reaches \(heavy)")
+    }
     let app = Self.linkedProducts(of: "regscope", in: targets)
     #expect(app.contains("Hummingbird") && app.contains("AsyncHTTPClient"))
   }

@@ -1,8 +1,10 @@
+import EngagementCore
 import EngagementServer
 import Foundation
 import InspectorUI
 import RegistrationCore
 import Session
+import SessionValues
 import Testing
 
 /// The receiver's screen as it shows `watch` at `now`: the model after one pushed snapshot.
@@ -15,10 +17,10 @@ func receiverModel(
   _ = Inspector.update(
     &model,
     .snapshot(
-      SessionSnapshot(
-        device: nil, server: nil, now: Instant(now), rate: 1,
-        watched: Array(watch.devices.values.sorted { $0.lastSeen > $1.lastSeen }),
-        receiverNotice: notice)))
+      .receiver(
+        .init(
+          server: nil, watched: Array(watch.devices.values.sorted { $0.lastSeen > $1.lastSeen }),
+          notice: notice, now: Instant(now)))))
   return model
 }
 

@@ -3,6 +3,7 @@ import InspectorUI
 import RegistrationCore
 import Scenarios
 import Session
+import SessionValues
 import Testing
 
 /// Compares a screen with its golden text file. `REGSCOPE_RECORD_SNAPSHOTS=1 swift test`
@@ -43,7 +44,7 @@ func model(
   width: Int, height: Int, setup: SessionSetup = SessionSetup(), until: Double,
   before: [String] = [], _ commands: [(Double, String)] = []
 ) async throws -> InspectorModel {
-  let simulation = try await Session.start(setup)
+  let simulation = try await DeviceSession.start(setup)
   for line in before { _ = try await simulation.execute(try CommandParser.parse(line)) }
   _ = try await simulation.execute(.launch)
   for (at, line) in commands {

@@ -2,6 +2,7 @@ import InspectorUI
 import RegistrationCore
 import Scenarios
 import Session
+import SessionValues
 import Testing
 
 @Suite("update")

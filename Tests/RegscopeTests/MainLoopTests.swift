@@ -1,5 +1,6 @@
 import Foundation
 import Session
+import SessionValues
 import Testing
 
 @testable import regscope
@@ -53,7 +54,7 @@ struct MainLoopTests {
 
   @Test("the session runs the jobs in the order asked; quitting runs what was asked before")
   func jobsInOrderAndFinished() async throws {
-    let session = try await Session.start(SessionSetup())
+    let session = try await DeviceSession.start(SessionSetup())
     _ = try await session.execute(.launch)
     let queue = try WakeQueue()
     let work = SessionWork(session: session, report: { queue.post($0) })

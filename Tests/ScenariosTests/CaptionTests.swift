@@ -2,6 +2,7 @@ import Foundation
 import RegistrationCore
 import Scenarios
 import Session
+import SessionValues
 import Synchronization
 import Testing
 

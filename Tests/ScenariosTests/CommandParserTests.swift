@@ -1,7 +1,9 @@
 import Clocks
+import EngagementCore
 import EngagementServer
 import RegistrationCore
 import Session
+import SessionValues
 import Testing
 
 @testable import Scenarios

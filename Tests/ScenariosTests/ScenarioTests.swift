@@ -1,6 +1,8 @@
 import Foundation
 import RegistrationCore
 import Session
+import SessionHTTP
+import SessionValues
 import Testing
 
 @testable import Scenarios
@@ -27,7 +29,9 @@ struct ScenarioTests {
     ])
   func overHTTP(name: String) async throws {
     let entry = try #require(BuiltInScenarios.named(name))
-    let report = try await ScenarioRunner.run(try BuiltInScenarios.scenario(entry), overHTTP: true)
+    let report = try await ScenarioRunner.run(
+      try BuiltInScenarios.scenario(entry), factory: SessionFactory(network: HTTPNetwork()),
+      overHTTP: true)
     #expect(report.passed, "\(report.failures.map(\.actual)) \(report.errors)")
     // A server that is down refuses at once; a time-out here would mean the listener lingered.
     for event in report.events {

@@ -1,9 +1,11 @@
 import Clocks
+import EngagementCore
 import EngagementServer
 import Foundation
 import RegistrationCore
 import RegistrationEngine
 import Session
+import SessionValues
 import Testing
 
 @Suite("the session pushes its state")
@@ -17,7 +19,7 @@ struct SessionPushTests {
 
   @Test("a watcher gets a snapshot after a command, with the device it changed")
   func pushedAfterCommand() async throws {
-    let session = try await Session.start(SessionSetup())
+    let session = try await DeviceSession.start(SessionSetup())
     var snapshots = Self.watched(session).makeAsyncIterator()
     // The first push answers the watch itself: nothing launched yet.
     let first = await snapshots.next()
@@ -36,8 +38,7 @@ struct SessionPushTests {
 
   @Test("the clock's controls push too, and a virtual clock refuses a rate")
   func clockControls() async throws {
-    let virtual = try await Session.start(SessionSetup())
-    #expect(virtual.mode == .virtual)
+    let virtual = try await DeviceSession.start(SessionSetup())
     #expect(virtual.setRate(10) == false)
     await virtual.stop()
 
@@ -45,8 +46,7 @@ struct SessionPushTests {
     let place = SessionPlace(
       clock: clock, deviceStore: try RegistrationStore.inMemory(),
       serverStore: try ServerStore.inMemory(), live: true)
-    let live = try await Session.start(SessionSetup(), place: place)
-    #expect(live.mode == .live)
+    let live = try await DeviceSession.start(SessionSetup(), place: place)
     var snapshots = Self.watched(live).makeAsyncIterator()
     _ = await snapshots.next()
     #expect(live.setRate(0))
@@ -60,16 +60,22 @@ struct SessionPushTests {
     await live.stop()
   }
 
-  @Test("a session given no network refuses a remote endpoint with a clear error")
+  @Test("a session given no network refuses loopback HTTP and a receiver with a clear error")
   func noNetwork() async throws {
-    var setup = SessionSetup()
-    setup.overHTTP = true
-    await #expect(throws: SessionError.self) { _ = try await Session.start(setup) }
+    await #expect(throws: SessionError.self) {
+      _ = try await DeviceSession.start(SessionSetup(), place: try .virtual(route: .loopback))
+    }
+    let receiver = ReceiverSetup(
+      settings: ServerSettings(appID: "app", accessToken: "token"),
+      store: try ServerStore.inMemory(), options: ReceiverOptions(port: 0))
+    await #expect(throws: SessionError.self) {
+      _ = try await SessionFactory().open(.receiver(receiver))
+    }
   }
 
   @Test("a command's result is worded once: done, refused, or the error it threw")
   func results() async throws {
-    let session = try await Session.start(SessionSetup())
+    let session = try await DeviceSession.start(SessionSetup())
     let early = await session.run(.edit(.addTag("x")))
     #expect(early.isError)
     #expect(early.text.contains("has not launched yet"))
@@ -89,7 +95,7 @@ struct WireBodyTests {
   func stampedBytes() async throws {
     var setup = SessionSetup()
     setup.use(.ios)
-    let session = try await Session.start(setup)
+    let session = try await DeviceSession.start(setup)
     _ = try await session.execute(.launch)
     try await session.advance(to: Instant(120))
     let sent = try #require(session.log.last(.sent))
@@ -98,7 +104,7 @@ struct WireBodyTests {
     #expect(text.contains("\"registrationDateUtc\"") && text.contains("\"uuid\""))
     #expect(sent.jsonLine.contains(text))
     // The documented profile stamps nothing: the bytes are the canonical body.
-    let plain = try await Session.start(SessionSetup())
+    let plain = try await DeviceSession.start(SessionSetup())
     _ = try await plain.execute(.launch)
     try await plain.advance(to: Instant(1))
     let plainSent = try #require(plain.log.last(.sent))

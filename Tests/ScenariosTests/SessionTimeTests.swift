@@ -1,9 +1,11 @@
 import Clocks
+import EngagementCore
 import EngagementServer
 import Foundation
 import RegistrationCore
 import RegistrationEngine
 import Session
+import SessionValues
 import Testing
 
 @testable import Scenarios
@@ -16,7 +18,7 @@ struct SessionTimeTests {
     let place = SessionPlace(
       clock: clock, deviceStore: try RegistrationStore.inMemory(),
       serverStore: try ServerStore.inMemory(), live: false)
-    let simulation = try await Session.start(SessionSetup(), place: place)
+    let simulation = try await DeviceSession.start(SessionSetup(), place: place)
     #expect(await simulation.jumpToNextDeadline() == nil)
     // A registration waiting to be processed: the server's deadline, 5 minutes on.
     let setup = SessionSetup()

@@ -1,6 +1,7 @@
 import Foundation
 import RegistrationCore
 import Session
+import SessionValues
 import Testing
 
 @testable import Scenarios

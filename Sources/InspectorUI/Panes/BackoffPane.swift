@@ -1,6 +1,6 @@
 import Foundation
 import RegistrationCore
-import Session
+import SessionValues
 
 /// 4 Backoff: failures in a row and the ladder.
 extension Panes {

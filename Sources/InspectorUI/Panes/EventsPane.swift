@@ -1,6 +1,6 @@
 import Foundation
 import RegistrationCore
-import Session
+import SessionValues
 
 /// 5 Events: the event stream, filtered and scrolled.
 extension Panes {

@@ -1,6 +1,6 @@
 import Fleet
 import RegistrationCore
-import Session
+import SessionValues
 
 /// A computed fleet as the Fleet view plays it: the whole run in `playSeconds` of the clock.
 public struct FleetShow: Sendable {

@@ -1,6 +1,6 @@
 import Foundation
 import RegistrationCore
-import Session
+import SessionValues
 
 /// The seven panes, each a function of the model and its rectangle.
 enum Panes {

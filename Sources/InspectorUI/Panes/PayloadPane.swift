@@ -1,6 +1,6 @@
 import Foundation
 import RegistrationCore
-import Session
+import SessionValues
 
 /// 7 Payload: the last registration sent, changes marked.
 extension Panes {

@@ -1,6 +1,6 @@
 import Foundation
 import RegistrationCore
-import Session
+import SessionValues
 
 /// 2 Pending changes: the queue, oldest first.
 extension Panes {

@@ -1,6 +1,7 @@
+import EngagementCore
 import Foundation
 import RegistrationCore
-import Session
+import SessionValues
 
 /// `regscope --receive`: the devices real apps registered, and for the one selected its
 /// timeline, its last body with what changed, its findings with the rule each breaks, and
@@ -238,17 +239,4 @@ enum ReceiverPanes {
     return lines
   }
 
-  /// Makes the selected device's last body readable once, when it is new to the model.
-  static func refreshBody(_ model: inout InspectorModel) {
-    guard let device = model.selectedDevice,
-      let entry = device.registrations.last(where: { !$0.body.isEmpty })
-    else {
-      model.receiverBody = nil
-      return
-    }
-    if model.receiverBody?.deviceID == device.deviceID, model.receiverBody?.at == entry.at {
-      return
-    }
-    model.receiverBody = (device.deviceID, entry.at, ReadableJSON.lines(Array(entry.body.utf8)))
-  }
 }

@@ -1,6 +1,6 @@
 import Foundation
 import RegistrationCore
-import Session
+import SessionValues
 
 /// 1 Contact record: the record as the device keeps it.
 extension Panes {

@@ -1,6 +1,7 @@
+import EngagementCore
 import Foundation
 import RegistrationCore
-import Session
+import SessionValues
 
 /// 6 Server: the local server's billing view.
 extension Panes {

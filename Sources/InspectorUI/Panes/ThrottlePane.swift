@@ -1,6 +1,6 @@
 import Foundation
 import RegistrationCore
-import Session
+import SessionValues
 
 /// 3 Throttle: when the next send goes out, and why.
 extension Panes {

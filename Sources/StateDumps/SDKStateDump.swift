@@ -1,7 +1,7 @@
 import Foundation
 import RegistrationCore
 import RegistrationEngine
-import Session
+import SessionValues
 
 /// The stored state written as a shipped SDK dumps its own (SDK-FACTS.md, the SDK state dump):
 /// Android's `getSdkState()` or iOS's `sfmc_getSDKState` sections. What a QA engineer pastes

@@ -1,34 +1,6 @@
-import EngagementServer
-import RegistrationCore
-import RegistrationEngine
+import EngagementCore
+import SessionValues
 import Synchronization
-
-/// The device, the local server and the clock at one instant: what a session pushes to the
-/// face that watches it. Immutable; built once per change, not once per frame.
-public struct SessionSnapshot: Sendable {
-  public var device: EngineSnapshot?
-  /// Nil in a remote session: the local server is idle then.
-  public var server: ServerSnapshot?
-  public var now: Instant
-  /// 0 when paused.
-  public var rate: Double
-  /// In a receiver session: the real apps' devices, the most recently seen first.
-  public var watched: [DeviceWatch.Device]?
-  /// In a receiver session with `--any-app`: which app it adopted, or that it waits to.
-  public var receiverNotice: String?
-
-  public init(
-    device: EngineSnapshot?, server: ServerSnapshot?, now: Instant, rate: Double,
-    watched: [DeviceWatch.Device]? = nil, receiverNotice: String? = nil
-  ) {
-    self.receiverNotice = receiverNotice
-    self.device = device
-    self.server = server
-    self.now = now
-    self.rate = rate
-    self.watched = watched
-  }
-}
 
 /// Builds and hands over a snapshot after changes. A burst of changes while one is being built
 /// gives one more snapshot, not one per change: the signal holds at most one waiting wake.

@@ -1,7 +1,7 @@
 import Foundation
 import RegistrationCore
 import RegistrationEngine
-import Session
+import SessionValues
 
 /// Reads a shipped SDK's state dump (Android's `getSdkState()`, the unified SDK's wrapper
 /// around it, or iOS's `Registration Details`) and says what it means: what is pending, when the

@@ -1,6 +1,6 @@
 import Foundation
 import RegistrationCore
-import Session
+import SessionValues
 
 /// What `regctl state --import` prints: the reading in words, or as JSON.
 public enum StateDumpReport {

@@ -1,9 +1,10 @@
 import Foundation
 import RegistrationCore
 import Session
+import SessionValues
 import Testing
 
-@testable import Scenarios
+@testable import StateDumps
 
 /// The shipped SDKs' state dumps, both ways (SDK-FACTS.md, the SDK state dump).
 @Suite("SDK state dumps: written as the SDKs write them, read from real apps")
@@ -165,11 +166,9 @@ struct ImportedDeviceTests {
       device.state.pending.map(\.target.description) == [
         "contact key", "attribute FavoriteTeam", "attribute addressId", "tag news",
       ])
-    var setup = SessionSetup()
-    setup.imported = device
-    let simulation = try await Session.start(setup)
+    let simulation = SessionFactory().imported(device)
     _ = try await simulation.execute(.launch)
-    let snapshot = try #require(try await simulation.deviceSnapshot())
+    let snapshot = try #require(await simulation.snapshot().device)
     #expect(snapshot.state.record.attributes["FavoriteTeam"] == "Lions")
     #expect(
       snapshot.state.scheduler.retry?.nextAttemptAt == device.state.scheduler.retry?.nextAttemptAt)
@@ -177,8 +176,7 @@ struct ImportedDeviceTests {
     await #expect(throws: SessionError.self) {
       try await simulation.execute(.edit(.addTag("x")))
     }
-    try await simulation.advance(to: Instant(3600))
-    #expect(simulation.log.count(.sending) == 0)
+    #expect(simulation.setRate(10) == false)
     await simulation.stop()
   }
 }

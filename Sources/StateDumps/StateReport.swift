@@ -1,7 +1,7 @@
 import Foundation
 import RegistrationCore
 import RegistrationEngine
-import Session
+import SessionValues
 
 /// The SDK-state dump: what the device holds, as JSON a person can read.
 public enum StateReport {

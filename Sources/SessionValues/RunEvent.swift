@@ -1,4 +1,4 @@
-import EngagementServer
+import EngagementCore
 import RegistrationCore
 
 /// One thing that happened in a run: a decision of the engine, or something the server did.

@@ -48,6 +48,8 @@ public struct EngagementServerCore: Sendable {
     public var devices: [ServerDevice] = []
     public var contacts: [ServerContact] = []
     public var events: [ServerEvent] = []
+
+    public init() {}
   }
 
   public init(settings: ServerSettings, seed: UInt64 = 0x5EED) {
@@ -166,12 +168,12 @@ public struct EngagementServerCore: Sendable {
   }
 
   /// `--any-app`: the app id and access token become these.
-  mutating func adopt(appID: String, accessToken: String) {
+  public mutating func adopt(appID: String, accessToken: String) {
     settings.appID = appID
     settings.accessToken = accessToken
   }
 
-  mutating func applyFault(now: Instant, changes: inout Changes) -> ServerAnswer? {
+  public mutating func applyFault(now: Instant, changes: inout Changes) -> ServerAnswer? {
     guard var active = fault else { return nil }
     if let until = active.until, now >= until {
       fault = nil

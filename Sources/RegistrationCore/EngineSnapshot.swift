@@ -1,5 +1,3 @@
-import RegistrationCore
-
 /// Everything an observer needs to show the engine at one instant: the inspector's panes and
 /// the SDK-state dump read this and nothing else.
 public struct EngineSnapshot: Sendable {
@@ -43,21 +41,4 @@ extension EngineSnapshot {
       now: state.scheduler.lastAttemptAt ?? .zero)
     return EngineSnapshot(now: now, machine: machine, storeLocation: location, storeProblem: nil)
   }
-}
-
-public enum EngineError: Error, Hashable, Sendable, CustomStringConvertible {
-  case notLaunched
-  case shutDown
-
-  public var description: String {
-    switch self {
-    case .notLaunched: "the engine has not been launched yet"
-    case .shutDown: "the engine was shut down (restarted); use the new one"
-    }
-  }
-}
-
-/// Identifies a registration listener so it can be removed (R5.1, R5.2).
-public struct ListenerID: Hashable, Sendable {
-  let value: Int
 }

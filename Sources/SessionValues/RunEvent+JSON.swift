@@ -1,4 +1,4 @@
-import EngagementServer
+import EngagementCore
 import RegistrationCore
 
 /// A JSON object written in the order its fields are added, so every line starts with

@@ -1,6 +1,6 @@
 import Foundation
 import RegistrationCore
-import Session
+import SessionValues
 
 /// Rebuilds a device from a shipped SDK's state dump, for the inspector to show read-only: the
 /// record the dump's current registration describes, the last sent registration as the

@@ -1,0 +1,280 @@
+import Clocks
+import EngagementCore
+import EngagementServer
+import Foundation
+import RegistrationCore
+import RegistrationEngine
+import SessionValues
+import Synchronization
+
+/// A simulated device and the local server on one clock: what `regctl run`, `regctl shell`
+/// and the inspector's device layout drive. Its clock is virtual (moved by `advance`) or scaled;
+/// its registrations travel in process, over loopback HTTP, or to a remote endpoint
+/// (`SessionPlace.route`). It executes the command language, words outcomes once, logs typed
+/// events, and pushes a snapshot to its watcher after every change.
+public final class DeviceSession: Session {
+  public let setup: SessionSetup
+  public let route: DeviceRoute
+  public let server: LocalEngagementServer
+  public let log: RunLog
+  let clock: any EngineClock
+  private let live: Bool
+  private let deviceStore: RegistrationStore
+  private let simulated: SimulatedTransport?
+  private let network: (any SessionNetwork)?
+  private let front: (any ServerFront)?
+  private let configuration: RegistrationConfiguration
+  private let publisher: SnapshotPublisher
+  private struct Running {
+    var engine: RegistrationEngine?
+    var environment: DeviceEnvironment
+    var engineLoop: Task<Void, Never>?
+    var serverLoop: Task<Void, Never>?
+  }
+  private let current = Mutex(Running(environment: .demo(.iOS)))
+
+  private init(
+    setup: SessionSetup, place: SessionPlace, server: LocalEngagementServer, log: RunLog,
+    simulated: SimulatedTransport?, front: (any ServerFront)?,
+    configuration: RegistrationConfiguration, publisher: SnapshotPublisher
+  ) {
+    self.setup = setup
+    route = place.route
+    live = place.live
+    clock = place.clock
+    self.server = server
+    self.log = log
+    deviceStore = place.deviceStore
+    self.simulated = simulated
+    network = place.network
+    self.front = front
+    self.configuration = configuration
+    self.publisher = publisher
+    current.withLock {
+      $0.environment = setup.environment ?? .demo(setup.platform, profile: setup.profile)
+    }
+  }
+
+  /// Starts a device session; tests and `SessionFactory` call this, faces go through the
+  /// factory.
+  public static func start(
+    _ setup: SessionSetup, place: SessionPlace? = nil, log: RunLog = RunLog()
+  ) async throws -> DeviceSession {
+    let place = try place ?? SessionPlace.virtual()
+    let publisher = SnapshotPublisher()
+    log.onAppend { _ in publisher.changed() }
+    let server = try LocalEngagementServer(
+      settings: ServerSettings(
+        appID: setup.appID, accessToken: setup.accessToken,
+        processingDelay: setup.processingDelay, definedAttributes: setup.definedAttributes),
+      store: place.serverStore, clock: place.clock,
+      eventSink: { event, now in log.append(RunEvent(t: now, body: .server(event))) })
+    var front: (any ServerFront)?
+    var simulated: SimulatedTransport?
+    let configuration: RegistrationConfiguration
+    switch place.route {
+    case .inProcess:
+      simulated = SimulatedTransport(
+        server: server, clock: place.clock, latency: setup.networkLatency)
+      configuration = try setup.configuration(serverURL: "http://127.0.0.1:9")
+    case .loopback:
+      guard let network = place.network else { throw SessionError.noNetwork }
+      let opened = try await network.openFront(for: server)
+      front = opened
+      configuration = try setup.configuration(serverURL: opened.url)
+    case .remote(let remote):
+      // The local server stays idle and needs no transport of its own.
+      guard place.network != nil else { throw SessionError.noNetwork }
+      configuration = remote
+    }
+    let session = DeviceSession(
+      setup: setup, place: place, server: server, log: log, simulated: simulated, front: front,
+      configuration: configuration, publisher: publisher)
+    publisher.start { [weak session] in await session?.snapshot() }
+    if place.live && !session.isRemote {
+      let loop = Task { await server.run() }
+      session.current.withLock { $0.serverLoop = loop }
+    }
+    return session
+  }
+
+  /// The configuration the engine runs with (token masked when printed).
+  public var engineConfiguration: RegistrationConfiguration { configuration }
+
+  public var storeLocation: String { deviceStore.location }
+
+  /// True when registrations go to a remote endpoint, not the local server.
+  public var isRemote: Bool {
+    if case .remote = route { return true }
+    return false
+  }
+
+  /// Where registrations go, in words.
+  public var destination: String {
+    switch route {
+    case .remote: configuration.serverURL.absoluteString
+    case .loopback: "the local server on \(configuration.serverURL.absoluteString)"
+    case .inProcess: "the local server (in process)"
+    }
+  }
+
+  public var engine: RegistrationEngine? { current.withLock { $0.engine } }
+
+  // MARK: Commands
+
+  public func execute(_ command: Command) async throws -> CommandOutcome {
+    defer { publisher.changed() }
+    switch command {
+    case .launch:
+      if engine != nil { return .done("already running; use restart to kill and relaunch") }
+      try await launchEngine()
+      return .launched
+    case .restart:
+      guard let old = engine else { throw SessionError.notLaunched("restart") }
+      let loop = current.withLock { $0.engineLoop }
+      loop?.cancel()
+      await old.shutDown()
+      await loop?.value
+      try await launchEngine()
+      return .done("killed and relaunched: state came back from the store")
+    case .foreground, .background:
+      guard let engine else { throw SessionError.notLaunched(command.description) }
+      try await engine.setAppState(command == .foreground ? .foreground : .background)
+      return .done("the app is in the \(command == .foreground ? "foreground" : "background")")
+    case .edit(let edit):
+      guard let engine else { throw SessionError.notLaunched(command.description) }
+      let outcome = try await engine.apply(edit)
+      if case .applied = outcome, case .setSystem(let field, let raw) = edit,
+        case .success(let value) = SystemFieldValue.parse(field, raw, platform: setup.platform)
+      {
+        // The OS now reports this value: a restart relaunches with it.
+        current.withLock { SystemFieldValue.write(value, to: &$0.environment) }
+      }
+      return .edit(outcome)
+    case .server(let serverCommand):
+      if isRemote { throw SessionError.noLocalServer(command.description) }
+      return try await serverCommand.run(on: server, front: front)
+    }
+  }
+
+  private func launchEngine() async throws {
+    let (environment, log) = (current.withLock { $0.environment }, self.log)
+    guard let transport: any RegistrationTransport = simulated ?? network?.transport() else {
+      throw SessionError.noNetwork
+    }
+    let engine = RegistrationEngine(
+      configuration: configuration, store: deviceStore, transport: transport, clock: clock,
+      environment: environment,
+      makeDeviceID: { [setup] in setup.deviceID ?? UUID().uuidString },
+      eventSink: { event in
+        log.append(RunEvent(t: event.at, body: .engine(event.event), wireBody: event.wireBody))
+      })
+    current.withLock { $0.engine = engine }
+    try await engine.launch()
+    if live {
+      let loop = Task { await engine.run() }
+      current.withLock { $0.engineLoop = loop }
+    }
+  }
+
+  // MARK: Time
+
+  /// The session's time: virtual seconds, or the scaled wall clock.
+  public var now: Instant { clock.now() }
+
+  /// How fast a live clock runs (0 when paused); 1 for a virtual one, which moves by hand.
+  public var rate: Double { (clock as? ScaledClock)?.rate ?? 1 }
+
+  /// Sets a live clock's rate (0 pauses it). False when the clock cannot: a virtual one.
+  @discardableResult
+  public func setRate(_ rate: Double) -> Bool {
+    guard let clock = clock as? ScaledClock else { return false }
+    clock.setRate(rate)
+    publisher.changed()
+    return true
+  }
+
+  /// Waits until the session's clock reaches `instant` (demo playback, the shell's `wait`).
+  public func sleep(until instant: Instant) async throws {
+    try await clock.sleep(until: instant)
+  }
+
+  /// Moves virtual time to `target`, doing everything due on the way in order: sends, answers
+  /// coming back over the simulated network, and the server's processing.
+  public func advance(to target: Instant) async throws {
+    guard let clock = clock as? VirtualClock, !live else {
+      throw SessionError.notVirtual
+    }
+    while true {
+      try await settleInstantSends()
+      let engineDue = await engine?.nextDeadline
+      let serverDue = await server.nextDeadline
+      let answerDue = simulated?.answerDueAt
+      guard let next = [engineDue, serverDue, answerDue].compactMap({ $0 }).min(), next <= target
+      else { break }
+      clock.advance(to: max(next, clock.now()))
+      if let answerDue, answerDue <= next { await engine?.settle() }
+      if let serverDue, serverDue <= next { await server.processDue() }
+      if let engineDue, engineDue <= next, let engine { try await engine.tick() }
+    }
+    clock.advance(to: target)
+    await server.flush()
+  }
+
+  /// After a tick: waits for the send to reach the server, and, when its answer is immediate,
+  /// for the answer too. An answer that takes (virtual) time stays on the wire.
+  private func settleInstantSends() async throws {
+    guard let engine, try await engine.snapshot().inFlight != nil else { return }
+    if let simulated {
+      await simulated.waitForArrivals(log.count(.sending))
+      if simulated.answerDueAt != nil { return }
+    }
+    await engine.settle()
+  }
+
+  /// Jumps a live clock to the next deadline of the engine or the local server, whichever
+  /// comes first; nil when nothing is scheduled or the clock cannot jump. One rule for the
+  /// inspector's `n` and the shell's `jump`.
+  public func jumpToNextDeadline() async -> Instant? {
+    let deadlines = [await engine?.nextDeadline, isRemote ? nil : await server.nextDeadline]
+    guard let next = deadlines.compactMap({ $0 }).min(), let clock = clock as? ScaledClock
+    else { return nil }
+    clock.jump(to: next)
+    publisher.changed()
+    return next
+  }
+
+  // MARK: State
+
+  /// Everything the device holds now; nil before the app is launched.
+  public func deviceSnapshot() async throws -> EngineSnapshot? {
+    try await engine?.snapshot()
+  }
+
+  /// The device, the local server (bounded) and the clock at one instant.
+  public func snapshot() async -> SessionSnapshot {
+    .device(
+      .init(
+        device: try? await deviceSnapshot(), server: isRemote ? nil : await server.snapshot(),
+        now: now, rate: rate))
+  }
+
+  /// Pushes a fresh snapshot to `watcher` after every change (events, commands, the clock's
+  /// controls), coalesced: a burst of changes gives one snapshot. Replaces an earlier watcher.
+  public func watch(_ watcher: @escaping @Sendable (SessionSnapshot) -> Void) {
+    publisher.watch(watcher)
+    publisher.changed()
+  }
+
+  public func stop() async {
+    publisher.stop()
+    let (engineLoop, serverLoop) = current.withLock { ($0.engineLoop, $0.serverLoop) }
+    engineLoop?.cancel()
+    serverLoop?.cancel()
+    await engine?.shutDown()
+    await engineLoop?.value
+    await serverLoop?.value
+    await front?.stop()
+    await server.flush()
+  }
+}

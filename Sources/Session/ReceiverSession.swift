@@ -1,0 +1,93 @@
+import Clocks
+import EngagementCore
+import EngagementServer
+import RegistrationCore
+import SessionValues
+import Synchronization
+
+/// What a receiver needs: the app its requests must name, where the server keeps what it
+/// judges, and how its front listens (port, address, TLS, a tenant to relay to).
+public struct ReceiverSetup: Sendable {
+  public var settings: ServerSettings
+  public var store: ServerStore
+  public var options: ReceiverOptions
+  /// Real time: a receiver watches real apps, so its clock is never paused or sped up.
+  public var clock: any EngineClock
+  public var seed: UInt64
+
+  public init(
+    settings: ServerSettings, store: ServerStore, options: ReceiverOptions,
+    clock: any EngineClock = SystemClock(), seed: UInt64 = UInt64.random(in: 1...UInt64.max)
+  ) {
+    self.settings = settings
+    self.store = store
+    self.options = options
+    self.clock = clock
+    self.seed = seed
+  }
+}
+
+/// No simulated device: the local server receives (or relays) real apps' registrations and
+/// judges them. `regscope --receive` and `regctl serve` both run one.
+public final class ReceiverSession: Session {
+  public let server: LocalEngagementServer
+  public let front: any ServerFront
+  public let options: ReceiverOptions
+  private let clock: any EngineClock
+  private let publisher: SnapshotPublisher
+  private let processing: Mutex<Task<Void, Never>?>
+
+  init(_ setup: ReceiverSetup, network: any SessionNetwork, log: RunLog) async throws {
+    let publisher = SnapshotPublisher()
+    log.onAppend { _ in publisher.changed() }
+    server = try LocalEngagementServer(
+      settings: setup.settings, store: setup.store, clock: setup.clock, seed: setup.seed,
+      eventSink: { event, now in log.append(RunEvent(t: now, body: .server(event))) },
+      adoptsFirstApp: setup.options.anyApp)
+    front = try await network.openReceiver(for: server, options: setup.options)
+    options = setup.options
+    clock = setup.clock
+    self.publisher = publisher
+    await server.onWatch { publisher.changed() }
+    processing = Mutex(Task { [server] in await server.run() })
+    publisher.start { [weak self] in await self?.snapshot() }
+  }
+
+  /// The address apps are pointed at: http(s)://host:port.
+  public var url: String { front.url }
+
+  public var destination: String { "receiving on \(front.url)" }
+
+  public var now: Instant { clock.now() }
+
+  public func execute(_ command: Command) async throws -> CommandOutcome {
+    defer { publisher.changed() }
+    switch command {
+    case .launch: return .done("receiving on \(front.url)")
+    // Faults work on real apps as on the simulated device.
+    case .server(let serverCommand): return try await serverCommand.run(on: server, front: front)
+    default: throw SessionError.noDevice(command.description)
+    }
+  }
+
+  public func snapshot() async -> SessionSnapshot {
+    .receiver(
+      .init(
+        server: await server.snapshot(), watched: await server.watchedDevices(newest: 200),
+        notice: await server.adoptionNotice, now: clock.now()))
+  }
+
+  public func watch(_ watcher: @escaping @Sendable (SessionSnapshot) -> Void) {
+    publisher.watch(watcher)
+    publisher.changed()
+  }
+
+  public func stop() async {
+    publisher.stop()
+    let loop = processing.withLock { $0 }
+    loop?.cancel()
+    await loop?.value
+    await front.stop()
+    await server.flush()
+  }
+}

@@ -1,0 +1,134 @@
+import Clocks
+import EngagementCore
+import EngagementServer
+import Foundation
+import RegistrationCore
+import RegistrationEngine
+import SessionValues
+
+/// The one place sessions are built. `regscope`, `regctl shell`, `regctl run` and
+/// `regctl serve` describe the job they want and the factory builds it with the network the
+/// face gives (SessionHTTP's, or none for a run that never leaves the process).
+public struct SessionFactory: Sendable {
+  /// The jobs there are. Each case carries only what its job uses, so a combination that makes
+  /// no sense (a receiver with a remote endpoint, an imported device with a clock rate) cannot
+  /// be described.
+  public enum Job: Sendable {
+    /// A simulated device, its place given in full (scenarios, demos, tests).
+    case device(SessionSetup, SessionPlace)
+    /// The simulated device the shell and the inspector keep under a state folder.
+    case persistent(PersistentDevice)
+    /// Real apps received (or relayed) and judged.
+    case receiver(ReceiverSetup)
+    /// A device read from a state dump, read-only.
+    case imported(ImportedDevice)
+  }
+
+  public var network: (any SessionNetwork)?
+
+  public init(network: (any SessionNetwork)? = nil) { self.network = network }
+
+  public func open(_ job: Job, log: RunLog = RunLog()) async throws -> any Session {
+    switch job {
+    case .device(let setup, let place): try await device(setup, place: place, log: log)
+    case .persistent(let persistent): try await device(persistent, log: log)
+    case .receiver(let setup): try await receiver(setup, log: log)
+    case .imported(let device): imported(device)
+    }
+  }
+
+  public func device(_ setup: SessionSetup, place: SessionPlace, log: RunLog = RunLog())
+    async throws -> DeviceSession
+  {
+    var place = place
+    place.network = place.network ?? network
+    return try await DeviceSession.start(setup, place: place, log: log)
+  }
+
+  public func device(_ persistent: PersistentDevice, log: RunLog) async throws -> DeviceSession {
+    let (setup, place) = try persistent.resolved()
+    return try await device(setup, place: place, log: log)
+  }
+
+  public func receiver(_ setup: ReceiverSetup, log: RunLog) async throws -> ReceiverSession {
+    guard let network else { throw SessionError.noNetwork }
+    return try await ReceiverSession(setup, network: network, log: log)
+  }
+
+  public func imported(_ device: ImportedDevice) -> ImportedSession {
+    ImportedSession(device, clock: ScaledClock(rate: 1))
+  }
+}
+
+/// The persistent session `regctl shell` and `regscope` work on: the device and the local
+/// server stored under `folder`, on a clock at `speed`, talking to the local server or to the
+/// endpoint `config`/`server` name, as the SDK `sdk` names (else the configuration file's
+/// `regscope_sdk`, else the documented one).
+public struct PersistentDevice: Sendable {
+  public var folder: String
+  public var config: String?
+  public var configName: String?
+  public var server: String?
+  public var speed: Double
+  public var resetState: Bool
+  public var sdk: SDKProfile?
+
+  public init(
+    folder: String, config: String?, configName: String?, server: String?, speed: Double,
+    resetState: Bool, sdk: SDKProfile?
+  ) {
+    self.folder = folder
+    self.config = config
+    self.configName = configName
+    self.server = server
+    self.speed = speed
+    self.resetState = resetState
+    self.sdk = sdk
+  }
+
+  func resolved() throws -> (SessionSetup, SessionPlace) {
+    let devicePath = StateDirectory.deviceStore(in: folder)
+    let serverPath = StateDirectory.serverStore(in: folder)
+    if resetState {
+      for path in [devicePath, serverPath] where FileManager.default.fileExists(atPath: path) {
+        let aside = try RegistrationStore.moveAside(path: path)
+        FileHandle.standardError.write(Data("moved \(path) aside to \(aside)\n".utf8))
+      }
+    }
+    var setup = SessionSetup()
+    setup.deviceID = nil
+    let remote = try remoteConfiguration(setup)
+    setup.use(remote?.profile ?? sdk ?? .documented)
+    if let remote {
+      setup.platform = remote.platform
+      setup.appID = remote.appID
+    }
+    let place = SessionPlace(
+      clock: ScaledClock(rate: speed), deviceStore: try RegistrationStore.open(at: devicePath),
+      serverStore: try ServerStore.open(at: serverPath),
+      route: remote.map { .remote($0) } ?? .inProcess,
+      live: true)
+    return (setup, place)
+  }
+
+  /// The endpoint `--config` and `--server` name, or nil for the local server.
+  private func remoteConfiguration(_ setup: SessionSetup) throws -> RegistrationConfiguration? {
+    var remote: RegistrationConfiguration?
+    if let config, let configName {
+      remote = try ConfigurationFile.load(path: config, name: configName, sdk: sdk)
+    }
+    guard let server else { return remote }
+    var builder = RegistrationConfigurationBuilder()
+    if let remote {
+      builder = builder.setName(remote.name).setApplicationId(remote.appID)
+        .setAccessToken(remote.accessToken.revealed).setPlatform(remote.platform)
+        .setDelayRegistrationUntilContactKeyIsSet(remote.delayRegistrationUntilContactKeyIsSet)
+        .setDebugBuild(remote.debugBuild).setSDKProfile(remote.profile)
+        .setAppBundleID(remote.appBundleID)
+    } else {
+      builder = builder.setApplicationId(setup.appID).setAccessToken(setup.accessToken)
+        .setSDKProfile(sdk ?? .documented)
+    }
+    return try builder.setMarketingCloudServerUrl(server).build(source: "--server")
+  }
+}

@@ -1,0 +1,74 @@
+import ArgumentParser
+import RegistrationCore
+import Session
+
+/// How a receiver listens, spelled the same in `regctl serve` and `regscope --receive`.
+public struct ReceiverArguments: ParsableArguments {
+  @Option(help: "Port to listen on; 0 picks a free one.")
+  public var port: Int = 8080
+
+  @Option(
+    name: [.customLong("listen"), .customLong("host")],
+    help: ArgumentHelp(
+      "Address to bind (default 127.0.0.1, which simulators and emulators reach).",
+      discussion:
+        "A LAN address lets a phone on the network in; anyone who can reach it can register, so it always needs your app's own access token, never the demo's.",
+      valueName: "address"))
+  public var listen: String = "127.0.0.1"
+
+  @Option(
+    help: ArgumentHelp(
+      "Relay every device request to this tenant (https://...) and its answers back.",
+      discussion:
+        "Injected faults still answer first. Each registration and the tenant's answer join the device's timeline; a tenant that cannot be reached is a 502 with the reason."
+    ))
+  public var upstream: String?
+
+  @Option(help: "Serve https with this certificate (PEM); needs --tls-key.")
+  public var tlsCert: String?
+
+  @Option(help: "The certificate's private key (PEM); needs --tls-cert.")
+  public var tlsKey: String?
+
+  @Flag(
+    help: ArgumentHelp(
+      "Adopt the app id and token of the first registration (loopback only).",
+      discussion:
+        "For a first try with an app whose configuration file is not at hand; the receiver says which app it adopted."
+    ))
+  public var anyApp = false
+
+  public init() {}
+
+  public func validate() throws {
+    guard (0...65_535).contains(port) else { throw ValidationError("--port must be 0 to 65535") }
+    if (tlsCert == nil) != (tlsKey == nil) {
+      throw ValidationError("give --tls-cert and --tls-key together")
+    }
+    if anyApp, let problem = Loopback.anyAppProblem(host: listen) {
+      throw ValidationError(problem)
+    }
+  }
+
+  /// True when any of these options was given: they mean nothing without a receiver.
+  public var given: Bool {
+    port != 8080 || listen != "127.0.0.1" || upstream != nil || tlsCert != nil || tlsKey != nil
+      || anyApp
+  }
+
+  /// True when the address lets more than this machine in.
+  public var listensBeyondLoopback: Bool { !Loopback.contains(listen) }
+
+  public var options: ReceiverOptions {
+    ReceiverOptions(
+      port: port, upstream: upstream, host: listen,
+      tls: tlsCert.flatMap { cert in tlsKey.map { (cert, $0) } }, anyApp: anyApp)
+  }
+
+  /// The warning a receiver bound beyond loopback prints at start.
+  public var exposureWarning: String? {
+    listensBeyondLoopback
+      ? "listening on \(TerminalText.escaped(listen)), not loopback: anyone who can reach it can register"
+      : nil
+  }
+}

@@ -1,0 +1,135 @@
+import ArgumentParser
+import Clocks
+import EngagementCore
+import EngagementServer
+import Foundation
+import RegistrationCore
+import RegistrationEngine
+import Scenarios
+import Session
+import SessionHTTP
+import SessionValues
+import StateDumps
+import ToolSupport
+
+/// The session regscope opens, with what the screen says about it.
+struct OpenedJob {
+  var session: any Session
+  var title: String
+  var warnings: [String]
+  var hasLocalServer: Bool
+  /// The receiver's address, when the job receives real apps.
+  var receivingAt: String?
+  /// Demo mode: the scenario to play on the device session.
+  var demo: (scenario: Scenario, session: DeviceSession)?
+}
+
+extension RegScope {
+  /// One job at a time: a device (the default, or a demo), a receiver, or an import. Options
+  /// of one job given to another are an error here, before anything opens.
+  func validateJob() throws {
+    let jobs = [
+      receive ? "--receive" : nil, scenario.map { _ in "--scenario" },
+      importState.map { _ in "--import-state" },
+    ].compactMap { $0 }
+    if jobs.count > 1 { throw ValidationError("give one of \(jobs.joined(separator: ", "))") }
+    if receiver.given && !receive {
+      throw ValidationError(
+        "--port, --listen, --upstream, --tls-cert, --tls-key and --any-app go with --receive")
+    }
+    if (receive || importState != nil) && (options.server != nil || options.speed != nil) {
+      throw ValidationError(
+        "--server and --speed drive a simulated device; \(jobs[0]) has none (its clock is real time)"
+      )
+    }
+    if receive { try validateReceiver() }
+    if let scenario, BuiltInScenarios.named(scenario) == nil,
+      !FileManager.default.fileExists(atPath: scenario)
+    {
+      let nearest = Suggestion.nearest(to: scenario, in: BuiltInScenarios.all.map(\.name))
+      throw ValidationError(
+        "no built-in scenario \"\(scenario)\"\(nearest.map { "; did you mean \"\($0)\"?" } ?? "") (regctl scenarios lists them)"
+      )
+    }
+  }
+
+  private func validateReceiver() throws {
+    if receiver.anyApp && options.config != nil {
+      throw ValidationError(
+        "give --config (the app's own id and token) or --any-app (adopt the first), not both")
+    }
+    if receiver.listensBeyondLoopback && options.config == nil {
+      throw ValidationError(
+        "--listen \(TerminalText.escaped(receiver.listen)) lets the network in: give your app's own token with --config and --config-name (the demo token is public)"
+      )
+    }
+    if let problem = HTTPNetwork.problem(with: receiver.options) {
+      throw ValidationError(problem)
+    }
+  }
+
+  func openJob(folder: String, log: RunLog) async throws -> OpenedJob {
+    let factory = SessionFactory(network: HTTPNetwork())
+    if let importState {
+      let data = try StateDumpImport.load(path: importState)
+      let device = ImportedDevice(
+        try StateDumpImport.read(data, source: importState), source: importState)
+      return OpenedJob(
+        session: factory.imported(device), title: "imported: \(device.source) (read-only)",
+        warnings: [], hasLocalServer: false)
+    }
+    if receive { return try await openReceiver(factory, log: log) }
+    if let scenario {
+      guard let loaded = try BuiltInScenarios.load(scenario) else {
+        throw ValidationError("no built-in scenario or file \"\(scenario)\"")
+      }
+      var setup = loaded.setup
+      setup.deviceID = nil
+      if let profile = options.sdk.profile { setup.use(profile) }
+      let place = SessionPlace(
+        clock: ScaledClock(rate: options.speed ?? 60),
+        deviceStore: try RegistrationStore.inMemory(), serverStore: try ServerStore.inMemory(),
+        live: true)
+      let session = try await factory.device(setup, place: place, log: log)
+      return OpenedJob(
+        session: session, title: "demo: \(loaded.name) → \(session.destination)",
+        warnings: session.engineConfiguration.startupWarnings, hasLocalServer: true,
+        demo: (loaded, session))
+    }
+    let session = try await factory.device(
+      PersistentDevice(
+        folder: folder, config: options.config, configName: options.configName,
+        server: options.server, speed: options.speed ?? 1, resetState: options.resetState,
+        sdk: options.sdk.profile), log: log)
+    return OpenedJob(
+      session: session,
+      title: "app \(session.engineConfiguration.appID) → \(session.destination)",
+      warnings: session.engineConfiguration.startupWarnings, hasLocalServer: !session.isRemote)
+  }
+
+  /// The app's own id and token (from its configuration file) are what its requests carry;
+  /// without one, the demo's. A receiving session starts afresh: what it judges lives as long
+  /// as it runs.
+  private func openReceiver(_ factory: SessionFactory, log: RunLog) async throws -> OpenedJob {
+    var app = SessionSetup()
+    if let config = options.config, let name = options.configName {
+      let configuration = try ConfigurationFile.load(
+        path: config, name: name, sdk: options.sdk.profile)
+      app.appID = configuration.appID
+      app.accessToken = configuration.accessToken.revealed
+    }
+    let settings = ServerSettings(
+      appID: app.appID, accessToken: app.accessToken, processingDelay: app.processingDelay,
+      definedAttributes: app.definedAttributes)
+    let session = try await factory.receiver(
+      ReceiverSetup(
+        settings: settings, store: try ServerStore.inMemory(), options: receiver.options),
+      log: log)
+    let shownApp = receiver.anyApp ? "any app" : "app \(app.appID)"
+    let relay = receiver.upstream.map { ", relayed to " + HTTPNetwork.relayShown($0) } ?? ""
+    return OpenedJob(
+      session: session, title: "\(shownApp) ← real apps, \(session.destination)\(relay)",
+      warnings: receiver.exposureWarning.map { [$0] } ?? [], hasLocalServer: true,
+      receivingAt: session.url)
+  }
+}
