@@ -2,12 +2,16 @@ import EngagementCore
 import EngagementServer
 import Foundation
 import Hummingbird
+import NIOCore
 import RegistrationCore
 
 /// What a real app needs besides the registration, and what QA reads about it: the shipped
 /// SDKs' other device routes (SDK-FACTS.md), each answered with a harmless, well-formed empty
 /// answer and recorded against its device, and the watch's views.
-enum DeviceRoutes {
+struct DeviceRoutes {
+  let server: LocalEngagementServer
+  let options: EngagementHTTPServer.Options
+
   static let subscriberToken = HTTPFields.Element.Name("X-Subscriber-Token")!
   static let sdkVersion = HTTPFields.Element.Name("X-SDK-Version")!
 
@@ -35,178 +39,96 @@ enum DeviceRoutes {
     (.get, "device/v1/location/:appId/proximity", "proximity", #"{"beacons":[]}"#),
   ]
 
-  static func add(
-    to router: Router<EngagementRequestContext>, server: LocalEngagementServer,
-    options: EngagementHTTPServer.Options
-  ) {
-    for (method, path, name, answer) in others {
-      router.on(RouterPath(path), method: method) { request, context -> Response in
-        // Read (and drop) what the SDK sent, so the connection stays usable.
-        guard let body = await EngagementRoutes.readBody(request, options) else {
-          return EngagementRoutes.tooLarge(options, context: context)
+  /// The registration (S1, S7) and the SDK's other routes, answered here.
+  var collection: RouteCollection<EngagementRequestContext> {
+    let collection = RouteCollection(context: EngagementRequestContext.self)
+    let (server, options) = (self.server, self.options)
+    collection.post("device/v1/registration") { request, context in
+      await Self.register(request, context: context, server: server, options: options)
+    }
+    for (method, path, name, answer) in Self.others {
+      collection.on(RouterPath(path), method: method) { request, context -> Response in
+        switch await Self.receiveOther(
+          name, request, context: context, server: server, options: options)
+        {
+        case .failure(let refusal): refusal.response
+        case .success: EngagementRoutes.json(200, Array(answer.utf8))
         }
-        let deviceID =
-          pathParameter("deviceId", context) ?? request.uri.queryParameters.get("deviceid")
-          ?? request.uri.queryParameters.get("deviceId")
-        await server.receiveOther(route: name, deviceID: deviceID, facts: facts(request))
-        if let upstream = options.upstream {
-          switch await upstream.forward(
-            request, body: body, appClosed: ClientGoneHandler.future(for: context.channel))
-          {
-          case .success(let answer): return answer.response
-          case .failure(let failure): return failure.response
-          }
-        }
-        return EngagementRoutes.json(200, Array(answer.utf8))
       }
     }
-    router.get("api/devices/:deviceID/registrations") { _, context -> Response in
-      let deviceID = pathParameter("deviceID", context) ?? ""
-      guard let device = await server.watchedDevice(deviceID) else {
-        if await server.watchDropped(deviceID) {
-          return EngagementRoutes.json(
-            410,
-            EngagementServerCore.errorBody(
-              "timelineDropped",
-              "device \"\(TerminalText.escaped(deviceID))\" registered, but its timeline was dropped: the watch keeps the \(NumberText.grouped(DeviceWatch.deviceLimit)) devices seen most recently",
-              field: "deviceID"))
-        }
-        return EngagementRoutes.json(
-          404,
-          EngagementServerCore.errorBody(
-            "unknownDevice",
-            "no device \"\(TerminalText.escaped(deviceID))\" has registered with this server",
-            field: "deviceID"))
-      }
-      return EngagementRoutes.json(200, ServerAPIViews.encode(WatchViews.timeline(device)))
-    }
+    return collection
   }
-}
 
-extension DeviceRoutes {
-  /// `--upstream`: an injected fault answers first; otherwise the tenant answers, and what
-  /// it answered joins the device's timeline.
-  static func relayRegistration(
-    _ request: Request, context: EngagementRequestContext, server: LocalEngagementServer,
-    upstream: Upstream, options: EngagementHTTPServer.Options
-  ) async -> Response {
+  struct Refused: Error { var response: Response }
+
+  /// Reads (and drops) what the SDK sent on one of its other routes, so the connection stays
+  /// usable, and counts it against its device. The body, or the answer when it is too large.
+  static func receiveOther(
+    _ name: String, _ request: Request, context: EngagementRequestContext,
+    server: LocalEngagementServer, options: EngagementHTTPServer.Options
+  ) async -> Result<ByteBuffer, Refused> {
     guard let body = await EngagementRoutes.readBody(request, options) else {
-      return EngagementRoutes.tooLarge(options, context: context)
+      return .failure(Refused(response: EngagementRoutes.tooLarge(options, context: context)))
     }
-    let bytes = Array(body.readableBytesView)
-    // The time the app sent it, not the time the tenant answered: the SDKs measure their
-    // waits from their send.
-    let receivedAt = server.clock.now()
-    if let fault = await server.injectedAnswer() {
-      var status: Int?
-      var retryAfter: RetryAfter.Value?
-      if case .respond(let code, _, let after) = fault {
-        (status, retryAfter) = (code, after.map { .delaySeconds($0.rounded(.up)) })
-      }
-      await server.recordRelayed(
-        body: bytes, facts: facts(request), receivedAt: receivedAt, status: status,
-        retryAfter: retryAfter, issuedToken: nil)
-      return await EngagementRoutes.answer(fault, options: options)
-    }
-    switch await upstream.forward(
-      request, body: body, appClosed: ClientGoneHandler.future(for: context.channel))
+    let deviceID =
+      pathParameter("deviceId", context) ?? request.uri.queryParameters.get("deviceid")
+      ?? request.uri.queryParameters.get("deviceId")
+    await server.receiveOther(route: name, deviceID: deviceID, facts: facts(request))
+    return .success(body)
+  }
+
+  /// The token is checked before the body is read, so a client without it cannot make the
+  /// server read (or hold) a large body; a fault still answers before any check.
+  private static func register(
+    _ request: Request, context: EngagementRequestContext, server: LocalEngagementServer,
+    options: EngagementHTTPServer.Options
+  ) async -> Response {
+    var request = request
+    if server.adoptsFirstApp, await server.adoptedApp == nil,
+      let body = try? await request.collectBody(upTo: options.maxBodyBytes)
     {
-    case .success(let answer):
-      // The one Retry-After reader; a date is measured against the tenant's own Date.
-      let tenantNow = answer.header("Date").flatMap(RetryAfter.httpDate) ?? Date()
-      await server.recordRelayed(
-        body: bytes, facts: facts(request), receivedAt: receivedAt, status: answer.status,
-        retryAfter: answer.header("Retry-After").flatMap { RetryAfter.parse($0, now: tenantNow) },
-        issuedToken: answer.header("X-Subscriber-Token"))
-      return answer.response
-    case .failure(let failure):
-      await server.recordRelayed(
-        body: bytes, facts: facts(request), receivedAt: receivedAt, status: failure.status,
-        retryAfter: nil, issuedToken: nil, local: true)
-      return failure.response
+      // --any-app: the first registration names the app (collectBody keeps what it read).
+      _ = await server.adoptIfFirst(
+        authorization: request.headers[.authorization],
+        payload: try? WireDecoding.payload(from: Data(body.readableBytesView)).get())
     }
-  }
-}
-
-/// The watch as JSON.
-enum WatchViews {
-  struct Registration: Encodable {
-    var at: Double
-    var interval: Double?
-    var status: Int?
-    /// The answer was RegScope's relay's (unreachable, invalid, too slow, full), not the
-    /// tenant's.
-    var local: Bool?
-    var retryAfter: Double?
-    var body: String?
-    var changes: [String]
-    var findings: [Finding]
-    var subscriberTokenSent: Bool
-  }
-
-  /// The earliest the device's SDK could register next, and the rule that says so.
-  struct Next: Encodable {
-    var at: Double
-    var rule: String
-    var why: String
-  }
-
-  struct Timeline: Encodable {
-    var deviceID: String
-    var client: Client
-    var registrationCount: Int
-    var registrations: [Registration]
-    var next: Next?
-  }
-
-  struct Client: Encodable {
-    var sdk: String
-    var sdkVersion: String?
-    var platform: String?
-    var systemVersion: String?
-    var bundleID: String?
-    var appVersion: String?
-    var subscriberToken: String
-    /// Nil until a later request could have sent it back.
-    var subscriberTokenReturned: Bool?
-    var firstSeen: Double
-    var lastSeen: Double
-    var findings: [String: Int]
-    /// Findings by severity: `violation`, `warning`, `note` (each present, 0 when none).
-    var severities: [String: Int]
-    /// Registrations the server refused (S1), and the newest refusal with its fix.
-    var refused: Int
-    var lastRefusal: String?
-    var otherRoutes: [String: Int]
+    if case .invalid(let answer, var refusal)? = EngagementServerCore.authorize(
+      request.headers[.authorization], settings: server.validationSettings)
+    {
+      // A small body is read to learn which device was refused, so the receiver can show it;
+      // a larger one is left unread and the connection closed.
+      if let small = try? await request.collectBody(upTo: DeviceWatch.bodyLimit) {
+        refusal.payload = try? WireDecoding.payload(from: Data(small.readableBytesView)).get()
+      }
+      let facts = facts(request)
+      return EngagementRoutes.closingUnread(
+        await EngagementRoutes.answer(
+          server.receive(.invalid(answer, refusal: refusal), facts: facts).answer,
+          options: options),
+        context: context)
+    }
+    let buffer: ByteBuffer
+    do {
+      buffer = try await request.collectBody(upTo: options.maxBodyBytes)
+    } catch {
+      let refusal = EngagementServerCore.Validation.refused(
+        Refusal(
+          kind: .bodyTooLarge, status: 413,
+          reason: "the body is larger than \(options.maxBodyBytes) bytes"))
+      return EngagementRoutes.closingUnread(
+        await EngagementRoutes.answer(
+          server.receive(refusal, facts: facts(request)).answer,
+          options: options), context: context)
+    }
+    // Decoding and checking run here, in parallel across connections; only accepting the
+    // registration goes through the server's actor.
+    let validation = EngagementServerCore.validate(
+      authorization: request.headers[.authorization], body: Array(buffer.readableBytesView),
+      settings: server.validationSettings)
+    let (answer, token) = await server.receive(validation, facts: facts(request))
+    var response = await EngagementRoutes.answer(answer, options: options)
+    if let token { response.headers[subscriberToken] = token }
+    return response
   }
 
-  static func client(_ device: DeviceWatch.Device) -> Client {
-    let identity = device.identity
-    return Client(
-      sdk: identity.sdk.rawValue, sdkVersion: identity.sdkVersion, platform: identity.platform,
-      systemVersion: identity.systemVersion, bundleID: identity.bundleID,
-      appVersion: identity.appVersion, subscriberToken: device.subscriberToken,
-      subscriberTokenReturned: device.tokenReturned, firstSeen: device.firstSeen.seconds,
-      lastSeen: device.lastSeen.seconds, findings: device.findingCounts,
-      severities: Dictionary(
-        uniqueKeysWithValues: Finding.Severity.allCases.map {
-          ($0.rawValue, device.severityCounts[$0] ?? 0)
-        }),
-      refused: device.refusedCount, lastRefusal: device.lastRefusal?.summary,
-      otherRoutes: device.otherRoutes)
-  }
-
-  static func timeline(_ device: DeviceWatch.Device) -> Timeline {
-    Timeline(
-      deviceID: device.deviceID, client: client(device),
-      registrationCount: device.registrationCount,
-      registrations: device.registrations.map {
-        Registration(
-          at: $0.at.seconds, interval: $0.interval, status: $0.status,
-          local: $0.local ? true : nil, retryAfter: $0.retryAfter,
-          body: $0.body.isEmpty ? nil : $0.body, changes: $0.changes, findings: $0.findings,
-          subscriberTokenSent: $0.subscriberTokenSent)
-      },
-      next: device.nextSend.map { Next(at: $0.at.seconds, rule: $0.rule, why: $0.why) })
-  }
 }

@@ -48,193 +48,25 @@ enum EngagementRoutes {
   static let defaultLimit = 100
   static let largestLimit = 1000
 
+  /// The front: the device routes (local, or the relay chosen at start), the API's views,
+  /// and its controls behind the app's token.
   static func router(server: LocalEngagementServer, options: EngagementHTTPServer.Options)
     -> Router<EngagementRequestContext>
   {
     let router = Router(context: EngagementRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
     router.add(middleware: DeclaredLengthMiddleware(limit: options.maxBodyBytes))
-
-    router.post("device/v1/registration") { request, context in
-      if let upstream = options.upstream {
-        return await DeviceRoutes.relayRegistration(
-          request, context: context, server: server, upstream: upstream, options: options)
-      }
-      return await register(request, context: context, server: server, options: options)
+    if let upstream = options.upstream {
+      router.addRoutes(RelayRoutes(server: server, upstream: upstream, options: options).collection)
+    } else {
+      router.addRoutes(DeviceRoutes(server: server, options: options).collection)
     }
-    router.get("api/contacts") { request, _ -> Response in
-      let query: (limit: Int, before: String?)
-      do throws(QueryProblem) { query = try pageQuery(request) } catch { return error.response }
-      do throws(UnknownCursor) {
-        let page = try await server.contactsPage(limit: query.limit, before: query.before)
-        var devices: [String: [String]] = [:]
-        for contact in page.items { devices[contact.key] = await server.devices(of: contact.key) }
-        return json(200, ServerAPIViews.encode(ServerAPIViews.contacts(page, devices: devices)))
-      } catch {
-        return unknownCursor(error.cursor)
-      }
-    }
-    router.get("api/devices") { request, _ -> Response in
-      let query: (limit: Int, before: String?)
-      do throws(QueryProblem) { query = try pageQuery(request) } catch { return error.response }
-      do throws(UnknownCursor) {
-        let page = try await server.devicesPage(limit: query.limit, before: query.before)
-        let watched = await server.watchedDevices(page.items.map(\.deviceID))
-        // The first page also lists the devices still waiting for processing.
-        let awaiting =
-          query.before == nil ? await server.watchedAwaitingProcessing(limit: query.limit) : []
-        return json(
-          200,
-          ServerAPIViews.encode(ServerAPIViews.devices(page, watched: watched, awaiting: awaiting)))
-      } catch {
-        return unknownCursor(error.cursor)
-      }
-    }
-    router.get("api/registrations") { request, _ -> Response in
-      let query: (limit: Int, before: String?)
-      do throws(QueryProblem) { query = try pageQuery(request) } catch { return error.response }
-      var before: Int?
-      if let text = query.before {
-        // All digits but past Int: before everything there is, the newest page.
-        let huge = text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-        guard let id = Int(text) ?? (huge ? Int.max : nil), id >= 0 else {
-          return json(
-            400,
-            EngagementServerCore.errorBody(
-              "invalidQuery",
-              "before must be a registration id (the next of the page before); got \"\(TerminalText.escaped(text))\"",
-              field: "before"))
-        }
-        before = id
-      }
-      let page = await server.registrationsPage(limit: query.limit, before: before)
-      return json(200, ServerAPIViews.encode(ServerAPIViews.registrations(page)))
-    }
-    router.get("api/stats") { _, _ in
-      let overview = await server.overview()
-      return json(
-        200,
-        ServerAPIViews.encode(
-          ServerAPIViews.stats(
-            overview.stats, settings: overview.settings, fault: overview.fault)))
-    }
-    router.put("api/demographics") { request, context -> Response in
-      if let refusal = refuseWithoutToken(request, context: context, server: server) {
-        return refusal
-      }
-      guard let body = await readBody(request, options) else {
-        return tooLarge(options, context: context)
-      }
-      guard
-        let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))
-          as? [String: Any], object.keys.contains("attributes")
-      else {
-        return json(
-          400,
-          EngagementServerCore.errorBody(
-            "invalidBody", "expected {\"attributes\": [\"NAME\", ...]} (or null to accept all)",
-            field: "attributes"))
-      }
-      let names: Set<String>?
-      if object["attributes"] is NSNull {
-        names = nil
-      } else if let list = object["attributes"] as? [String] {
-        names = Set(list.map(InputRules.trimmed).filter { !$0.isEmpty })
-      } else {
-        return json(
-          400,
-          EngagementServerCore.errorBody(
-            "invalidBody", "attributes must be an array of strings, or null",
-            field: "attributes"))
-      }
-      try await server.defineAttributes(names)
-      return json(200, ServerAPIViews.encode(["attributes": names?.sorted()]))
-    }
-    router.post("api/faults") { request, context -> Response in
-      if let refusal = refuseWithoutToken(request, context: context, server: server) {
-        return refusal
-      }
-      guard let body = await readBody(request, options) else {
-        return tooLarge(options, context: context)
-      }
-      do throws(FaultRequest.Invalid) {
-        let fault = try FaultRequest.parse(
-          Array(body.readableBytesView), now: server.clock.now())
-        await server.setFault(fault)
-        return json(200, ServerAPIViews.encode(["fault": fault.summary]))
-      } catch {
-        return json(
-          400, EngagementServerCore.errorBody("invalidFault", error.message, field: error.field))
-      }
-    }
-    router.delete("api/faults") { request, context -> Response in
-      if let refusal = refuseWithoutToken(request, context: context, server: server) {
-        return refusal
-      }
-      await server.setFault(nil)
-      return json(200, Array(#"{"fault":null}"#.utf8))
-    }
-    DeviceRoutes.add(to: router, server: server, options: options)
+    router.addRoutes(APIViewRoutes(server: server).collection, atPath: "api")
+    router.addRoutes(ControlRoutes(server: server, options: options).collection, atPath: "api")
     router.get("openapi.json") { _, _ in
       json(200, Array(OpenAPIDocument.json(appID: server.validationSettings.appID).utf8))
     }
     return router
-  }
-
-  // MARK: The registration (S1, S7)
-
-  /// The token is checked before the body is read, so a client without it cannot make the
-  /// server read (or hold) a large body; a fault still answers before any check.
-  private static func register(
-    _ request: Request, context: EngagementRequestContext, server: LocalEngagementServer,
-    options: EngagementHTTPServer.Options
-  ) async -> Response {
-    var request = request
-    if server.adoptsFirstApp, await server.adoptedApp == nil,
-      let body = try? await request.collectBody(upTo: options.maxBodyBytes)
-    {
-      // --any-app: the first registration names the app (collectBody keeps what it read).
-      _ = await server.adoptIfFirst(
-        authorization: request.headers[.authorization],
-        payload: try? WireDecoding.payload(from: Data(body.readableBytesView)).get())
-    }
-    if case .invalid(let answer, var refusal)? = EngagementServerCore.authorize(
-      request.headers[.authorization], settings: server.validationSettings)
-    {
-      // A small body is read to learn which device was refused, so the receiver can show it;
-      // a larger one is left unread and the connection closed.
-      if let small = try? await request.collectBody(upTo: DeviceWatch.bodyLimit) {
-        refusal.payload = try? WireDecoding.payload(from: Data(small.readableBytesView)).get()
-      }
-      let facts = DeviceRoutes.facts(request)
-      return closingUnread(
-        await Self.answer(
-          server.receive(.invalid(answer, refusal: refusal), facts: facts).answer,
-          options: options),
-        context: context)
-    }
-    let buffer: ByteBuffer
-    do {
-      buffer = try await request.collectBody(upTo: options.maxBodyBytes)
-    } catch {
-      let refusal = EngagementServerCore.Validation.refused(
-        Refusal(
-          kind: .bodyTooLarge, status: 413,
-          reason: "the body is larger than \(options.maxBodyBytes) bytes"))
-      return closingUnread(
-        await answer(
-          server.receive(refusal, facts: DeviceRoutes.facts(request)).answer,
-          options: options), context: context)
-    }
-    // Decoding and checking run here, in parallel across connections; only accepting the
-    // registration goes through the server's actor.
-    let validation = EngagementServerCore.validate(
-      authorization: request.headers[.authorization], body: Array(buffer.readableBytesView),
-      settings: server.validationSettings)
-    let (answer, token) = await server.receive(validation, facts: DeviceRoutes.facts(request))
-    var response = await Self.answer(answer, options: options)
-    if let token { response.headers[DeviceRoutes.subscriberToken] = token }
-    return response
   }
 
   static func answer(_ answer: ServerAnswer, options: EngagementHTTPServer.Options)
@@ -255,19 +87,6 @@ enum EngagementRoutes {
 
   // MARK: Helpers
 
-  /// The control routes change what every client sees, so they need the app's token too.
-  private static func refuseWithoutToken(
-    _ request: Request, context: EngagementRequestContext, server: LocalEngagementServer
-  ) -> Response? {
-    guard
-      let reason = BearerAuthorization.problem(
-        request.headers[.authorization], token: server.validationSettings.accessToken)
-    else { return nil }
-    return closingUnread(
-      json(401, EngagementServerCore.errorBody("unauthorized", reason, field: nil)),
-      context: context)
-  }
-
   /// The whole body, or nil when it is larger than the server takes.
   static func readBody(_ request: Request, _ options: EngagementHTTPServer.Options) async
     -> ByteBuffer?
@@ -285,48 +104,6 @@ enum EngagementRoutes {
         EngagementServerCore.errorBody(
           "bodyTooLarge", "the body is larger than \(options.maxBodyBytes) bytes", field: nil)),
       context: context)
-  }
-
-  struct QueryProblem: Error {
-    var response: Response
-  }
-
-  /// `limit` (1 to 1000, default 100) and `before` (the `next` of the page before).
-  private static func pageQuery(_ request: Request) throws(QueryProblem) -> (
-    limit: Int, before: String?
-  ) {
-    let parameters = request.uri.queryParameters
-    let before = parameters.get("before")
-    if before?.isEmpty == true {
-      throw QueryProblem(
-        response: json(
-          400,
-          EngagementServerCore.errorBody(
-            "invalidQuery", "before is empty: give the next of the page before, or leave it out",
-            field: "before")))
-    }
-    guard let text = parameters.get("limit") else { return (defaultLimit, before) }
-    guard let limit = Int(text), (1...largestLimit).contains(limit) else {
-      throw QueryProblem(
-        response: json(
-          400,
-          EngagementServerCore.errorBody(
-            "invalidQuery",
-            "limit must be a whole number from 1 to \(largestLimit); got \"\(TerminalText.escaped(text))\"",
-            field: "limit")))
-    }
-    return (limit, before)
-  }
-
-  /// 404, not 400: the query is well formed, but what it points at is not here (a `next` from
-  /// another run of the server, or one whose item has left the view).
-  private static func unknownCursor(_ cursor: String) -> Response {
-    json(
-      404,
-      EngagementServerCore.errorBody(
-        "unknownCursor",
-        "before \"\(TerminalText.escaped(cursor))\" names nothing this view holds; use the next of the page before",
-        field: "before"))
   }
 
   /// Answers, then closes the connection: the request's body was not read, and a client that

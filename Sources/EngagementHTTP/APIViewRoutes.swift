@@ -1,0 +1,137 @@
+import EngagementCore
+import EngagementServer
+import Foundation
+import Hummingbird
+import NIOCore
+import RegistrationCore
+
+/// The API's views (`/api/...`): the server's contacts, devices, registrations and counts,
+/// and each watched device's timeline. Read-only, open to anyone who can reach the server.
+struct APIViewRoutes {
+  let server: LocalEngagementServer
+
+  var collection: RouteCollection<EngagementRequestContext> {
+    let collection = RouteCollection(context: EngagementRequestContext.self)
+    let server = self.server
+    collection.get("contacts") { request, _ -> Response in
+      let query: (limit: Int, before: String?)
+      do throws(QueryProblem) { query = try Self.pageQuery(request) } catch { return error.response }
+      do throws(UnknownCursor) {
+        let page = try await server.contactsPage(limit: query.limit, before: query.before)
+        var devices: [String: [String]] = [:]
+        for contact in page.items { devices[contact.key] = await server.devices(of: contact.key) }
+        return EngagementRoutes.json(
+          200, ServerAPIViews.encode(ServerAPIViews.contacts(page, devices: devices)))
+      } catch {
+        return Self.unknownCursor(error.cursor)
+      }
+    }
+    collection.get("devices") { request, _ -> Response in
+      let query: (limit: Int, before: String?)
+      do throws(QueryProblem) { query = try Self.pageQuery(request) } catch { return error.response }
+      do throws(UnknownCursor) {
+        let page = try await server.devicesPage(limit: query.limit, before: query.before)
+        let watched = await server.watchedDevices(page.items.map(\.deviceID))
+        // The first page also lists the devices still waiting for processing.
+        let awaiting =
+          query.before == nil ? await server.watchedAwaitingProcessing(limit: query.limit) : []
+        return EngagementRoutes.json(
+          200,
+          ServerAPIViews.encode(ServerAPIViews.devices(page, watched: watched, awaiting: awaiting)))
+      } catch {
+        return Self.unknownCursor(error.cursor)
+      }
+    }
+    collection.get("registrations") { request, _ -> Response in
+      let query: (limit: Int, before: String?)
+      do throws(QueryProblem) { query = try Self.pageQuery(request) } catch { return error.response }
+      var before: Int?
+      if let text = query.before {
+        // All digits but past Int: before everything there is, the newest page.
+        let huge = text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+        guard let id = Int(text) ?? (huge ? Int.max : nil), id >= 0 else {
+          return EngagementRoutes.json(
+            400,
+            EngagementServerCore.errorBody(
+              "invalidQuery",
+              "before must be a registration id (the next of the page before); got \"\(TerminalText.escaped(text))\"",
+              field: "before"))
+        }
+        before = id
+      }
+      let page = await server.registrationsPage(limit: query.limit, before: before)
+      return EngagementRoutes.json(200, ServerAPIViews.encode(ServerAPIViews.registrations(page)))
+    }
+    collection.get("stats") { _, _ in
+      let overview = await server.overview()
+      return EngagementRoutes.json(
+        200,
+        ServerAPIViews.encode(
+          ServerAPIViews.stats(
+            overview.stats, settings: overview.settings, fault: overview.fault)))
+    }
+    collection.get("devices/:deviceID/registrations") { _, context -> Response in
+      let deviceID = DeviceRoutes.pathParameter("deviceID", context) ?? ""
+      guard let device = await server.watchedDevice(deviceID) else {
+        if await server.watchDropped(deviceID) {
+          return EngagementRoutes.json(
+            410,
+            EngagementServerCore.errorBody(
+              "timelineDropped",
+              "device \"\(TerminalText.escaped(deviceID))\" registered, but its timeline was dropped: the watch keeps the \(NumberText.grouped(DeviceWatch.deviceLimit)) devices seen most recently",
+              field: "deviceID"))
+        }
+        return EngagementRoutes.json(
+          404,
+          EngagementServerCore.errorBody(
+            "unknownDevice",
+            "no device \"\(TerminalText.escaped(deviceID))\" has registered with this server",
+            field: "deviceID"))
+      }
+      return EngagementRoutes.json(200, ServerAPIViews.encode(WatchViews.timeline(device)))
+    }
+    return collection
+  }
+
+  struct QueryProblem: Error {
+    var response: Response
+  }
+
+  /// `limit` (1 to 1000, default 100) and `before` (the `next` of the page before).
+  private static func pageQuery(_ request: Request) throws(QueryProblem) -> (
+    limit: Int, before: String?
+  ) {
+    let parameters = request.uri.queryParameters
+    let before = parameters.get("before")
+    if before?.isEmpty == true {
+      throw QueryProblem(
+        response: EngagementRoutes.json(
+          400,
+          EngagementServerCore.errorBody(
+            "invalidQuery", "before is empty: give the next of the page before, or leave it out",
+            field: "before")))
+    }
+    guard let text = parameters.get("limit") else { return (EngagementRoutes.defaultLimit, before) }
+    guard let limit = Int(text), (1...EngagementRoutes.largestLimit).contains(limit) else {
+      throw QueryProblem(
+        response: EngagementRoutes.json(
+          400,
+          EngagementServerCore.errorBody(
+            "invalidQuery",
+            "limit must be a whole number from 1 to \(EngagementRoutes.largestLimit); got \"\(TerminalText.escaped(text))\"",
+            field: "limit")))
+    }
+    return (limit, before)
+  }
+
+  /// 404, not 400: the query is well formed, but what it points at is not here (a `next` from
+  /// another run of the server, or one whose item has left the view).
+  private static func unknownCursor(_ cursor: String) -> Response {
+    EngagementRoutes.json(
+      404,
+      EngagementServerCore.errorBody(
+        "unknownCursor",
+        "before \"\(TerminalText.escaped(cursor))\" names nothing this view holds; use the next of the page before",
+        field: "before"))
+  }
+}
