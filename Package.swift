@@ -120,7 +120,9 @@ let package = Package(
       swiftSettings: strictSwift6
     ),
     // Many devices through the pure machine in virtual time: billing, orphans, server load.
-    .target(name: "Fleet", dependencies: ["RegistrationCore"], swiftSettings: strictSwift6),
+    .target(
+      name: "Fleet", dependencies: ["RegistrationCore", "EngagementCore"],
+      swiftSettings: strictSwift6),
     .testTarget(
       name: "FleetTests", dependencies: ["Fleet", "RegistrationCore", "Scenarios", "Session"],
       swiftSettings: strictSwift6),

@@ -1,3 +1,4 @@
+import RegistrationCore
 import Synchronization
 
 /// A generation counter that tasks can wait on: `fire()` wakes every waiter. The clocks use it
@@ -44,6 +45,24 @@ public final class ChangeSignal: Sendable {
       }
     } onCancel: {
       state.withLock { $0.waiters.removeValue(forKey: id) }?.resume()
+    }
+  }
+}
+
+extension EngineClock {
+  /// Sleeps until `deadline` (for ever when nil) or until `signal` has moved past `generation`,
+  /// whichever comes first, or until the task is cancelled. The one wait of every loop that
+  /// runs on a clock: the engine's, the server's processing, the front's down-fault watch.
+  public func sleep(
+    until deadline: Instant?, orUntil signal: ChangeSignal, movesPast generation: Int
+  )
+    async
+  {
+    await withTaskGroup(of: Void.self) { group in
+      if let deadline { group.addTask { try? await self.sleep(until: deadline) } }
+      group.addTask { await signal.wait(after: generation) }
+      await group.next()
+      group.cancelAll()
     }
   }
 }

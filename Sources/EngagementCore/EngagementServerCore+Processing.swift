@@ -116,20 +116,12 @@ extension EngagementServerCore {
     }
     // S3: which contact this device belongs to.
     let previous = devices[deviceID]
-    let contactKey: String
-    var madeUp = false
-    if let key = ProcessingRules.contactKey(payload) {
-      contactKey = key
-    } else if let key = previous?.contactKey {
-      contactKey = key
-    } else if let token = payload.deviceToken, let holder = deviceByToken[token],
-      let key = devices[holder]?.contactKey
-    {
-      contactKey = key
-    } else {
-      contactKey = guids.next()
-      madeUp = true
-    }
+    let tokenHolder = payload.deviceToken.flatMap { deviceByToken[$0] }
+    let known = ContactRules.contact(
+      sent: payload, current: previous?.contactKey,
+      tokenHolderContact: tokenHolder.flatMap { devices[$0]?.contactKey })
+    let contactKey = known ?? guids.next()
+    var madeUp = known == nil
     if var contact = contacts[contactKey] {
       if contact.orphanedAt != nil {
         contact.orphanedAt = nil
@@ -163,8 +155,9 @@ extension EngagementServerCore {
         registrationID: registration.id, deviceID: deviceID, contactKey: contactKey,
         madeUp: madeUp))
     // S4: a device belongs to one contact; the one it left may now have none.
-    if let oldKey = previous?.contactKey, oldKey != contactKey, var old = contacts[oldKey],
-      deviceCount(of: oldKey) == 0
+    if let oldKey = ContactRules.orphaned(
+      previous: previous?.contactKey, now: contactKey, devicesLeftIn: { deviceCount(of: $0) }),
+      var old = contacts[oldKey]
     {
       old.orphanedAt = now
       put(old)

@@ -15,7 +15,9 @@ struct APIViewRoutes {
     let server = self.server
     collection.get("contacts") { request, _ -> Response in
       let query: (limit: Int, before: String?)
-      do throws(QueryProblem) { query = try Self.pageQuery(request) } catch { return error.response }
+      do throws(QueryProblem) { query = try Self.pageQuery(request) } catch {
+        return error.response
+      }
       do throws(UnknownCursor) {
         let page = try await server.contactsPage(limit: query.limit, before: query.before)
         var devices: [String: [String]] = [:]
@@ -28,7 +30,9 @@ struct APIViewRoutes {
     }
     collection.get("devices") { request, _ -> Response in
       let query: (limit: Int, before: String?)
-      do throws(QueryProblem) { query = try Self.pageQuery(request) } catch { return error.response }
+      do throws(QueryProblem) { query = try Self.pageQuery(request) } catch {
+        return error.response
+      }
       do throws(UnknownCursor) {
         let page = try await server.devicesPage(limit: query.limit, before: query.before)
         let watched = await server.watchedDevices(page.items.map(\.deviceID))
@@ -44,7 +48,9 @@ struct APIViewRoutes {
     }
     collection.get("registrations") { request, _ -> Response in
       let query: (limit: Int, before: String?)
-      do throws(QueryProblem) { query = try Self.pageQuery(request) } catch { return error.response }
+      do throws(QueryProblem) { query = try Self.pageQuery(request) } catch {
+        return error.response
+      }
       var before: Int?
       if let text = query.before {
         // All digits but past Int: before everything there is, the newest page.

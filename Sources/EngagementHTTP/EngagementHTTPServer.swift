@@ -254,14 +254,7 @@ public final class EngagementHTTPServer: Sendable {
         _ = try? await listen()
       }
       let until = down ? await server.fault?.until : nil
-      let clock = server.clock
-      let signal = server.changes
-      await withTaskGroup(of: Void.self) { group in
-        if let until { group.addTask { try? await clock.sleep(until: until) } }
-        group.addTask { await signal.wait(after: generation) }
-        await group.next()
-        group.cancelAll()
-      }
+      await server.clock.sleep(until: until, orUntil: server.changes, movesPast: generation)
     }
   }
 }

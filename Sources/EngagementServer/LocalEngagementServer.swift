@@ -236,15 +236,7 @@ public actor LocalEngagementServer {
         processDue()
         continue
       }
-      let deadline = core.nextDeadline
-      let clock = self.clock
-      let signal = changes
-      await withTaskGroup(of: Void.self) { group in
-        if let deadline { group.addTask { try? await clock.sleep(until: deadline) } }
-        group.addTask { await signal.wait(after: generation) }
-        await group.next()
-        group.cancelAll()
-      }
+      await clock.sleep(until: core.nextDeadline, orUntil: changes, movesPast: generation)
     }
   }
 

@@ -1,3 +1,4 @@
+import EngagementCore
 import RegistrationCore
 
 /// One phone over the run, and the app reinstalled on it if it is: each installation is a
@@ -93,9 +94,10 @@ struct Household {
     count(step, into: &report)
     var nextEdit = 0
     while true {
-      let deadline = machine.nextDeadline?.seconds
       let editAt = nextEdit < edits.count ? edits[nextEdit].at : nil
-      guard let now = [deadline, editAt].compactMap({ $0 }).min(), now < end else { return }
+      guard let now = Instant.earliest(machine.nextDeadline, editAt.map(Instant.init))?.seconds,
+        now < end
+      else { return }
       if let editAt, editAt == now {
         let (_, step) = machine.apply(edits[nextEdit].edit, now: Instant(now))
         nextEdit += 1
@@ -112,7 +114,7 @@ struct Household {
       let finished = machine.sendFinished(sendID: send.id, result: result, now: Instant(now))
       count(finished, into: &report)
       if case .answered(let status, _, _, _) = result, RetryPolicy.isSuccess(status: status) {
-        accept(send.payload.subscriberKey, from: deviceID)
+        accept(send.payload, from: deviceID)
       }
     }
   }
@@ -134,19 +136,14 @@ struct Household {
     }
   }
 
-  /// S3, S4, R8: a registration the server accepted, as processing will see it.
-  private mutating func accept(_ key: String?, from deviceID: String) {
+  /// S3, S4, R8: a registration the server accepted, as processing will see it (by the
+  /// server's own rules; an installation's push token is its own, so none is shared).
+  private mutating func accept(_ payload: RegistrationPayload, from deviceID: String) {
     registered = true
     let current = contactOf[deviceID]
-    guard let key else {
-      if current == nil {
-        let made = "made-up-\(deviceID)"
-        contactOf[deviceID] = made
-        devicesOf[made, default: []].insert(deviceID)
-        madeUp += 1
-      }
-      return
-    }
+    let known = ContactRules.contact(sent: payload, current: current, tokenHolderContact: nil)
+    if known == nil { madeUp += 1 }
+    let key = known ?? "made-up-\(deviceID)"
     guard current != key else { return }
     if let current { devicesOf[current]?.remove(deviceID) }
     contactOf[deviceID] = key

@@ -24,3 +24,16 @@ public struct Instant: Hashable, Comparable, Sendable, Codable, CustomStringConv
 
   public var description: String { "t=\(seconds)" }
 }
+
+extension Instant {
+  /// The first of some deadlines, any of which may be unset: the one deadline merge for every
+  /// loop and every jump. Nil when none is set.
+  public static func earliest(_ deadlines: Instant?...) -> Instant? {
+    deadlines.compactMap { $0 }.min()
+  }
+
+  /// The last of some conditions' instants: when all of them have passed. Nil when none is set.
+  public static func latest(_ instants: Instant?...) -> Instant? {
+    instants.compactMap { $0 }.max()
+  }
+}

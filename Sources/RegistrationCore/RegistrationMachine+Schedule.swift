@@ -55,14 +55,11 @@ extension RegistrationMachine {
     guard case .throttleAlarm = settings.profile.schedule else { return nil }
     let scheduler = state.scheduler
     // Going to the background deletes the device throttle; the Retry-After gate stays.
-    let throttle =
-      backgroundFlushAt != nil
-      ? []
-      : [
-        scheduler.lastAttemptAt.map { $0 + RetryPolicy.throttle },
-        scheduler.lastSuccessAt.map { $0 + RetryPolicy.throttle },
-      ]
-    let until = (throttle + [scheduler.retryAfterUntil]).compactMap { $0 }.max()
+    let throttled = backgroundFlushAt == nil
+    let until = Instant.latest(
+      throttled ? scheduler.lastAttemptAt.map { $0 + RetryPolicy.throttle } : nil,
+      throttled ? scheduler.lastSuccessAt.map { $0 + RetryPolicy.throttle } : nil,
+      scheduler.retryAfterUntil)
     guard let until, now < until else { return nil }
     return until
   }

@@ -160,18 +160,11 @@ public actor RegistrationEngine {
         }
         continue
       }
-      let deadline = [nextDeadline, storeRetryAt].compactMap { $0 }.max()
-      let clock = self.clock
-      let signal = scheduleChanged
-      // Wake at the deadline, or earlier when an edit or an answer moves the schedule.
-      await withTaskGroup(of: Void.self) { group in
-        if let deadline {
-          group.addTask { try? await clock.sleep(until: deadline) }
-        }
-        group.addTask { await signal.wait(after: generation) }
-        await group.next()
-        group.cancelAll()
-      }
+      // Wake at the deadline (and once the store may be writable again), or earlier when an
+      // edit or an answer moves the schedule.
+      await clock.sleep(
+        until: Instant.latest(nextDeadline, storeRetryAt), orUntil: scheduleChanged,
+        movesPast: generation)
     }
   }
 

@@ -210,7 +210,7 @@ public final class DeviceSession: Session {
       let engineDue = await engine?.nextDeadline
       let serverDue = await server.nextDeadline
       let answerDue = simulated?.answerDueAt
-      guard let next = [engineDue, serverDue, answerDue].compactMap({ $0 }).min(), next <= target
+      guard let next = Instant.earliest(engineDue, serverDue, answerDue), next <= target
       else { break }
       clock.advance(to: max(next, clock.now()))
       if let answerDue, answerDue <= next { await engine?.settle() }
@@ -236,8 +236,9 @@ public final class DeviceSession: Session {
   /// comes first; nil when nothing is scheduled or the clock cannot jump. One rule for the
   /// inspector's `n` and the shell's `jump`.
   public func jumpToNextDeadline() async -> Instant? {
-    let deadlines = [await engine?.nextDeadline, isRemote ? nil : await server.nextDeadline]
-    guard let next = deadlines.compactMap({ $0 }).min(), let clock = clock as? ScaledClock
+    let serverDue = isRemote ? nil : await server.nextDeadline
+    guard let next = Instant.earliest(await engine?.nextDeadline, serverDue),
+      let clock = clock as? ScaledClock
     else { return nil }
     clock.jump(to: next)
     publisher.changed()
