@@ -29,6 +29,8 @@ let package = Package(
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
   ],
   targets: [
+    // Every call into the C library, one file with a Linux and a Darwin branch.
+    .target(name: "SystemCalls", swiftSettings: strictSwift6),
     // Sans-I/O: the record, the input rules, the throttle/backoff decisions, the payload.
     .target(
       name: "RegistrationCore",
@@ -41,7 +43,7 @@ let package = Package(
     .target(
       name: "RegistrationEngine",
       dependencies: [
-        "RegistrationCore", "Clocks", .product(name: "GRDB", package: "GRDB.swift"),
+        "RegistrationCore", "Clocks", "SystemCalls", .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: strictSwift6
     ),
@@ -50,7 +52,7 @@ let package = Package(
     .target(
       name: "RegistrationHTTP",
       dependencies: [
-        "RegistrationCore", "RegistrationEngine",
+        "RegistrationCore", "RegistrationEngine", "SystemCalls",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -73,7 +75,7 @@ let package = Package(
     .target(
       name: "EngagementServer",
       dependencies: [
-        "RegistrationCore", "EngagementCore", "Clocks",
+        "RegistrationCore", "EngagementCore", "Clocks", "SystemCalls",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: strictSwift6
@@ -82,7 +84,7 @@ let package = Package(
     .target(
       name: "EngagementHTTP",
       dependencies: [
-        "RegistrationCore", "Clocks", "EngagementCore", "EngagementServer",
+        "RegistrationCore", "Clocks", "EngagementCore", "EngagementServer", "SystemCalls",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -100,7 +102,7 @@ let package = Package(
     // events, the snapshots (one case per job). No store, no server, no network.
     .target(
       name: "SessionValues",
-      dependencies: ["RegistrationCore", "EngagementCore"],
+      dependencies: ["RegistrationCore", "EngagementCore", "SystemCalls"],
       swiftSettings: strictSwift6
     ),
     // The jobs both faces drive (a simulated device, a receiver, an imported device) and the
@@ -116,12 +118,12 @@ let package = Package(
     // The shipped SDKs' state dumps: written from RegScope's state, and read back.
     .target(
       name: "StateDumps",
-      dependencies: ["RegistrationCore", "RegistrationEngine", "SessionValues"],
+      dependencies: ["RegistrationCore", "RegistrationEngine", "SessionValues", "SystemCalls"],
       swiftSettings: strictSwift6
     ),
     // Many devices through the pure machine in virtual time: billing, orphans, server load.
     .target(
-      name: "Fleet", dependencies: ["RegistrationCore", "EngagementCore"],
+      name: "Fleet", dependencies: ["RegistrationCore", "EngagementCore", "SystemCalls"],
       swiftSettings: strictSwift6),
     .testTarget(
       name: "FleetTests", dependencies: ["Fleet", "RegistrationCore", "Scenarios", "Session"],
@@ -203,7 +205,7 @@ let package = Package(
     .target(
       name: "ToolSupport",
       dependencies: [
-        "RegistrationCore", "Session",
+        "RegistrationCore", "Session", "SystemCalls",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6
@@ -214,7 +216,7 @@ let package = Package(
       dependencies: [
         "InspectorUI", "CNcursesw", "Session", "SessionValues", "SessionHTTP", "Scenarios",
         "StateDumps", "Fleet", "RegistrationEngine", "EngagementCore", "EngagementServer", "Clocks",
-        "ToolSupport",
+        "ToolSupport", "SystemCalls",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6
@@ -225,7 +227,7 @@ let package = Package(
       dependencies: [
         "RegistrationCore", "RegistrationEngine", "EngagementCore", "EngagementServer",
         "EngagementHTTP", "Clocks", "Session", "SessionValues", "SessionHTTP", "Scenarios",
-        "StateDumps", "Fleet", "ToolSupport",
+        "StateDumps", "Fleet", "ToolSupport", "SystemCalls",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6

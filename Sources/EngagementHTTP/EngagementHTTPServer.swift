@@ -9,10 +9,7 @@ import NIOCore
 import RegistrationCore
 import ServiceLifecycle
 import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import SystemCalls
 
 /// The HTTP front of the local Engagement server (SPEC S1-S7), on 127.0.0.1 by default.
 /// While the server is "down" (S7) it really stops listening, so clients see connection
@@ -113,7 +110,7 @@ public final class EngagementHTTPServer: Sendable {
       defer { state.placeholder = nil }
       return state.placeholder
     }) {
-      close(held)
+      SystemCalls.close(held)
     }
   }
 
@@ -125,7 +122,7 @@ public final class EngagementHTTPServer: Sendable {
       defer { state.placeholder = nil }
       return state.placeholder
     }) {
-      close(placeholder)
+      SystemCalls.close(placeholder)
     }
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let limits = options.limits
@@ -202,42 +199,13 @@ public final class EngagementHTTPServer: Sendable {
   /// Binds the port without listening: the kernel refuses connections to it, and it stays
   /// ours until the server listens again.
   static func holdPort(host: String, port: Int) -> Int32? {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-    guard descriptor >= 0 else { return nil }
-    var reuse: Int32 = 1
-    setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(port).bigEndian)
-    inet_pton(AF_INET, host, &address.sin_addr)
-    let bound = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard bound == 0 else {
-      close(descriptor)
-      return nil
-    }
-    return descriptor
+    SystemCalls.holdPort(host: host, port: port)
   }
 
   /// Tries to connect until the port refuses, for at most two seconds.
   static func waitUntilRefused(host: String, port: Int) async {
     for _ in 0..<200 {
-      let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-      guard descriptor >= 0 else { return }
-      var address = sockaddr_in()
-      address.sin_family = sa_family_t(AF_INET)
-      address.sin_port = in_port_t(UInt16(port).bigEndian)
-      inet_pton(AF_INET, host, &address.sin_addr)
-      let connected = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-          connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-        }
-      }
-      close(descriptor)
-      if connected != 0 { return }
+      if !SystemCalls.connects(host: host, port: port) { return }
       try? await Task.sleep(for: .milliseconds(10))
     }
   }

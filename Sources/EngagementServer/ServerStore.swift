@@ -3,12 +3,7 @@ import Foundation
 import GRDB
 import RegistrationCore
 import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemCalls
 
 /// What the local server holds, in SQLite: contacts, devices, registrations and the
 /// demographics table. A file (0600) with `--db FILE`; otherwise a volatile store, which keeps
@@ -46,15 +41,9 @@ public final class ServerStore: Sendable {
   }
 
   public static func open(at path: String) throws -> ServerStore {
-    #if canImport(Glibc)
-      let descriptor = Glibc.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-    #else
-      let descriptor = Darwin.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-    #endif
-    guard descriptor >= 0 else {
-      throw ServerStoreError(path: path, detail: String(cString: strerror(errno)))
+    if let reason = SystemCalls.createPrivateFile(path) {
+      throw ServerStoreError(path: path, detail: reason)
     }
-    close(descriptor)
     var configuration = Configuration()
     configuration.prepareDatabase { db in
       try db.execute(sql: "PRAGMA journal_mode = WAL")

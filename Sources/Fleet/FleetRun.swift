@@ -1,4 +1,5 @@
 import RegistrationCore
+import SystemCalls
 
 /// What a fleet did, as a marketer asks it: how many contacts are billed, how many can no
 /// longer be reached, and what the server had to take, minute by minute.
@@ -114,15 +115,5 @@ extension FleetRun {
 
 /// The machine's online cores (Foundation's `ProcessInfo` is not imported here).
 enum Cores {
-  static var online: Int { max(1, sysconfCores()) }
+  static var online: Int { SystemCalls.onlineCores }
 }
-
-#if canImport(Glibc)
-  import Glibc
-  private func sysconfCores() -> Int { Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))) }
-#elseif canImport(Darwin)
-  import Darwin
-  private func sysconfCores() -> Int { Int(sysconf(_SC_NPROCESSORS_ONLN)) }
-#else
-  private func sysconfCores() -> Int { 1 }
-#endif

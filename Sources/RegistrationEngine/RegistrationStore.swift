@@ -2,12 +2,7 @@ import Foundation
 import GRDB
 import RegistrationCore
 import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemCalls
 
 /// The durable state of one installation (R1.4, R4.3) in SQLite: the record, the pending
 /// changes, the scheduler and retry state, the last acknowledged body and a history of sends.
@@ -177,17 +172,10 @@ public final class RegistrationStore: Sendable {
     // Create the file ourselves so it is 0600 from its first byte; SQLite gives its -wal and
     // -shm files the mode of the database file.
     let existed = FileManager.default.fileExists(atPath: path)
-    #if canImport(Glibc)
-      let descriptor = Glibc.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-    #else
-      let descriptor = Darwin.open(path, O_CREAT | O_RDWR | O_CLOEXEC, 0o600)
-    #endif
-    guard descriptor >= 0 else {
-      let reason = String(cString: strerror(errno))
+    if let reason = SystemCalls.createPrivateFile(path) {
       throw existed
         ? .cannotOpen(path: path, reason: reason) : .cannotCreate(path: path, reason: reason)
     }
-    close(descriptor)
   }
 
   private func checkIntegrity() throws(StoreError) {

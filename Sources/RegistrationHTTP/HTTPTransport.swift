@@ -5,12 +5,7 @@ import NIOHTTP1
 import NIOPosix
 import RegistrationCore
 import RegistrationEngine
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemCalls
 
 /// Sends registrations over HTTP with AsyncHTTPClient (R6.1): a real Marketing Cloud tenant or
 /// the local Engagement server. Each request has a deadline (the configuration's request
@@ -102,13 +97,6 @@ public struct HTTPTransport: RegistrationTransport {
   }
 
   static func describe(errno code: Int32) -> String {
-    switch code {
-    case ECONNREFUSED: return "connection refused"
-    case ENETUNREACH: return "no network connection"
-    case EHOSTUNREACH: return "host unreachable"
-    case ECONNRESET, EPIPE: return "the connection was dropped"
-    case ETIMEDOUT: return "timed out"
-    default: return "network error \(code): \(String(cString: strerror(code)))"
-    }
+    SystemCalls.describeNetworkError(code)
   }
 }

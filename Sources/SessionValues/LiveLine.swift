@@ -1,11 +1,6 @@
 import Foundation
 import RegistrationCore
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemCalls
 
 /// Formats items for a live session, where time is the wall clock (or a scaled one).
 public enum LiveLine {
@@ -21,10 +16,7 @@ public enum LiveLine {
   /// The local time zone's offset at `instant`, from the C library: a frame writes several
   /// times, and Foundation's TimeZone would load ICU's tables for each (CPU and memory).
   static func offsetFromUTC(at instant: Instant) -> Int {
-    var seconds = time_t(instant.seconds.rounded(.down))
-    var parts = tm()
-    guard localtime_r(&seconds, &parts) != nil else { return 0 }
-    return Int(parts.tm_gmtoff)
+    SystemCalls.localOffsetFromUTC(atEpochSeconds: instant.seconds)
   }
 
   public static func event(_ event: RunEvent, json: Bool) -> String {

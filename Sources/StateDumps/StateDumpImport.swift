@@ -2,6 +2,7 @@ import Foundation
 import RegistrationCore
 import RegistrationEngine
 import SessionValues
+import SystemCalls
 
 /// Reads a shipped SDK's state dump (Android's `getSdkState()`, the unified SDK's wrapper
 /// around it, or iOS's `Registration Details`) and says what it means: what is pending, when the
@@ -50,19 +51,20 @@ public enum StateDumpImport {
   /// The dump's bytes, refused with a clear message when the file cannot be read, is not a
   /// regular file, or is larger than `largestDump`.
   public static func load(path: String) throws(StateDumpError) -> Data {
-    var status = stat()
-    guard stat(path, &status) == 0 else {
-      throw StateDumpError(
-        source: path, reason: "cannot be read (\(String(cString: strerror(errno))))")
+    let file: SystemCalls.FileInfo
+    switch SystemCalls.fileInfo(path) {
+    case .failure(let failure):
+      throw StateDumpError(source: path, reason: "cannot be read (\(failure))")
+    case .success(let found): file = found
     }
-    guard (status.st_mode & S_IFMT) == S_IFREG else {
+    guard file.kind == .regular else {
       throw StateDumpError(source: path, reason: "is not a regular file")
     }
-    guard Int(status.st_size) <= largestDump else {
+    guard file.size <= largestDump else {
       throw StateDumpError(
         source: path,
         reason:
-          "is \(status.st_size) bytes; an SDK state dump is a few kilobytes, and at most \(largestDump) are read"
+          "is \(file.size) bytes; an SDK state dump is a few kilobytes, and at most \(largestDump) are read"
       )
     }
     guard let data = FileManager.default.contents(atPath: path) else {

@@ -1,5 +1,6 @@
 import Foundation
 import RegistrationCore
+import SystemCalls
 
 /// Everything the command-line tools write outside the curses screen passes through here, one
 /// line at a time through `TerminalText.escaped`: text from data (scenario files, attribute
@@ -47,8 +48,11 @@ public enum OutputFile {
   /// of it); a device or a pipe (`/dev/stdout`, `/dev/full`) is written in place, never
   /// replaced, and a failed write throws.
   public static func write(_ text: String, to path: String) throws(OutputFileError) {
-    var status = stat()
-    let special = stat(path, &status) == 0 && (status.st_mode & S_IFMT) != S_IFREG
+    let special =
+      switch SystemCalls.fileInfo(path) {
+      case .success(let file): file.kind != .regular
+      case .failure: false
+      }
     do {
       if special {
         guard let handle = FileHandle(forWritingAtPath: path) else {
@@ -73,10 +77,10 @@ public enum OutputFile {
     if let posix = nsError.userInfo[NSUnderlyingErrorKey] as? NSError,
       posix.domain == NSPOSIXErrorDomain
     {
-      return String(cString: strerror(Int32(posix.code)))
+      return SystemCalls.errorText(Int32(posix.code))
     }
     if nsError.domain == NSPOSIXErrorDomain {
-      return String(cString: strerror(Int32(nsError.code)))
+      return SystemCalls.errorText(Int32(nsError.code))
     }
     return nsError.localizedDescription
   }

@@ -3,6 +3,7 @@ import Fleet
 import Foundation
 import RegistrationCore
 import Synchronization
+import SystemCalls
 import ToolSupport
 
 struct FleetCommand: AsyncParsableCommand {
@@ -147,7 +148,7 @@ final class ProgressLine: Sendable {
   private let state = Mutex((done: 0, started: ContinuousClock.now, shown: false))
 
   /// Only for a person watching: a pipe or a log gets no carriage returns.
-  private let terminal = isatty(2) != 0
+  private let terminal = SystemCalls.isTerminal(2)
 
   init(total: Int) { self.total = max(1, total) }
 

@@ -5,6 +5,7 @@ import RegistrationCore
 import Session
 import SessionValues
 import Synchronization
+import SystemCalls
 
 /// The inspector's main loop, on a thread of its own: wait in poll() for a key, a wake from
 /// another thread or the next second of a countdown; update the model; hand the session its
@@ -77,24 +78,20 @@ final class App {
         Data("first frame after \(ContinuousClock.now - started)\n".utf8))
     }
     while true {
-      var fds = [
-        pollfd(fd: 0, events: Int16(POLLIN), revents: 0),
-        pollfd(fd: wakes.descriptor, events: Int16(POLLIN), revents: 0),
-      ]
-      if poll(&fds, 2, millisecondsToTick) < 0 && errno != EINTR {
-        return "waiting for the terminal failed: \(String(cString: strerror(errno)))"
+      let ready: SystemCalls.Ready
+      switch SystemCalls.waitForInput(orWake: wakes.descriptor, milliseconds: millisecondsToTick) {
+      case .failure(let failure): return "waiting for the terminal failed: \(failure)"
+      case .success(let found): ready = found
       }
-      if fds[0].revents & Int16(POLLHUP | POLLERR | POLLNVAL) != 0 {
-        return "the terminal hung up"
-      }
-      if fds[0].revents & Int16(POLLIN) != 0 {
+      if ready.inputLost { return "the terminal hung up" }
+      if ready.input {
         switch readKeys() {
         case .quit: return nil
         case .closed(let why): return why
         case .goOn: break
         }
       }
-      if fds[1].revents != 0 {
+      if ready.wake {
         for wake in wakes.take() where handle(wake) { return nil }
       }
       if let tickAt, tickAt <= .now {

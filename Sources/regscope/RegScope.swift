@@ -14,11 +14,8 @@ import SessionHTTP
 import SessionValues
 import StateDumps
 import Synchronization
+import SystemCalls
 import ToolSupport
-
-#if canImport(Glibc)
-  import Glibc
-#endif
 
 @main
 struct RegScope: AsyncParsableCommand {

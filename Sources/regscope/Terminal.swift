@@ -3,6 +3,7 @@ import Foundation
 import InspectorUI
 import Session
 import SessionValues
+import SystemCalls
 
 /// The ncurses backend: the only code that talks to curses. It writes the cells of a frame
 /// that changed since the last one, decodes keys, and maps theme roles to colours.
@@ -212,19 +213,7 @@ final class Terminal {
   /// Why standard input is closed (EOF) or failing (EIO), or nil when it is a live terminal.
   /// Asked when poll() said it was readable but curses found no key in it.
   func inputClosed() -> String? {
-    // A read the terminal refuses (EIO: a background process, a hung-up line) fails even
-    // for no bytes, while the bytes it holds are still counted below.
-    var byte: UInt8 = 0
-    if read(0, &byte, 0) < 0 && errno != EAGAIN && errno != EINTR {
-      return "reading the terminal failed: \(String(cString: strerror(errno)))"
-    }
-    var waiting: Int32 = 0
-    if ioctl(0, UInt(FIONREAD), &waiting) < 0 {
-      return errno == ENOTTY
-        ? "standard input is not a terminal, and it has ended"
-        : "reading the terminal failed: \(String(cString: strerror(errno)))"
-    }
-    return waiting == 0 ? "the terminal closed its input" : nil
+    SystemCalls.standardInputEnded()
   }
 
   /// Gives the terminal back as it was.

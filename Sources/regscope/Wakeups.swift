@@ -3,10 +3,7 @@ import InspectorUI
 import Session
 import SessionValues
 import Synchronization
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import SystemCalls
 
 /// Why the UI woke up, besides a key or its own timer. It sleeps otherwise: no ticker.
 enum Wake: Sendable {
@@ -32,16 +29,11 @@ final class WakeQueue: Sendable {
   }
 
   init() throws {
-    var fds: [Int32] = [-1, -1]
-    guard Glibc.pipe(&fds) == 0 else {
-      throw PipeError(
-        description: "cannot make the UI's wake pipe: \(String(cString: strerror(errno)))")
+    do {
+      pipe = try SystemCalls.makeWakePipe()
+    } catch {
+      throw PipeError(description: "cannot make the UI's wake pipe: \(error)")
     }
-    for fd in fds {
-      _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
-      _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
-    }
-    pipe = (fds[0], fds[1])
   }
 
   /// For poll(): readable when something was posted.
@@ -54,16 +46,12 @@ final class WakeQueue: Sendable {
       waiting.append(wake)
       return waiting.count == 1
     }
-    if first {
-      var byte: UInt8 = 1
-      _ = write(pipe.write, &byte, 1)
-    }
+    if first { SystemCalls.writeByte(to: pipe.write) }
   }
 
   /// Everything posted since the last call, oldest first.
   func take() -> [Wake] {
-    var bytes = [UInt8](repeating: 0, count: 64)
-    while read(pipe.read, &bytes, bytes.count) > 0 {}
+    SystemCalls.drain(pipe.read)
     return waiting.withLock { waiting in
       defer { waiting = [] }
       return waiting
@@ -71,8 +59,8 @@ final class WakeQueue: Sendable {
   }
 
   deinit {
-    close(pipe.read)
-    close(pipe.write)
+    SystemCalls.close(pipe.read)
+    SystemCalls.close(pipe.write)
   }
 }
 
@@ -80,10 +68,11 @@ final class WakeQueue: Sendable {
 enum SignalWatch {
   static func start(_ wake: @escaping @Sendable (Wake) -> Void) -> [any DispatchSourceSignal] {
     var sources: [any DispatchSourceSignal] = []
-    for (number, message) in [
-      (SIGWINCH, Wake.resize), (SIGTERM, .terminate), (SIGHUP, .terminate), (SIGINT, .terminate),
+    for (signal, message) in [
+      (SystemCalls.Signal.windowChanged, Wake.resize), (.terminate, .terminate),
+      (.hangUp, .terminate), (.interrupt, .terminate),
     ] {
-      signal(number, SIG_IGN)
+      let number = SystemCalls.takeOver(signal)
       let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
       source.setEventHandler { wake(message) }
       source.resume()

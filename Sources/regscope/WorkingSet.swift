@@ -1,8 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#endif
+import SystemCalls
 
 /// Gives back the code pages only the start needed. Loading the Swift runtime, Foundation and
 /// ICU, parsing arguments and opening the stores map many megabytes of read-only code and
@@ -16,17 +13,14 @@ enum WorkingSet {
   /// Returns the kilobytes that were resident in what it unmapped.
   @discardableResult
   static func trimStartupCode() -> Int {
-    // /proc files say they are empty: read to the end rather than by size.
-    guard let file = FileHandle(forReadingAtPath: "/proc/self/smaps"),
-      let data = try? file.readToEnd()
-    else { return 0 }
-    try? file.close()
+    guard let data = SystemCalls.readProcSelf("smaps") else { return 0 }
     let smaps = String(decoding: data, as: UTF8.self)
     var trimmed = 0
     for mapping in Mapping.parse(smaps) where mapping.isTrimmable {
       let length = Int(mapping.end - mapping.start)
-      guard let address = UnsafeMutableRawPointer(bitPattern: UInt(mapping.start)) else { continue }
-      if madvise(address, length, MADV_DONTNEED) == 0 { trimmed += mapping.residentKB }
+      if SystemCalls.dropPages(start: mapping.start, length: length) {
+        trimmed += mapping.residentKB
+      }
     }
     return trimmed
   }
