@@ -87,53 +87,14 @@ extension EngagementServerCore {
     let payload = registration.payload
     let deviceID = InputRules.trimmed(payload.deviceID ?? "")
     registration.processedAt = now
-    switch ProcessingRules.refusal(payload, definedAttributes: settings.definedAttributes) {
-    case .malformed(let problem)?:
-      // S6: malformed registrations are rejected and the device marked inactive.
-      reject(&registration, problem)
-      var device =
-        devices[deviceID]
-        ?? ServerDevice(
-          deviceID: deviceID, token: payload.deviceToken, contactKey: nil,
-          platform: payload.platform ?? "", active: false, inactiveReason: problem,
-          pushEnabled: payload.pushEnabled ?? true, attributes: [:], tags: payload.tags ?? [],
-          lastRegistrationID: registration.id, lastRegistrationAt: now)
-      device.active = false
-      device.inactiveReason = problem
-      store(device)
-      changes.devices.append(device)
-      changes.events.append(
-        .rejected(registrationID: registration.id, deviceID: deviceID, reason: problem))
+    if let refusal = ProcessingRules.refusal(payload, definedAttributes: settings.definedAttributes)
+    {
+      refuse(&registration, refusal, deviceID: deviceID, now: now, changes: &changes)
       return
-    case let refusal?:
-      // S5: one undefined attribute rejects the whole registration; the device stays as it was.
-      reject(&registration, refusal.reason)
-      changes.events.append(
-        .rejected(registrationID: registration.id, deviceID: deviceID, reason: refusal.reason))
-      return
-    case nil:
-      break
     }
-    // S3: which contact this device belongs to.
     let previous = devices[deviceID]
-    let tokenHolder = payload.deviceToken.flatMap { deviceByToken[$0] }
-    let known = ContactRules.contact(
-      sent: payload, current: previous?.contactKey,
-      tokenHolderContact: tokenHolder.flatMap { devices[$0]?.contactKey })
-    let contactKey = known ?? guids.next()
-    var madeUp = known == nil
-    if var contact = contacts[contactKey] {
-      if contact.orphanedAt != nil {
-        contact.orphanedAt = nil
-        put(contact)
-        changes.contacts.append(contact)
-      }
-      madeUp = contact.madeUp
-    } else {
-      let contact = ServerContact(key: contactKey, madeUp: madeUp, createdAt: now)
-      put(contact)
-      changes.contacts.append(contact)
-    }
+    let (contactKey, madeUp) = contact(
+      for: payload, previous: previous, now: now, changes: &changes)
     // The record is the device's whole state (R3.3): attributes sent empty are cleared.
     var attributes = previous?.attributes ?? [:]
     for attribute in payload.attributes ?? [] {
@@ -167,5 +128,54 @@ extension EngagementServerCore {
           contactKey: oldKey, madeUp: old.madeUp,
           reason: "device \(deviceID) moved to contact \"\(contactKey)\"; no device is left"))
     }
+  }
+
+  /// S5, S6: a registration processing refuses. A malformed one marks the device inactive; one
+  /// with an undefined attribute leaves the device as it was.
+  private mutating func refuse(
+    _ registration: inout ServerRegistration, _ refusal: ProcessingRules.Refusal,
+    deviceID: String, now: Instant, changes: inout Changes
+  ) {
+    let payload = registration.payload
+    reject(&registration, refusal.reason)
+    changes.events.append(
+      .rejected(registrationID: registration.id, deviceID: deviceID, reason: refusal.reason))
+    guard case .malformed(let problem) = refusal else { return }
+    var device =
+      devices[deviceID]
+      ?? ServerDevice(
+        deviceID: deviceID, token: payload.deviceToken, contactKey: nil,
+        platform: payload.platform ?? "", active: false, inactiveReason: problem,
+        pushEnabled: payload.pushEnabled ?? true, attributes: [:], tags: payload.tags ?? [],
+        lastRegistrationID: registration.id, lastRegistrationAt: now)
+    device.active = false
+    device.inactiveReason = problem
+    store(device)
+    changes.devices.append(device)
+  }
+
+  /// S3, R8: the contact this registration puts its device in, made up when nothing names
+  /// one; a contact the device comes back to is no longer orphaned.
+  private mutating func contact(
+    for payload: RegistrationPayload, previous: ServerDevice?, now: Instant,
+    changes: inout Changes
+  ) -> (key: String, madeUp: Bool) {
+    let tokenHolder = payload.deviceToken.flatMap { deviceByToken[$0] }
+    let known = ContactRules.contact(
+      sent: payload, current: previous?.contactKey,
+      tokenHolderContact: tokenHolder.flatMap { devices[$0]?.contactKey })
+    let key = known ?? guids.next()
+    guard var contact = contacts[key] else {
+      let contact = ServerContact(key: key, madeUp: known == nil, createdAt: now)
+      put(contact)
+      changes.contacts.append(contact)
+      return (key, known == nil)
+    }
+    if contact.orphanedAt != nil {
+      contact.orphanedAt = nil
+      put(contact)
+      changes.contacts.append(contact)
+    }
+    return (key, contact.madeUp)
   }
 }

@@ -12,91 +12,102 @@ struct APIViewRoutes {
 
   var collection: RouteCollection<EngagementRequestContext> {
     let collection = RouteCollection(context: EngagementRequestContext.self)
-    let server = self.server
-    collection.get("contacts") { request, _ -> Response in
-      let query: (limit: Int, before: String?)
-      do throws(QueryProblem) { query = try Self.pageQuery(request) } catch {
-        return error.response
-      }
-      do throws(UnknownCursor) {
-        let page = try await server.contactsPage(limit: query.limit, before: query.before)
-        var devices: [String: [String]] = [:]
-        for contact in page.items { devices[contact.key] = await server.devices(of: contact.key) }
-        return EngagementRoutes.json(
-          200, ServerAPIViews.encode(ServerAPIViews.contacts(page, devices: devices)))
-      } catch {
-        return Self.unknownCursor(error.cursor)
-      }
-    }
-    collection.get("devices") { request, _ -> Response in
-      let query: (limit: Int, before: String?)
-      do throws(QueryProblem) { query = try Self.pageQuery(request) } catch {
-        return error.response
-      }
-      do throws(UnknownCursor) {
-        let page = try await server.devicesPage(limit: query.limit, before: query.before)
-        let watched = await server.watchedDevices(page.items.map(\.deviceID))
-        // The first page also lists the devices still waiting for processing.
-        let awaiting =
-          query.before == nil ? await server.watchedAwaitingProcessing(limit: query.limit) : []
-        return EngagementRoutes.json(
-          200,
-          ServerAPIViews.encode(ServerAPIViews.devices(page, watched: watched, awaiting: awaiting)))
-      } catch {
-        return Self.unknownCursor(error.cursor)
-      }
-    }
-    collection.get("registrations") { request, _ -> Response in
-      let query: (limit: Int, before: String?)
-      do throws(QueryProblem) { query = try Self.pageQuery(request) } catch {
-        return error.response
-      }
-      var before: Int?
-      if let text = query.before {
-        // All digits but past Int: before everything there is, the newest page.
-        let huge = text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
-        guard let id = Int(text) ?? (huge ? Int.max : nil), id >= 0 else {
-          return EngagementRoutes.json(
-            400,
-            EngagementServerCore.errorBody(
-              "invalidQuery",
-              "before must be a registration id (the next of the page before); got \"\(TerminalText.escaped(text))\"",
-              field: "before"))
-        }
-        before = id
-      }
-      let page = await server.registrationsPage(limit: query.limit, before: before)
-      return EngagementRoutes.json(200, ServerAPIViews.encode(ServerAPIViews.registrations(page)))
-    }
-    collection.get("stats") { _, _ in
-      let overview = await server.overview()
-      return EngagementRoutes.json(
-        200,
-        ServerAPIViews.encode(
-          ServerAPIViews.stats(
-            overview.stats, settings: overview.settings, fault: overview.fault)))
-    }
-    collection.get("devices/:deviceID/registrations") { _, context -> Response in
-      let deviceID = DeviceRoutes.pathParameter("deviceID", context) ?? ""
-      guard let device = await server.watchedDevice(deviceID) else {
-        if await server.watchDropped(deviceID) {
-          return EngagementRoutes.json(
-            410,
-            EngagementServerCore.errorBody(
-              "timelineDropped",
-              "device \"\(TerminalText.escaped(deviceID))\" registered, but its timeline was dropped: the watch keeps the \(NumberText.grouped(DeviceWatch.deviceLimit)) devices seen most recently",
-              field: "deviceID"))
-        }
-        return EngagementRoutes.json(
-          404,
-          EngagementServerCore.errorBody(
-            "unknownDevice",
-            "no device \"\(TerminalText.escaped(deviceID))\" has registered with this server",
-            field: "deviceID"))
-      }
-      return EngagementRoutes.json(200, ServerAPIViews.encode(WatchViews.timeline(device)))
+    collection.get("contacts") { request, _ in await self.contacts(request) }
+    collection.get("devices") { request, _ in await self.devices(request) }
+    collection.get("registrations") { request, _ in await self.registrations(request) }
+    collection.get("stats") { _, _ in await self.stats() }
+    collection.get("devices/:deviceID/registrations") { _, context in
+      await self.timeline(context: context)
     }
     return collection
+  }
+
+  private func contacts(_ request: Request) async -> Response {
+    let query: (limit: Int, before: String?)
+    do throws(QueryProblem) { query = try Self.pageQuery(request) } catch {
+      return error.response
+    }
+    do throws(UnknownCursor) {
+      let page = try await server.contactsPage(limit: query.limit, before: query.before)
+      var devices: [String: [String]] = [:]
+      for contact in page.items { devices[contact.key] = await server.devices(of: contact.key) }
+      return EngagementRoutes.json(
+        200, ServerAPIViews.encode(ServerAPIViews.contacts(page, devices: devices)))
+    } catch {
+      return Self.unknownCursor(error.cursor)
+    }
+  }
+
+  private func devices(_ request: Request) async -> Response {
+    let query: (limit: Int, before: String?)
+    do throws(QueryProblem) { query = try Self.pageQuery(request) } catch {
+      return error.response
+    }
+    do throws(UnknownCursor) {
+      let page = try await server.devicesPage(limit: query.limit, before: query.before)
+      let watched = await server.watchedDevices(page.items.map(\.deviceID))
+      // The first page also lists the devices still waiting for processing.
+      let awaiting =
+        query.before == nil ? await server.watchedAwaitingProcessing(limit: query.limit) : []
+      return EngagementRoutes.json(
+        200,
+        ServerAPIViews.encode(ServerAPIViews.devices(page, watched: watched, awaiting: awaiting)))
+    } catch {
+      return Self.unknownCursor(error.cursor)
+    }
+  }
+
+  private func registrations(_ request: Request) async -> Response {
+    let query: (limit: Int, before: String?)
+    do throws(QueryProblem) { query = try Self.pageQuery(request) } catch {
+      return error.response
+    }
+    var before: Int?
+    if let text = query.before {
+      // All digits but past Int: before everything there is, the newest page.
+      let huge = text.utf8.allSatisfy { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+      guard let id = Int(text) ?? (huge ? Int.max : nil), id >= 0 else {
+        return EngagementRoutes.json(
+          400,
+          EngagementServerCore.errorBody(
+            "invalidQuery",
+            "before must be a registration id (the next of the page before); got \"\(TerminalText.escaped(text))\"",
+            field: "before"))
+      }
+      before = id
+    }
+    let page = await server.registrationsPage(limit: query.limit, before: before)
+    return EngagementRoutes.json(200, ServerAPIViews.encode(ServerAPIViews.registrations(page)))
+  }
+
+  private func stats() async -> Response {
+    let overview = await server.overview()
+    return EngagementRoutes.json(
+      200,
+      ServerAPIViews.encode(
+        ServerAPIViews.stats(
+          overview.stats, settings: overview.settings, fault: overview.fault)))
+  }
+
+  private func timeline(context: EngagementRequestContext) async -> Response {
+    let deviceID = DeviceRoutes.pathParameter("deviceID", context) ?? ""
+    guard let device = await server.watchedDevice(deviceID) else {
+      if await server.watchDropped(deviceID) {
+        return EngagementRoutes.json(
+          410,
+          EngagementServerCore.errorBody(
+            "timelineDropped",
+            "device \"\(TerminalText.escaped(deviceID))\" registered, but its timeline was dropped: the watch keeps the \(NumberText.grouped(DeviceWatch.deviceLimit)) devices seen most recently",
+            field: "deviceID"))
+      }
+      return EngagementRoutes.json(
+        404,
+        EngagementServerCore.errorBody(
+          "unknownDevice",
+          "no device \"\(TerminalText.escaped(deviceID))\" has registered with this server",
+          field: "deviceID"))
+    }
+    return EngagementRoutes.json(200, ServerAPIViews.encode(WatchViews.timeline(device)))
   }
 
   struct QueryProblem: Error {

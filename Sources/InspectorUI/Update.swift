@@ -50,22 +50,7 @@ public enum Inspector {
       model.height = height
       return []
     case .snapshot(let snapshot):
-      if let acknowledged = snapshot.device?.state.lastAcknowledged,
-        acknowledged.hash != model.acknowledgedBody?.hash
-      {
-        model.acknowledgedBody = (
-          acknowledged.hash, ReadableJSON.lines(acknowledged.payload.encodedBytes())
-        )
-      }
-      model.device = snapshot.device
-      model.server = snapshot.server
-      model.watched = snapshot.watched
-      model.receiverNotice = snapshot.receiverNotice
-      if model.screen != .fleet { model.screen = model.jobScreen }
-      refreshReceiverBody(&model)
-      model.now = snapshot.now
-      if snapshot.rate > 0 { model.rate = snapshot.rate }
-      model.paused = snapshot.rate == 0
+      show(snapshot, in: &model)
       return []
     case .clock(let now):
       model.now = now
@@ -105,21 +90,47 @@ public enum Inspector {
       model.flash = InspectorModel.Flash(text: text, isError: isError)
       return []
     case .events(let events):
-      for event in events where event.kind == .sent {
-        if let bytes = event.sentBytes {
-          model.sentBodies = (model.sentBodies.last, ReadableJSON.lines(bytes))
-        }
-      }
-      let format = model.format
-      model.events.append(contentsOf: events.map { ShownEvent($0, format: format) })
-      if model.events.count > InspectorModel.maxEvents {
-        model.events.removeFirst(model.events.count - InspectorModel.maxEvents)
-      }
-      if model.eventsBack > 0 { model.eventsBack += events.count }
+      append(events, to: &model)
       return []
     case .key(let key):
       return handle(key, &model)
     }
+  }
+
+  /// What the session pushed: the device, the server, the receiver's devices, the clock.
+  static func show(_ snapshot: SessionSnapshot, in model: inout InspectorModel) {
+    if let acknowledged = snapshot.device?.state.lastAcknowledged,
+      acknowledged.hash != model.acknowledgedBody?.hash
+    {
+      model.acknowledgedBody = (
+        acknowledged.hash, ReadableJSON.lines(acknowledged.payload.encodedBytes())
+      )
+    }
+    model.device = snapshot.device
+    model.server = snapshot.server
+    model.watched = snapshot.watched
+    model.receiverNotice = snapshot.receiverNotice
+    if model.screen != .fleet { model.screen = model.jobScreen }
+    refreshReceiverBody(&model)
+    model.now = snapshot.now
+    if snapshot.rate > 0 { model.rate = snapshot.rate }
+    model.paused = snapshot.rate == 0
+  }
+
+  /// New events: kept (the newest `maxEvents`), worded once, and the last sent body made
+  /// readable.
+  static func append(_ events: [RunEvent], to model: inout InspectorModel) {
+    for event in events where event.kind == .sent {
+      if let bytes = event.sentBytes {
+        model.sentBodies = (model.sentBodies.last, ReadableJSON.lines(bytes))
+      }
+    }
+    let format = model.format
+    model.events.append(contentsOf: events.map { ShownEvent($0, format: format) })
+    if model.events.count > InspectorModel.maxEvents {
+      model.events.removeFirst(model.events.count - InspectorModel.maxEvents)
+    }
+    if model.eventsBack > 0 { model.eventsBack += events.count }
   }
 
   static func handle(_ key: Key, _ model: inout InspectorModel) -> [InspectorEffect] {

@@ -57,83 +57,89 @@ extension RunEvent {
     line.add("t", t.seconds)
     line.add("type", type)
     switch body {
-    case .engine(let event):
-      switch event {
-      case .launched(let firstLaunch, let deviceID):
-        line.add("firstLaunch", firstLaunch)
-        line.add("deviceID", deviceID)
-      case .edited(let change):
-        line.add("target", change.target.description)
-        line.add("change", change.summary)
-        line.add("windowOpenedAt", change.firstAt.seconds)
-      case .inputRejected(let rejection):
-        line.add("rule", rejection.rule)
-        line.add("field", rejection.field)
-        line.add("reason", rejection.reason)
-      case .warning(let warning):
-        line.add("code", warning.code.rawValue)
-        line.add("rule", warning.rule)
-        line.add("message", warning.message)
-      case .scheduled(let at, let reason, let openedBy, _):
-        line.add("at", at.seconds)
-        line.add("reason", reason.rawValue)
-        line.add("openedBy", openedBy?.description)
-      case .delayed(let reason):
-        line.add("reason", reason)
-      case .sending(let sendID, let attempt, let reason, let payload):
-        line.add("sendID", sendID)
-        line.add("attempt", attempt)
-        line.add("reason", reason.rawValue)
-        line.addRaw("payload", sentBytes ?? payload.encodedBytes())
-      case .sent(let sendID, let attempt, let status, let payload):
-        line.add("sendID", sendID)
-        line.add("attempt", attempt)
-        line.add("status", status)
-        line.addRaw("payload", sentBytes ?? payload.encodedBytes())
-      case .failed(
-        let sendID, let attempt, let status, let error, let retryAt, let needsFix, let local):
-        line.add("sendID", sendID)
-        line.add("attempt", attempt)
-        line.add("status", status)
-        line.add("error", error)
-        line.add("retryAt", retryAt.seconds)
-        line.add("needsFix", needsFix)
-        if local { line.add("local", true) }
-      case .sendSkipped(let reason):
-        line.add("reason", reason)
-      }
-    case .server(let event):
-      switch event {
-      case .received(let id, let deviceID, let status, let processAt):
-        line.add("registrationId", id)
-        line.add("deviceID", deviceID)
-        line.add("status", status)
-        line.add("processAt", processAt.seconds)
-      case .refused(let status, let reason):
-        line.add("status", status)
-        line.add("reason", reason)
-      case .faulted(let summary):
-        line.add("fault", summary)
-      case .adopted(let appID, let token):
-        line.add("adoptedAppId", appID)
-        line.add("token", token)
-      case .processed(let id, let deviceID, let contactKey, let madeUp):
-        line.add("registrationId", id)
-        line.add("deviceID", deviceID)
-        line.add("result", "processed")
-        line.add("contactKey", contactKey)
-        line.add("madeUp", madeUp)
-      case .rejected(let id, let deviceID, let reason):
-        line.add("registrationId", id)
-        line.add("deviceID", deviceID)
-        line.add("result", "rejected")
-        line.add("reason", reason)
-      case .orphaned(let contactKey, let madeUp, let reason):
-        line.add("contactKey", contactKey)
-        line.add("madeUp", madeUp)
-        line.add("reason", reason)
-      }
+    case .engine(let event): addFields(of: event, to: &line)
+    case .server(let event): Self.addFields(of: event, to: &line)
     }
     return line.text
+  }
+
+  private func addFields(of event: RegistrationEvent, to line: inout JSONLine) {
+    switch event {
+    case .launched(let firstLaunch, let deviceID):
+      line.add("firstLaunch", firstLaunch)
+      line.add("deviceID", deviceID)
+    case .edited(let change):
+      line.add("target", change.target.description)
+      line.add("change", change.summary)
+      line.add("windowOpenedAt", change.firstAt.seconds)
+    case .inputRejected(let rejection):
+      line.add("rule", rejection.rule)
+      line.add("field", rejection.field)
+      line.add("reason", rejection.reason)
+    case .warning(let warning):
+      line.add("code", warning.code.rawValue)
+      line.add("rule", warning.rule)
+      line.add("message", warning.message)
+    case .scheduled(let at, let reason, let openedBy, _):
+      line.add("at", at.seconds)
+      line.add("reason", reason.rawValue)
+      line.add("openedBy", openedBy?.description)
+    case .delayed(let reason):
+      line.add("reason", reason)
+    case .sending(let sendID, let attempt, let reason, let payload):
+      line.add("sendID", sendID)
+      line.add("attempt", attempt)
+      line.add("reason", reason.rawValue)
+      line.addRaw("payload", sentBytes ?? payload.encodedBytes())
+    case .sent(let sendID, let attempt, let status, let payload):
+      line.add("sendID", sendID)
+      line.add("attempt", attempt)
+      line.add("status", status)
+      line.addRaw("payload", sentBytes ?? payload.encodedBytes())
+    case .failed(
+      let sendID, let attempt, let status, let error, let retryAt, let needsFix, let local):
+      line.add("sendID", sendID)
+      line.add("attempt", attempt)
+      line.add("status", status)
+      line.add("error", error)
+      line.add("retryAt", retryAt.seconds)
+      line.add("needsFix", needsFix)
+      if local { line.add("local", true) }
+    case .sendSkipped(let reason):
+      line.add("reason", reason)
+    }
+  }
+
+  private static func addFields(of event: ServerEvent, to line: inout JSONLine) {
+    switch event {
+    case .received(let id, let deviceID, let status, let processAt):
+      line.add("registrationId", id)
+      line.add("deviceID", deviceID)
+      line.add("status", status)
+      line.add("processAt", processAt.seconds)
+    case .refused(let status, let reason):
+      line.add("status", status)
+      line.add("reason", reason)
+    case .faulted(let summary):
+      line.add("fault", summary)
+    case .adopted(let appID, let token):
+      line.add("adoptedAppId", appID)
+      line.add("token", token)
+    case .processed(let id, let deviceID, let contactKey, let madeUp):
+      line.add("registrationId", id)
+      line.add("deviceID", deviceID)
+      line.add("result", "processed")
+      line.add("contactKey", contactKey)
+      line.add("madeUp", madeUp)
+    case .rejected(let id, let deviceID, let reason):
+      line.add("registrationId", id)
+      line.add("deviceID", deviceID)
+      line.add("result", "rejected")
+      line.add("reason", reason)
+    case .orphaned(let contactKey, let madeUp, let reason):
+      line.add("contactKey", contactKey)
+      line.add("madeUp", madeUp)
+      line.add("reason", reason)
+    }
   }
 }

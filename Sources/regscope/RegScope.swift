@@ -108,23 +108,10 @@ struct RegScope: AsyncParsableCommand {
       throw ExitCode(2)
     }
     let session = opened.session
-    let loadedTheme = ThemeLoader.load(theme)
-    let environment = ProcessInfo.processInfo.environment
-    let monochrome = !(environment["NO_COLOR"] ?? "").isEmpty
-    let outage = fleetOutage.flatMap { try? FleetText.outage($0).get() }
-    let fleetPlans = FleetShow.defaultPlans(outage: outage).map {
-      var plan = $0
-      plan.devices = fleetDevices
-      return plan
-    }
-    let notices =
-      (opened.warnings.isEmpty ? [] : ["warning: " + opened.warnings.joined(separator: "; ")])
-      + (loadedTheme.problems.isEmpty ? [] : [loadedTheme.problems.joined(separator: "; ")])
-    let (ascii, fleet) = (self.ascii, self.fleet)
-
+    let look = appLook(warnings: opened.warnings)
     // Nothing written to stderr may land on the screen: it goes to a log file instead.
     let log = try? LogFile.redirectStandardError(to: folder + "/regscope.log")
-    for problem in loadedTheme.problems { Output.error(problem) }
+    for problem in look.themeProblems { Output.error(problem) }
     // The terminal starts before the device launches: a terminal that cannot start (an
     // unknown TERM) sends nothing. The UI thread takes it over; nothing here touches it after.
     let handoff: Mutex<Terminal?>
@@ -150,11 +137,8 @@ struct RegScope: AsyncParsableCommand {
       let app = App(
         session: session, terminal: terminal, title: TerminalText.escaped(opened.title),
         hasLocalServer: opened.hasLocalServer, receivingAt: opened.receivingAt,
-        theme: loadedTheme.theme, monochrome: monochrome, inbox: inbox, wakes: wakes, work: work)
-      if ascii { app.useASCII() }
-      app.fleetPlans = fleetPlans
-      for notice in notices { app.flash(notice, isError: true) }
-      if fleet { app.openFleet() }
+        theme: look.theme, monochrome: look.monochrome, inbox: inbox, wakes: wakes, work: work)
+      look.apply(to: app)
       let why = app.run(first: first, started: started)
       terminal.stop()
       lost.withLock { $0 = why }
@@ -168,6 +152,43 @@ struct RegScope: AsyncParsableCommand {
       Output.error("regscope: \(why); the screen is restored and nothing was lost")
       throw ExitCode(1)
     }
+  }
+}
+
+/// How the inspector looks as it opens: its theme, the Fleet view's plans, the notices it
+/// flashes first.
+struct AppLook {
+  var theme: Theme
+  var themeProblems: [String]
+  var monochrome: Bool
+  var ascii: Bool
+  var fleetPlans: [FleetPlan]
+  var opensFleet: Bool
+  var notices: [String]
+
+  func apply(to app: App) {
+    if ascii { app.useASCII() }
+    app.fleetPlans = fleetPlans
+    for notice in notices { app.flash(notice, isError: true) }
+    if opensFleet { app.openFleet() }
+  }
+}
+
+extension RegScope {
+  func appLook(warnings: [String]) -> AppLook {
+    let loaded = ThemeLoader.load(theme)
+    let outage = fleetOutage.flatMap { try? FleetText.outage($0).get() }
+    let fleetPlans = FleetShow.defaultPlans(outage: outage).map {
+      var plan = $0
+      plan.devices = fleetDevices
+      return plan
+    }
+    return AppLook(
+      theme: loaded.theme, themeProblems: loaded.problems,
+      monochrome: !(ProcessInfo.processInfo.environment["NO_COLOR"] ?? "").isEmpty, ascii: ascii,
+      fleetPlans: fleetPlans, opensFleet: fleet,
+      notices: (warnings.isEmpty ? [] : ["warning: " + warnings.joined(separator: "; ")])
+        + (loaded.problems.isEmpty ? [] : [loaded.problems.joined(separator: "; ")]))
   }
 }
 

@@ -8,15 +8,34 @@ extension Panes {
     guard let device = model.device else { return [[("launching…", .dim)]] }
     let record = device.state.record
     let acked = device.state.lastAcknowledged?.payload
-    let g = model.glyphs
-    func role(_ differs: Bool) -> StyleRole { differs ? .changed : .normal }
-    var lines: [[(String, StyleRole)]] = []
     let keyDiffers = acked != nil && acked?.subscriberKey != record.contactKey
+    var lines: [[(String, StyleRole)]] = [
+      [
+        label("contact key"),
+        record.contactKey.map { (text($0), changed(keyDiffers)) } ?? ("(none)", .dim),
+      ]
+    ]
+    lines += recordAttributes(record, acked: acked)
+    lines += recordTags(device, acked: acked, glyphs: model.glyphs)
+    lines += recordDevice(device, acked: acked, glyphs: model.glyphs)
+    if !device.missingRequired.isEmpty {
+      lines.append([
+        ("missing required (R6.3): " + device.missingRequired.joined(separator: ", "), .error)
+      ])
+    }
     lines.append([
-      label("contact key"),
-      record.contactKey.map { (text($0), role(keyDiffers)) } ?? ("(none)", .dim),
+      (acked == nil ? "nothing acknowledged yet" : "highlight: not yet acknowledged", .dim)
     ])
-    lines.append([("attributes", .accent)])
+    return lines
+  }
+
+  /// What is not yet acknowledged stands out.
+  private static func changed(_ differs: Bool) -> StyleRole { differs ? .changed : .normal }
+
+  private static func recordAttributes(_ record: ContactRecord, acked: RegistrationPayload?)
+    -> [[(String, StyleRole)]]
+  {
+    var lines: [[(String, StyleRole)]] = [[("attributes", .accent)]]
     if record.attributes.isEmpty && record.clearedAttributes.isEmpty {
       lines.append([("  (none)", .dim)])
     }
@@ -26,7 +45,7 @@ extension Panes {
       let differs = acked != nil && ackedAttributes[key] != value
       lines.append([
         ("  " + TextWidth.column(text(key), 14), .normal),
-        (text(value), role(differs)),
+        (text(value), changed(differs)),
       ])
     }
     for key in record.clearedAttributes.sorted() where record.attributes[key] == nil {
@@ -35,7 +54,13 @@ extension Panes {
         ("cleared: sent once as \"\"", .changed),
       ])
     }
-    lines.append([("tags", .accent)])
+    return lines
+  }
+
+  private static func recordTags(
+    _ device: EngineSnapshot, acked: RegistrationPayload?, glyphs g: Glyphs
+  ) -> [[(String, StyleRole)]] {
+    let record = device.state.record
     let locked = device.settings.systemTags(hwid: record.device.environment.hwid)
     var tagLine: [(String, StyleRole)] = [("  ", .normal)]
     let ackedTags = Set(acked?.tags ?? [])
@@ -43,40 +68,48 @@ extension Panes {
       if locked.contains(tag) {
         tagLine.append((g.lock + " " + tag + "  ", .locked))
       } else {
-        tagLine.append((text(tag) + "  ", role(acked != nil && !ackedTags.contains(tag))))
+        tagLine.append((text(tag) + "  ", changed(acked != nil && !ackedTags.contains(tag))))
       }
     }
-    lines.append(tagLine)
+    var lines: [[(String, StyleRole)]] = [[("tags", .accent)], tagLine]
     let removedTags = ackedTags.subtracting(device.settings.allTags(of: record))
     if !removedTags.isEmpty {
       lines.append([
         ("  removed: " + removedTags.sorted().map(text).joined(separator: " "), .changed)
       ])
     }
+    return lines
+  }
+
+  private static func recordDevice(
+    _ device: EngineSnapshot, acked: RegistrationPayload?, glyphs g: Glyphs
+  ) -> [[(String, StyleRole)]] {
+    let record = device.state.record
     let env = record.device.environment
     func field(_ name: String, _ value: String, _ wire: KeyPath<RegistrationPayload, String?>?)
       -> [(String, StyleRole)]
     {
       let differs = wire.map { acked != nil && acked?[keyPath: $0] != value } ?? false
-      return [label("  " + name, 14), (text(value), role(differs))]
+      return [label("  " + name, 14), (text(value), changed(differs))]
     }
-    lines.append([("device", .accent)])
-    lines.append(field("deviceID", record.device.deviceID, \.deviceID))
-    lines.append(field("etAppId", record.device.etAppId, \.etAppId))
-    lines.append(
-      field("platform", "\(record.device.platform.rawValue) \(env.platformVersion)", nil))
-    lines.append(field("app / sdk", "\(env.appVersion) / \(env.sdkVersion)", nil))
-    lines.append(field("push token", env.deviceToken ?? "(none)", nil))
-    lines.append(field("time zone", "\(env.timeZone) s, DST \(env.dst ? "on" : "off")", nil))
-    lines.append(field("locale", "\(env.locale) / \(env.language)", nil))
     func flag(_ name: String, _ on: Bool) -> String { "\(name) \(on ? g.check : g.cross)" }
-    lines.append([
-      label("  enabled", 14),
-      (
-        "\(flag("push", env.pushEnabled))  \(flag("quiet", env.quietPushEnabled))  \(flag("location", env.locationEnabled))  \(flag("proximity", env.proximityEnabled))",
-        .normal
-      ),
-    ])
+    var lines: [[(String, StyleRole)]] = [
+      [("device", .accent)],
+      field("deviceID", record.device.deviceID, \.deviceID),
+      field("etAppId", record.device.etAppId, \.etAppId),
+      field("platform", "\(record.device.platform.rawValue) \(env.platformVersion)", nil),
+      field("app / sdk", "\(env.appVersion) / \(env.sdkVersion)", nil),
+      field("push token", env.deviceToken ?? "(none)", nil),
+      field("time zone", "\(env.timeZone) s, DST \(env.dst ? "on" : "off")", nil),
+      field("locale", "\(env.locale) / \(env.language)", nil),
+      [
+        label("  enabled", 14),
+        (
+          "\(flag("push", env.pushEnabled))  \(flag("quiet", env.quietPushEnabled))  \(flag("location", env.locationEnabled))  \(flag("proximity", env.proximityEnabled))",
+          .normal
+        ),
+      ],
+    ]
     if device.settings.platform == .iOS {
       lines.append(field("badge", env.badge.map(String.init) ?? "(none)", nil))
     }
@@ -84,16 +117,6 @@ extension Panes {
       label("  app state", 14),
       (device.appState.rawValue, device.appState == .background ? .warning : .normal),
     ])
-    if !device.missingRequired.isEmpty {
-      lines.append([
-        ("missing required (R6.3): " + device.missingRequired.joined(separator: ", "), .error)
-      ])
-    }
-    if acked == nil {
-      lines.append([("nothing acknowledged yet", .dim)])
-    } else {
-      lines.append([("highlight: not yet acknowledged", .dim)])
-    }
     return lines
   }
 }
