@@ -1,5 +1,6 @@
 import Foundation
 import RegistrationCore
+import TestSupport
 import Testing
 
 @testable import EngagementCore

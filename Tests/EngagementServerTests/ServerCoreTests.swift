@@ -1,12 +1,10 @@
 import Foundation
 import RegistrationCore
+import TestSupport
 import Testing
 
 @testable import EngagementCore
 @testable import EngagementServer
-
-let appID = "995k5k1j-162l-4n5m-j4lo-jl5mmnk14n47"
-let token = "server-token-0123456789"
 
 /// A registration body as a device would send it.
 func body(

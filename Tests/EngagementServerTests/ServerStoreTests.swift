@@ -1,6 +1,7 @@
 import Clocks
 import Foundation
 import RegistrationCore
+import TestSupport
 import Testing
 
 @testable import EngagementCore

@@ -1,27 +1,10 @@
 import Clocks
-import EngagementHTTP
 import Foundation
 import RegistrationCore
-import RegistrationEngine
-import RegistrationHTTP
 import TestSupport
 import Testing
 
 @testable import EngagementCore
-@testable import EngagementServer
-
-/// A body as both shipped SDKs send it (SDK-FACTS: the fields, `uuid`, `registrationDateUtc`).
-func sdkBody(
-  device: String = "WATCH-1", platform: String = "Android", app: String = appID,
-  key: String? = nil,
-  tags: [String] = ["ALL"], attributes: [String: String] = [:], uuid: String = UUID().uuidString
-) -> String {
-  let attributeList = attributes.sorted { $0.key < $1.key }
-    .map { #"{"key":"\#($0.key)","value":"\#($0.value)"}"# }.joined(separator: ",")
-  let keyField = key.map { #""subscriberKey":"\#($0)","# } ?? ""
-  return
-    #"{"app_Version":"1.0","attributes":[\#(attributeList)],"dST":false,"deviceID":"\#(device)","etAppId":"\#(app)","hwid":"Google Pixel 8","locale":"en_US","location_Enabled":false,"platform":"\#(platform)","platform_Version":"14","proximity_Enabled":false,"push_Enabled":true,"quietPushEnabled":false,"registrationDateUtc":"2026-11-22T10:00:00.000Z","sdk_Version":"10.0.0","signedString":null,\#(keyField)"tags":[\#(tags.map { "\"\($0)\"" }.joined(separator: ","))],"timeZone":"0","uuid":"\#(uuid)"}"#
-}
 
 /// Judges one device's registrations the way the watch does: each step is (seconds, body,
 /// status, Retry-After header). The User-Agent picks the SDK's rules.
@@ -56,12 +39,6 @@ struct JudgeRig {
   var all: [Finding] { watch.devices.values.flatMap { $0.registrations.flatMap(\.findings) } }
   var violations: [Finding] { all.filter { $0.severity == .violation } }
 }
-
-let iosAgent = "MarketingCloudSdk/10.0.0 (iOS 17.5; en_US; Apple/iPhone15,2) com.example.app/1.0.0"
-let ipadAgent =
-  "MarketingCloudSdk/10.0.0 (iPadOS 17.5; en_GB; Apple/iPad13,1) com.example.app/1.0.0"
-let androidAgent =
-  "MarketingCloudSdk/10.0.0 (Android 14; en_US; Google/Pixel 8) com.example.app/1.0"
 
 @Suite("judging a real app's registrations (documented contract: no shipped SDK's User-Agent)")
 struct RegistrationJudgeTests {

@@ -13,8 +13,6 @@ import Testing
 /// The local server on loopback with real-shaped clients: engines running the shipped SDKs'
 /// profiles, and raw requests written byte for byte as SDK-FACTS.md describes them.
 /// The shipped SDKs refuse an app id that is not a UUID and a short token.
-let watchAppID = "0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b"
-let watchToken = "demo-access-token-012345"
 
 @Suite("watching a real app over loopback", .serialized, .timeLimit(.minutes(2)))
 struct WatchOverHTTPTests {

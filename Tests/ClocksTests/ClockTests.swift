@@ -1,8 +1,6 @@
 import Clocks
 import Foundation
 import RegistrationCore
-import RegistrationEngine
-import RegistrationHTTP
 import Synchronization
 import Testing
 
@@ -63,25 +61,5 @@ struct ClockTests {
     sleeper.cancel()
     let result = await sleeper.result
     #expect(throws: CancellationError.self) { try result.get() }
-  }
-}
-
-@Suite("HTTP transport")
-struct HTTPTransportTests {
-  @Test("R4.1 no connection is a transport failure, retried like any other")
-  func connectionRefused() async throws {
-    // Port 9 (discard) is closed on loopback here; nothing listens on it.
-    let configuration = try testConfiguration()
-    var send = InFlightSend(
-      id: 1, attempt: 1, reason: .initial, payload: RegistrationPayload(), body: Array("{}".utf8),
-      startedAt: .zero, coveredSeq: 0, clearedKeys: [])
-    send.payload.sdkVersion = "8.1.0"
-    let request = RegistrationRequest(send: send, configuration: configuration)
-    let result = await HTTPTransport().send(request)
-    guard case .transportFailed(let message) = result else {
-      Issue.record("expected a transport failure, got \(result)")
-      return
-    }
-    #expect(!message.isEmpty)
   }
 }

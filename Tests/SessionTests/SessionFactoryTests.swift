@@ -1,0 +1,71 @@
+import Clocks
+import EngagementCore
+import EngagementServer
+import Foundation
+import RegistrationCore
+import Session
+import SessionHTTP
+import SessionValues
+import Testing
+
+/// One factory builds every job; each job answers for itself.
+@Suite("the session factory and its jobs", .timeLimit(.minutes(1)))
+struct SessionFactoryTests {
+  static func receiverSetup() throws -> ReceiverSetup {
+    ReceiverSetup(
+      settings: ServerSettings(appID: "app", accessToken: "token-0123456789"),
+      store: try ServerStore.inMemory(), options: ReceiverOptions(port: 0))
+  }
+
+  @Test("a receiver listens on loopback, takes faults, refuses device commands, pushes its case")
+  func receiver() async throws {
+    let session = try await SessionFactory(network: HTTPNetwork()).open(
+      .receiver(try Self.receiverSetup()))
+    #expect(session.destination.hasPrefix("receiving on http://127.0.0.1:"))
+    let fault = await session.run(
+      .server(.fail(status: 503, times: 1, retryAfter: nil, duration: nil)))
+    #expect(!fault.isError && fault.text.contains("503"))
+    let edit = await session.run(.edit(.addTag("x")))
+    #expect(edit.isError && edit.text.contains("receives real apps"))
+    #expect(session.setRate(10) == false)
+    #expect(await session.jumpToNextDeadline() == nil)
+    guard case .receiver(let view) = await session.snapshot() else {
+      Issue.record("a receiver pushes a receiver snapshot")
+      return
+    }
+    #expect(view.watched.isEmpty && view.server?.fault != nil)
+    await session.stop()
+  }
+
+  @Test("an imported device is read-only: launch shows it, every change is refused")
+  func imported() async throws {
+    let state = RegistrationState(
+      record: ContactRecord(
+        tags: ["news"],
+        device: DeviceFields(
+          deviceID: "D", registrationId: "", etAppId: "app", platform: .android,
+          environment: .demo(.android))))
+    let session = SessionFactory().imported(
+      ImportedDevice(source: "dump.json", profile: .android, state: state))
+    #expect(!(await session.run(.launch)).isError)
+    let refused = await session.run(.edit(.addTag("x")))
+    #expect(refused.isError && refused.text.contains("read-only"))
+    #expect(await session.snapshot().device?.state.record.tags == ["news"])
+    await session.stop()
+  }
+
+  @Test("a device session's jobs: in process with no network; loopback needs one")
+  func device() async throws {
+    let factory = SessionFactory()
+    let session = try await factory.device(SessionSetup(), place: try .virtual())
+    #expect(session.destination == "the local server (in process)")
+    guard case .device = await session.snapshot() else {
+      Issue.record("a device session pushes a device snapshot")
+      return
+    }
+    await session.stop()
+    await #expect(throws: SessionError.self) {
+      _ = try await factory.device(SessionSetup(), place: try .virtual(route: .loopback))
+    }
+  }
+}
