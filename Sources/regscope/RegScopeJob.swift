@@ -32,7 +32,9 @@ extension RegScope {
       receive ? "--receive" : nil, scenario.map { _ in "--scenario" },
       importState.map { _ in "--import-state" },
     ].compactMap { $0 }
-    if jobs.count > 1 { throw ValidationError("give one of \(jobs.joined(separator: ", "))") }
+    if jobs.count > 1 {
+      throw ValidationError("\(jobs.joined(separator: " and ")) are different jobs: give one")
+    }
     if receiver.given && !receive {
       throw ValidationError(
         "--port, --listen, --upstream, --tls-cert, --tls-key and --any-app go with --receive")
