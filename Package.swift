@@ -80,11 +80,15 @@ let package = Package(
       ],
       swiftSettings: strictSwift6
     ),
+    // Captures: HAR 1.2 read (streamed, judged) and written (tokens masked).
+    .target(
+      name: "HAR", dependencies: ["RegistrationCore", "EngagementCore", "SystemCalls"],
+      swiftSettings: strictSwift6),
     // The local server's HTTP front on Hummingbird: routes, hardening, the OpenAPI document.
     .target(
       name: "EngagementHTTP",
       dependencies: [
-        "RegistrationCore", "Clocks", "EngagementCore", "EngagementServer", "SystemCalls",
+        "RegistrationCore", "Clocks", "EngagementCore", "EngagementServer", "SystemCalls", "HAR",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -133,7 +137,7 @@ let package = Package(
       name: "SessionHTTP",
       dependencies: [
         "Session", "RegistrationEngine", "RegistrationHTTP", "EngagementCore", "EngagementServer",
-        "EngagementHTTP",
+        "EngagementHTTP", "HAR",
       ],
       swiftSettings: strictSwift6
     ),
@@ -213,6 +217,11 @@ let package = Package(
     .testTarget(
       name: "SessionHTTPTests", dependencies: ["SessionHTTP", "Session"],
       swiftSettings: strictSwift6),
+    .testTarget(
+      name: "HARTests",
+      dependencies: ["HAR", "EngagementCore", "RegistrationCore", "TestSupport"],
+      swiftSettings: strictSwift6
+    ),
     // What the repository promises of itself: the docs' commands parse, functions stay short,
     // one file calls the C library.
     .testTarget(
@@ -265,7 +274,7 @@ let package = Package(
       dependencies: [
         "InspectorUI", "CNcursesw", "Session", "SessionValues", "SessionHTTP", "Scenarios",
         "StateDumps", "Fleet", "RegistrationEngine", "EngagementCore", "EngagementServer", "Clocks",
-        "ToolSupport", "SystemCalls",
+        "ToolSupport", "SystemCalls", "HAR",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6
@@ -276,7 +285,7 @@ let package = Package(
       dependencies: [
         "RegistrationCore", "RegistrationEngine", "EngagementCore", "EngagementServer",
         "EngagementHTTP", "Clocks", "Session", "SessionValues", "SessionHTTP", "Scenarios",
-        "StateDumps", "Fleet", "ToolSupport", "SystemCalls",
+        "StateDumps", "Fleet", "ToolSupport", "SystemCalls", "HAR",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6
@@ -316,7 +325,7 @@ let package = Package(
       name: "regscope-fuzz",
       dependencies: [
         "Session", "SessionValues", "Scenarios", "StateDumps", "RegistrationEngine",
-        "EngagementCore", "EngagementServer", "EngagementHTTP", "InspectorUI",
+        "EngagementCore", "EngagementServer", "EngagementHTTP", "InspectorUI", "HAR",
       ],
       path: "Tests/Fuzz",
       swiftSettings: strictSwift6

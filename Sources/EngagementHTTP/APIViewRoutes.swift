@@ -1,6 +1,7 @@
 import EngagementCore
 import EngagementServer
 import Foundation
+import HAR
 import Hummingbird
 import NIOCore
 import RegistrationCore
@@ -9,6 +10,7 @@ import RegistrationCore
 /// and each watched device's timeline. Read-only, open to anyone who can reach the server.
 struct APIViewRoutes {
   let server: LocalEngagementServer
+  let recorder: ExchangeRecorder
 
   var collection: RouteCollection<EngagementRequestContext> {
     let collection = RouteCollection(context: EngagementRequestContext.self)
@@ -19,6 +21,7 @@ struct APIViewRoutes {
     collection.get("devices/:deviceID/registrations") { _, context in
       await self.timeline(context: context)
     }
+    collection.get("devices/:deviceID/har") { _, context in await self.har(context: context) }
     return collection
   }
 
@@ -150,5 +153,21 @@ struct APIViewRoutes {
         "unknownCursor",
         "before \"\(TerminalText.escaped(cursor))\" names nothing this view holds; use the next of the page before",
         field: "before"))
+  }
+
+  /// The device's newest exchanges as HAR 1.2, tokens masked: what a bug report attaches.
+  private func har(context: EngagementRequestContext) async -> Response {
+    let deviceID = DeviceRoutes.pathParameter("deviceID", context) ?? ""
+    guard let exchanges = recorder.exchanges(of: deviceID) else {
+      return EngagementRoutes.json(
+        404,
+        EngagementServerCore.errorBody(
+          "unknownDevice",
+          "no exchange of device \"\(TerminalText.escaped(deviceID))\" is held (the newest \(ExchangeLog.perDevice) of each device are, within \(ExchangeLog.byteBudget >> 20) MB)",
+          field: "deviceID"))
+    }
+    var response = EngagementRoutes.json(200, Array(HARDocument.encode(exchanges)))
+    response.headers[.contentType] = "application/har+json"
+    return response
   }
 }

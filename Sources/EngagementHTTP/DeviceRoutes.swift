@@ -27,21 +27,14 @@ struct DeviceRoutes {
       subscriberToken: request.headers[subscriberToken])
   }
 
-  /// The other routes: (method, path, name, the answer's JSON).
-  static let others: [(HTTPRequest.Method, String, String, String)] = [
-    (.post, "device/v1/:appId/sync/:deviceId", "sync", #"{}"#),
-    (.get, "device/v1/:appId/message", "inbox", #"{"messages":[]}"#),
-    (.patch, "device/v1/:appId/message", "inboxStatus", #"{}"#),
-    (.post, "device/v1/event/analytic", "analytics", #"{}"#),
-    (.post, "devicestatistics/v1/analytic", "statistics", #"{}"#),
-    (.post, "devicestatistics/v1/event", "statisticsEvent", #"{}"#),
-    (.get, "device/v1/location/:appId/fence", "fences", #"{"fences":[]}"#),
-    (.get, "device/v1/location/:appId/proximity", "proximity", #"{"beacons":[]}"#),
-  ]
+  /// The other routes (SDKRoutes' table): method, path, name, the answer's JSON.
+  static let others: [(HTTPRequest.Method, String, String, String)] = SDKRoutes.others.compactMap {
+    route in
+    HTTPRequest.Method(route.method).map { ($0, route.pattern, route.name, route.answer) }
+  }
 
   /// The registration (S1, S7) and the SDK's other routes, answered here.
-  var collection: RouteCollection<EngagementRequestContext> {
-    let collection = RouteCollection(context: EngagementRequestContext.self)
+  func add(to collection: RouteCollection<EngagementRequestContext>) {
     let (server, options) = (self.server, self.options)
     collection.post("device/v1/registration") { request, context in
       await Self.register(request, context: context, server: server, options: options)
@@ -56,7 +49,6 @@ struct DeviceRoutes {
         }
       }
     }
-    return collection
   }
 
   struct Refused: Error { var response: Response }

@@ -30,6 +30,8 @@ public final class EngagementHTTPServer: Sendable {
     public var tls: ServerTLS?
     /// Idle, body-progress and connection limits.
     public var limits = ConnectionLimits()
+    /// Told every device exchange, once its answer has gone (`--har`).
+    public var capture: (@Sendable (CapturedExchange) -> Void)?
 
     public init() {}
   }
@@ -53,6 +55,8 @@ public final class EngagementHTTPServer: Sendable {
 
   public let server: LocalEngagementServer
   public let options: Options
+  /// The device exchanges, as they went over the wire.
+  public let recorder: ExchangeRecorder
   private let state = Mutex(State())
   /// Connections open now, counted against `limits.connections`.
   private let openConnections = ConnectionCount()
@@ -66,6 +70,7 @@ public final class EngagementHTTPServer: Sendable {
   public init(server: LocalEngagementServer, options: Options = Options()) {
     self.server = server
     self.options = options
+    recorder = ExchangeRecorder(sink: options.capture)
   }
 
   /// The port it listens on (after `start`).
@@ -136,7 +141,7 @@ public final class EngagementHTTPServer: Sendable {
       idleTimeout: limits.idle.timeAmount)
     let failure = Mutex<(any Error)?>(nil)
     let app = Application(
-      router: EngagementRoutes.router(server: server, options: options),
+      router: EngagementRoutes.router(server: server, options: options, recorder: recorder),
       server: try options.tls?.serverBuilder(http1) ?? .engagementHTTP1(http1),
       configuration: .init(address: .hostname(options.host, port: requested)),
       onServerRunning: { channel in

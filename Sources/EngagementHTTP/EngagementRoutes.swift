@@ -34,7 +34,8 @@ enum EngagementRoutes {
     let segments = path.split(separator: "/", omittingEmptySubsequences: true)
     let patterns =
       DeviceRoutes.others.map { ($0.0, $0.1) } + [
-        (HTTPRequest.Method.get, "api/devices/:deviceID/registrations")
+        (HTTPRequest.Method.get, "api/devices/:deviceID/registrations"),
+        (HTTPRequest.Method.get, "api/devices/:deviceID/har"),
       ]
     let allowed = patterns.filter { _, pattern in
       let parts = pattern.split(separator: "/")
@@ -50,18 +51,26 @@ enum EngagementRoutes {
 
   /// The front: the device routes (local, or the relay chosen at start), the API's views,
   /// and its controls behind the app's token.
-  static func router(server: LocalEngagementServer, options: EngagementHTTPServer.Options)
-    -> Router<EngagementRequestContext>
-  {
+  static func router(
+    server: LocalEngagementServer, options: EngagementHTTPServer.Options,
+    recorder: ExchangeRecorder
+  ) -> Router<EngagementRequestContext> {
     let router = Router(context: EngagementRequestContext.self)
     router.add(middleware: JSONErrorMiddleware())
     router.add(middleware: DeclaredLengthMiddleware(limit: options.maxBodyBytes))
+    // Every device exchange is recorded as it went over the wire (the API's HAR view, --har).
+    let device = RouteCollection(context: EngagementRequestContext.self)
+      .add(
+        middleware: CaptureMiddleware(
+          recorder: recorder, maxBodyBytes: options.maxBodyBytes,
+          scheme: options.tls == nil ? "http" : "https"))
     if let upstream = options.upstream {
-      router.addRoutes(RelayRoutes(server: server, upstream: upstream, options: options).collection)
+      RelayRoutes(server: server, upstream: upstream, options: options).add(to: device)
     } else {
-      router.addRoutes(DeviceRoutes(server: server, options: options).collection)
+      DeviceRoutes(server: server, options: options).add(to: device)
     }
-    router.addRoutes(APIViewRoutes(server: server).collection, atPath: "api")
+    router.addRoutes(device)
+    router.addRoutes(APIViewRoutes(server: server, recorder: recorder).collection, atPath: "api")
     router.addRoutes(ControlRoutes(server: server, options: options).collection, atPath: "api")
     router.get("openapi.json") { _, _ in
       json(200, Array(OpenAPIDocument.json(appID: server.validationSettings.appID).utf8))

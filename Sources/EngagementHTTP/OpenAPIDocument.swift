@@ -92,6 +92,16 @@ enum OpenAPIDocument {
         "/device/v1/location/{appId}/proximity": {
           "get": {"summary": "The SDKs' beacon route: no beacons", "parameters": [{"name": "appId", "in": "path", "required": true, "schema": {"type": "string"}}], "responses": {"200": {"description": "No beacons", "content": {"application/json": {"schema": {"type": "object"}}}}}}
         },
+        "/api/devices/{deviceID}/har": {
+          "get": {
+            "summary": "A real app's device: its newest requests and answers as HAR 1.2 (tokens masked), to attach to a bug report or read back with regctl judge",
+            "parameters": [{"name": "deviceID", "in": "path", "required": true, "schema": {"type": "string"}}],
+            "responses": {
+              "200": {"description": "The device's part of the capture", "content": {"application/har+json": {"schema": {"type": "object", "required": ["log"], "properties": {"log": {"type": "object"}}}}}},
+              "404": {"description": "No exchange of that device is held", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+            }
+          }
+        },
         "/api/registrations": {
           "get": {
             "summary": "Registrations, newest first, of the newest the server keeps: received, processed, rejected with the reason (S2, S5, S6)",

@@ -13,8 +13,7 @@ struct RelayRoutes {
   let upstream: Upstream
   let options: EngagementHTTPServer.Options
 
-  var collection: RouteCollection<EngagementRequestContext> {
-    let collection = RouteCollection(context: EngagementRequestContext.self)
+  func add(to collection: RouteCollection<EngagementRequestContext>) {
     let (server, upstream, options) = (self.server, self.upstream, self.options)
     collection.post("device/v1/registration") { request, context in
       await Self.relayRegistration(
@@ -37,7 +36,6 @@ struct RelayRoutes {
         }
       }
     }
-    return collection
   }
 
   /// `--upstream`: an injected fault answers first; otherwise the tenant answers, and what

@@ -108,7 +108,7 @@ enum ServerAPIViews {
             attributes: device.attributes, tags: device.tags,
             lastRegistration: .init(
               id: device.lastRegistrationID, at: device.lastRegistrationAt.seconds),
-            client: watched[device.deviceID].map(WatchViews.client))
+            client: watched[device.deviceID].map { WatchViews.client($0) })
         }, next: page.next, key: "devices")
   }
 

@@ -1,3 +1,5 @@
+import Crypto
+
 /// How a secret prints: never whole.
 public enum TokenText {
   /// The first four characters and the length, enough to tell two tokens apart; a short one
@@ -6,5 +8,19 @@ public enum TokenText {
     let count = value.count
     guard count >= 12 else { return "…(\(count) chars)" }
     return "\(value.prefix(4))…(\(count) chars)"
+  }
+}
+
+extension TokenText {
+  /// Masked, with a short fingerprint of the whole (32 bits of its SHA-256): two tokens that
+  /// differ print differently, so a masked capture still shows whether the app sent back the
+  /// token it was given, and the token itself cannot be read back from it.
+  public static func fingerprinted(_ value: String) -> String {
+    let digest = SHA256.hash(data: Array(value.utf8))
+    let hex = digest.prefix(4).map { byte in
+      let text = String(byte, radix: 16)
+      return byte < 16 ? "0" + text : text
+    }.joined()
+    return masked(value) + " #" + hex
   }
 }

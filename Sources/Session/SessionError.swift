@@ -6,11 +6,14 @@ public enum SessionError: Error, CustomStringConvertible {
   case noLocalServer(String)
   case notVirtual
   case readOnly(String)
+  case captured(String)
   case noNetwork
   case noDevice(String)
 
   public var description: String {
     switch self {
+    case .captured(let source):
+      "\(source) is a capture and is read-only: change the app, capture again, and judge that"
     case .readOnly(let source):
       "the device was imported from \(source) and is read-only: edit the app, then dump it again"
     case .notLaunched(let command): "\(command): the app has not launched yet; add `launch` first"

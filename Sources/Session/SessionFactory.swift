@@ -22,6 +22,8 @@ public struct SessionFactory: Sendable {
     case receiver(ReceiverSetup)
     /// A device read from a state dump, read-only.
     case imported(ImportedDevice)
+    /// A judged capture (HAR), read-only.
+    case capture(CaptureJudge, sources: [String])
   }
 
   public var network: (any SessionNetwork)?
@@ -34,6 +36,7 @@ public struct SessionFactory: Sendable {
     case .persistent(let persistent): try await device(persistent, log: log)
     case .receiver(let setup): try await receiver(setup, log: log)
     case .imported(let device): imported(device)
+    case .capture(let judge, let sources): capture(judge, sources: sources)
     }
   }
 
@@ -53,6 +56,10 @@ public struct SessionFactory: Sendable {
   public func receiver(_ setup: ReceiverSetup, log: RunLog) async throws -> ReceiverSession {
     guard let network else { throw SessionError.noNetwork }
     return try await ReceiverSession(setup, network: network, log: log)
+  }
+
+  public func capture(_ judge: CaptureJudge, sources: [String]) -> CaptureSession {
+    CaptureSession(judge, sources: sources)
   }
 
   public func imported(_ device: ImportedDevice) -> ImportedSession {

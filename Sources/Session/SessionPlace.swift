@@ -30,11 +30,14 @@ public struct ReceiverOptions: Sendable {
   public var tls: (certificate: String, key: String)?
   /// `--any-app`: adopt the first request's app id and token (loopback only).
   public var anyApp: Bool
+  /// `--har`: write every device request and answer to this HAR 1.2 file.
+  public var har: String?
 
   public init(
     port: Int, upstream: String? = nil, host: String = "127.0.0.1",
-    tls: (certificate: String, key: String)? = nil, anyApp: Bool = false
+    tls: (certificate: String, key: String)? = nil, anyApp: Bool = false, har: String? = nil
   ) {
+    self.har = har
     self.anyApp = anyApp
     self.port = port
     self.upstream = upstream
@@ -48,6 +51,12 @@ public protocol ServerFront: Sendable {
   var url: String { get }
   func waitUntil(listening: Bool) async
   func stop() async
+  /// What the front wrote besides its answers (a `--har` capture), in words; nil when nothing.
+  var written: String? { get }
+}
+
+extension ServerFront {
+  public var written: String? { nil }
 }
 
 /// How a simulated device's registrations travel.

@@ -1,6 +1,7 @@
 import EngagementCore
 import EngagementHTTP
 import EngagementServer
+import HAR
 import RegistrationCore
 import RegistrationEngine
 import RegistrationHTTP
@@ -35,10 +36,13 @@ public struct HTTPNetwork: SessionNetwork {
       try tls.check()
       options.tls = tls
     }
+    let capture = try receiver.har.map { path throws(HARError) in try HARFile(path: path) }
+    if let capture { options.capture = { capture.record($0) } }
     let front = EngagementHTTPServer(server: server, options: options)
     let bound = try await front.start()
     let scheme = receiver.tls == nil ? "http" : "https"
-    return LoopbackFront(front: front, url: "\(scheme)://\(receiver.host):\(bound)")
+    return LoopbackFront(
+      front: front, url: "\(scheme)://\(receiver.host):\(bound)", capture: capture)
   }
 }
 
@@ -53,10 +57,23 @@ struct BadUpstream: Error, CustomStringConvertible {
 struct LoopbackFront: ServerFront {
   let front: EngagementHTTPServer
   let url: String
+  var capture: HARFile? = nil
 
   func waitUntil(listening: Bool) async { await front.waitUntil(listening: listening) }
 
-  func stop() async { await front.stop() }
+  func stop() async {
+    await front.stop()
+    capture?.close()
+  }
+
+  var written: String? {
+    guard let capture else { return nil }
+    let (kept, beyond) = capture.counts
+    return
+      "capture: \(kept) exchange\(kept == 1 ? "" : "s") in \(TerminalText.escaped(capture.path))"
+      + (beyond > 0 ? "; \(beyond) more past the limit of \(HARFile.entryLimit) were not kept" : "")
+      + (capture.problem.map { "; the last write failed: \($0)" } ?? "")
+  }
 }
 
 extension HTTPNetwork {

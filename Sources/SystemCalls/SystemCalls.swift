@@ -38,6 +38,35 @@ public enum SystemCalls {
     return nil
   }
 
+  /// Writes `bytes` to `path` so that a reader (or a crash) sees the old file or the new one,
+  /// never half of either: a private (0600) file beside it, synced, then renamed over it.
+  /// Nil when that worked, else the reason.
+  public static func replaceFile(_ path: String, with bytes: [UInt8]) -> String? {
+    let temporary = path + ".partial"
+    let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
+    guard descriptor >= 0 else { return lastErrorText }
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else {
+        let reason = lastErrorText
+        close(descriptor)
+        unlink(temporary)
+        return reason
+      }
+      written += count
+    }
+    fsync(descriptor)
+    close(descriptor)
+    guard rename(temporary, path) == 0 else {
+      let reason = lastErrorText
+      unlink(temporary)
+      return reason
+    }
+    return nil
+  }
+
   /// Sends standard error to the end of `path` (created 0600). Returns the descriptor that
   /// restores it, or nil when the file cannot be opened.
   public static func redirectStandardError(appendingTo path: String) -> Int32? {

@@ -38,6 +38,14 @@ public struct ReceiverArguments: ParsableArguments {
     ))
   public var anyApp = false
 
+  @Option(
+    help: ArgumentHelp(
+      "Write every device request and answer to this HAR 1.2 file (tokens masked).",
+      discussion:
+        "Valid JSON at every moment: rewritten a second after each change and when the receiver stops. Read it back with regctl judge.",
+      valueName: "file"))
+  public var har: String?
+
   public init() {}
 
   public func validate() throws {
@@ -53,7 +61,7 @@ public struct ReceiverArguments: ParsableArguments {
   /// True when any of these options was given: they mean nothing without a receiver.
   public var given: Bool {
     port != 8080 || listen != "127.0.0.1" || upstream != nil || tlsCert != nil || tlsKey != nil
-      || anyApp
+      || anyApp || har != nil
   }
 
   /// True when the address lets more than this machine in.
@@ -62,7 +70,7 @@ public struct ReceiverArguments: ParsableArguments {
   public var options: ReceiverOptions {
     ReceiverOptions(
       port: port, upstream: upstream, host: listen,
-      tls: tlsCert.flatMap { cert in tlsKey.map { (cert, $0) } }, anyApp: anyApp)
+      tls: tlsCert.flatMap { cert in tlsKey.map { (cert, $0) } }, anyApp: anyApp, har: har)
   }
 
   /// The warning a receiver bound beyond loopback prints at start.

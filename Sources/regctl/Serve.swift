@@ -153,8 +153,12 @@ struct Serve: AsyncParsableCommand {
       }
       if let warning = receiver.exposureWarning { Output.line("warning: \(warning)") }
     }
+    if let har = receiver.har {
+      Output.line("writing every device request and answer to \(TerminalText.escaped(har))")
+    }
     _ = await TerminationSignal.wait()
     await session.stop()
+    if let written = session.front.written { Output.line(written) }
     if !quiet { Output.line("stopped") }
   }
 }

@@ -44,6 +44,13 @@ struct RegScope: AsyncParsableCommand {
     help: "Open on a shipped SDK's state dump (Android, unified or iOS), read-only.")
   var importState: String?
 
+  @Option(
+    name: .customLong("judge"),
+    help: ArgumentHelp(
+      "Open a capture (HAR 1.2) in the receiver's layout, judged, read-only.",
+      valueName: "file"))
+  var capture: String?
+
   @Flag(
     help: ArgumentHelp(
       "Receive real apps' registrations and judge them, instead of simulating a device.",
@@ -148,6 +155,7 @@ struct RegScope: AsyncParsableCommand {
     log?.restore()
     await work.finish()
     await session.stop()
+    if let written = (session as? ReceiverSession)?.front.written { Output.error(written) }
     if let why = lost.withLock({ $0 }) {
       Output.error("regscope: \(why); the screen is restored and nothing was lost")
       throw ExitCode(1)

@@ -3,6 +3,7 @@ import Clocks
 import EngagementCore
 import EngagementServer
 import Foundation
+import HAR
 import RegistrationCore
 import RegistrationEngine
 import Scenarios
@@ -30,16 +31,19 @@ extension RegScope {
   func validateJob() throws {
     let jobs = [
       receive ? "--receive" : nil, scenario.map { _ in "--scenario" },
-      importState.map { _ in "--import-state" },
+      importState.map { _ in "--import-state" }, capture.map { _ in "--judge" },
     ].compactMap { $0 }
     if jobs.count > 1 {
       throw ValidationError("\(jobs.joined(separator: " and ")) are different jobs: give one")
     }
     if receiver.given && !receive {
       throw ValidationError(
-        "--port, --listen, --upstream, --tls-cert, --tls-key and --any-app go with --receive")
+        "--port, --listen, --upstream, --tls-cert, --tls-key, --any-app and --har go with --receive"
+      )
     }
-    if (receive || importState != nil) && (options.server != nil || options.speed != nil) {
+    if (receive || importState != nil || capture != nil)
+      && (options.server != nil || options.speed != nil)
+    {
       throw ValidationError(
         "--server and --speed drive a simulated device; \(jobs[0]) has none (its clock is real time)"
       )
@@ -81,6 +85,12 @@ extension RegScope {
         warnings: [], hasLocalServer: false)
     }
     if receive { return try await openReceiver(factory, log: log) }
+    if let capture {
+      let judge = try HARReader.judge([capture])
+      return OpenedJob(
+        session: factory.capture(judge, sources: [capture]),
+        title: "capture: \(capture) (read-only)", warnings: [], hasLocalServer: false)
+    }
     if let scenario {
       guard let loaded = try BuiltInScenarios.load(scenario) else {
         throw ValidationError("no built-in scenario or file \"\(scenario)\"")

@@ -1,6 +1,7 @@
 import EngagementCore
 import EngagementServer
 import Foundation
+import HAR
 import InspectorUI
 import RegistrationCore
 import RegistrationEngine
@@ -12,7 +13,7 @@ import SessionValues
 /// must never trap, and checks a property where it has one (what decodes re-encodes to the
 /// same value; what parses prints back to the same command).
 enum FuzzTarget: String, CaseIterable, Sendable {
-  case scenario, config, command, wire, fault, theme
+  case scenario, config, command, wire, fault, theme, har
 
   func run(_ input: [UInt8]) {
     let text = String(decoding: input, as: UTF8.self)
@@ -42,6 +43,13 @@ enum FuzzTarget: String, CaseIterable, Sendable {
       _ = try? FaultRequest.parse(input, now: Instant(1000))
     case .theme:
       _ = ThemeLoader.parse(text, source: "fuzz", base: nil)
+    case .har:
+      // A capture that reads judges every registration it counted, each on one device.
+      guard let judge = try? HARReader.judge(documents: [("fuzz", Data(input))]) else { return }
+      let judged = judge.devices.reduce(0) { $0 + $1.registrationCount }
+      if judged != judge.counts.registrations {
+        FuzzFailure.report("\(judge.counts.registrations) registrations counted, \(judged) judged")
+      }
     }
   }
 
@@ -79,9 +87,27 @@ enum FuzzTarget: String, CaseIterable, Sendable {
       ]
     case .theme:
       texts = BuiltInThemes.all.map(\.yaml)
+    case .har:
+      texts = [
+        String(decoding: HARDocument.encode([Self.seedExchange]), as: UTF8.self),
+        #"{"log":{"version":"1.2","creator":{"name":"WebInspector","version":"537.36"},"pages":[{"startedDateTime":"2026-11-22T10:00:00.000+01:00","id":"page_1","title":"x","pageTimings":{}}],"entries":[{"_initiator":{"type":"other"},"_priority":"High","startedDateTime":"2026-11-22T10:00:00.123+01:00","time":-1,"request":{"method":"POST","url":"https://mc.example.com/device/v1/registration","httpVersion":"HTTP/1.1","headers":[{"name":"User-Agent","value":"MarketingCloudSdk/10.0.0 (Android 14; en_US; Google/Pixel 8) com.example.app/1.0"}],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":-1,"postData":{"mimeType":"application/json","text":"{\"deviceID\":\"D\",\"etAppId\":\"a\",\"platform\":\"Android\"}"}},"response":{"status":503,"statusText":"","httpVersion":"HTTP/1.1","headers":[],"cookies":[],"content":{"size":-1,"mimeType":"application/json","text":"e30=","encoding":"base64"},"redirectURL":"","headersSize":-1,"bodySize":-1},"cache":{},"timings":{"blocked":-1,"dns":-1,"connect":-1,"send":0,"wait":12,"receive":0},"comment":""}]}}"#,
+        #"{"log":{"entries":[{"startedDateTime":"not a time"},[[[[[[[[]]]]]]]],"\u0000"]}}"#,
+      ]
     }
     return texts.map { Array($0.utf8) }
   }
+
+  /// A registration as RegScope's export writes it.
+  static let seedExchange = CapturedExchange(
+    startedAt: Instant(1.8e9), duration: 0.01, method: "POST",
+    url: "http://127.0.0.1:8080/device/v1/registration",
+    requestHeaders: [
+      HeaderField(
+        "User-Agent",
+        "MarketingCloudSdk/10.0.0 (iOS 17.5; en_US; Apple/iPhone15,2) com.example.app/1.0.0")
+    ],
+    requestBody: Array(seedRegistration.utf8), status: 201,
+    responseHeaders: [HeaderField("X-Subscriber-Token", "rs-0123456789abcdef")])
 
   /// Seed 000's registration example (R6.4), raw TAB included.
   static let seedRegistration = """

@@ -26,7 +26,7 @@ struct ShownCommand: Hashable, CustomStringConvertible {
   var description: String { "\(source): \(tool) \(subcommand ?? "") \(flags)" }
 
   static let regctlSubcommands: Set<String> = [
-    "run", "shell", "serve", "scenarios", "state", "fleet",
+    "run", "shell", "serve", "scenarios", "state", "fleet", "judge",
   ]
 
   /// `regctl serve --app-id ID`, `swift run -c release regctl fleet --devices 10`: nil when the

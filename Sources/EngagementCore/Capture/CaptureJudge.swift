@@ -1,0 +1,100 @@
+import Foundation
+import RegistrationCore
+
+/// What a capture held besides the registrations it judged.
+public struct CaptureCounts: Sendable, Hashable, Codable {
+  /// Registrations judged.
+  public var registrations = 0
+  /// Posts to the registration route whose body is no registration (no JSON, no device id).
+  public var notRegistrations = 0
+  /// Calls to the SDK's other device routes, counted against their devices.
+  public var otherRoutes = 0
+  /// Entries that are not the SDK's (the app's own API, images, analytics of others).
+  public var ignored = 0
+  /// Entries without a start time, or with one that cannot be read: left out.
+  public var skippedTimes = 0
+
+  public init() {}
+}
+
+/// Judges a capture's registrations with the live watch's judge and severities, device by
+/// device, for the SDK each one runs. The exchanges must come in time order. Pure.
+///
+/// A capture cannot see the tenant's processing, so the contact each device is in (for the
+/// orphan findings, S3/S4) is the one its accepted registrations named, from the capture
+/// itself: a contact another captured device still holds is not orphaned.
+public struct CaptureJudge: Sendable {
+  public private(set) var watch = DeviceWatch()
+  public var counts = CaptureCounts()
+  private var contactOf: [String: String] = [:]
+  private var devicesOf: [String: Set<String>] = [:]
+
+  public init() {}
+
+  public mutating func add(_ exchange: CapturedExchange) {
+    switch SDKRoutes.route(method: exchange.method, path: exchange.path, query: exchange.query) {
+    case nil:
+      counts.ignored += 1
+    case .other(let name, let deviceID)?:
+      counts.otherRoutes += 1
+      watch.recordOther(
+        route: name, deviceID: deviceID, facts: exchange.facts, at: exchange.startedAt)
+    case .registration?:
+      judgeRegistration(exchange)
+    }
+  }
+
+  private mutating func judgeRegistration(_ exchange: CapturedExchange) {
+    guard case .success(let payload) = WireDecoding.payload(from: Data(exchange.requestBody)),
+      let deviceID = payload.deviceID.map(InputRules.trimmed), !deviceID.isEmpty
+    else {
+      counts.notRegistrations += 1
+      return
+    }
+    counts.registrations += 1
+    // A date is measured against the answer's own Date, else the request's start.
+    let answeredAt =
+      exchange.responseHeader("Date").flatMap(RetryAfter.httpDate)
+      ?? Date(timeIntervalSince1970: exchange.startedAt.seconds)
+    let retryAfter = exchange.responseHeader("Retry-After").flatMap {
+      RetryAfter.parse($0, now: answeredAt)
+    }
+    let devicesOf = self.devicesOf
+    _ = watch.record(
+      deviceID: deviceID, payload: payload, body: exchange.requestBody, facts: exchange.facts,
+      at: exchange.startedAt, status: exchange.status, retryAfter: retryAfter,
+      server: ServerFacts(
+        definedAttributes: nil,
+        contactStillHasOtherDevices: { key in
+          devicesOf[key]?.contains { $0 != deviceID } ?? false
+        }),
+      issuedToken: exchange.responseHeader("X-Subscriber-Token"))
+    if let status = exchange.status, RetryPolicy.isSuccess(status: status) {
+      accept(payload, deviceID: deviceID)
+    }
+  }
+
+  /// S3: the contact an accepted registration puts its device in (R8: one made up when
+  /// nothing names one, which no other device can share).
+  private mutating func accept(_ payload: RegistrationPayload, deviceID: String) {
+    let current = contactOf[deviceID]
+    let key =
+      ContactRules.contact(sent: payload, current: current, tokenHolderContact: nil)
+      ?? "made-up:\(deviceID)"
+    guard key != current else { return }
+    if let current { devicesOf[current]?.remove(deviceID) }
+    contactOf[deviceID] = key
+    devicesOf[key, default: []].insert(deviceID)
+  }
+
+  /// The devices, the one seen first first.
+  public var devices: [DeviceWatch.Device] {
+    watch.devices.values.sorted { $0.firstSeen < $1.firstSeen }
+  }
+
+  /// The worst severity any finding has, or nil when there is none.
+  public var worstSeverity: Finding.Severity? {
+    let all = watch.devices.values.flatMap { $0.severityCounts.filter { $0.value > 0 }.keys }
+    return Finding.Severity.allCases.first { all.contains($0) }
+  }
+}

@@ -1,0 +1,109 @@
+import Foundation
+import RegistrationCore
+
+/// A judged capture in words, device by device, as the receiver shows it: the timeline with
+/// each registration's answer and findings, the findings with their rules and fixes, the next
+/// send the SDK allows, whether the subscriber token came back. Tokens print masked; every
+/// text from the capture prints escaped.
+public enum CaptureText {
+  public static func report(_ judge: CaptureJudge, sources: [String]) -> String {
+    var lines = [summary(judge, sources: sources)]
+    for device in judge.devices { lines += [""] + block(device) }
+    if judge.devices.isEmpty {
+      lines.append(
+        "no registration in the capture: is it the app's traffic, captured while it registered?")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  /// "12 registrations, 2 devices: 1 violation, 0 warnings, 3 notes": a line for the screen.
+  public static func headline(_ judge: CaptureJudge) -> String {
+    let counts = judge.counts
+    return "\(counts.registrations) registration\(counts.registrations == 1 ? "" : "s"), "
+      + "\(judge.devices.count) device\(judge.devices.count == 1 ? "" : "s"): "
+      + Finding.Severity.allCases.map { severity in
+        let count = judge.devices.reduce(0) { $0 + ($1.severityCounts[severity] ?? 0) }
+        return "\(count) \(severity.rawValue)\(count == 1 ? "" : "s")"
+      }.joined(separator: ", ")
+  }
+
+  public static func summary(_ judge: CaptureJudge, sources: [String]) -> String {
+    let counts = judge.counts
+    let severities = Finding.Severity.allCases.map { severity in
+      let count = judge.devices.reduce(0) { $0 + ($1.severityCounts[severity] ?? 0) }
+      return "\(count) \(severity.rawValue)\(count == 1 ? "" : "s")"
+    }
+    var parts = [
+      "\(counts.registrations) registration\(counts.registrations == 1 ? "" : "s") from \(judge.devices.count) device\(judge.devices.count == 1 ? "" : "s")",
+      "\(counts.otherRoutes) other SDK call\(counts.otherRoutes == 1 ? "" : "s")",
+      "\(counts.ignored) other entr\(counts.ignored == 1 ? "y" : "ies") ignored",
+    ]
+    if counts.notRegistrations > 0 {
+      parts.append(
+        "\(counts.notRegistrations) posted to the registration route but no registration")
+    }
+    if counts.skippedTimes > 0 {
+      parts.append("\(counts.skippedTimes) without a readable start time, left out")
+    }
+    return "capture \(sources.map(TerminalText.escaped).joined(separator: ", ")): "
+      + parts.joined(separator: ", ") + "; findings: " + severities.joined(separator: ", ")
+  }
+
+  static func block(_ device: DeviceWatch.Device) -> [String] {
+    let identity = device.identity
+    let sdk =
+      identity.sdk == .unknown
+      ? (identity.platform.map { "\($0), " } ?? "") + "unknown SDK (documented rules)"
+      : "\(identity.platform ?? "?") SDK \(identity.sdkVersion ?? "?")"
+    var lines = [
+      "device \(TerminalText.escaped(device.deviceID))  \(TerminalText.escaped(sdk))"
+        + (identity.bundleID.map { ", \(TerminalText.escaped($0))" } ?? "")
+        + (identity.appVersion.map { " \(TerminalText.escaped($0))" } ?? "")
+        + "  \(device.registrationCount) registration\(device.registrationCount == 1 ? "" : "s")"
+    ]
+    if device.registrationCount > device.registrations.count {
+      lines.append("  (the newest \(device.registrations.count) shown)")
+    }
+    for entry in device.registrations {
+      let interval = entry.interval.map { "+" + DurationText.describe($0) } ?? "first"
+      let status = entry.status.map(String.init) ?? "---"
+      let retry = entry.retryAfter.map { " Retry-After \(NumberText.compact($0)) s" } ?? ""
+      lines.append(
+        "  \(stamp(entry.at))  \(interval.padding(toLength: 10, withPad: " ", startingAt: 0)) \(status)\(retry)"
+          + (entry.changes.isEmpty ? "" : "  " + entry.changes.joined(separator: "; ")))
+      for finding in entry.findings {
+        lines.append(
+          "      \(mark(finding.severity)) \(finding.code) (\(finding.rule)): \(TerminalText.escaped(finding.message))"
+        )
+      }
+    }
+    if let next = device.nextSend {
+      lines.append(
+        "  next allowed at \(stamp(next.at)) (\(next.rule): \(TerminalText.escaped(next.why)))")
+    }
+    let token =
+      device.tokenReturned.map { $0 ? "sent back" : "NOT sent back" } ?? "not yet due back"
+    lines.append("  subscriber token \(token)")
+    if !device.otherRoutes.isEmpty {
+      lines.append(
+        "  other SDK calls: "
+          + device.otherRoutes.sorted { $0.key < $1.key }.map { "\($0.key) \($0.value)" }
+          .joined(separator: ", "))
+    }
+    return lines
+  }
+
+  static func mark(_ severity: Finding.Severity) -> String {
+    switch severity {
+    case .violation: "x violation"
+    case .warning: "! warning"
+    case .note: "i note"
+    }
+  }
+
+  /// "2026-11-22 10:00:05.250Z": a capture's times are the wall clock's, in UTC.
+  public static func stamp(_ instant: Instant) -> String {
+    let stamp = DateText.utcStamp(Date(timeIntervalSince1970: instant.seconds))
+    return stamp.replacingOccurrences(of: "T", with: " ")
+  }
+}

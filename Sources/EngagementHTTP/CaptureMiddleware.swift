@@ -1,0 +1,94 @@
+import EngagementCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import NIOCore
+import RegistrationCore
+import Synchronization
+
+/// Where the front's device exchanges go: the newest per device (for the API's HAR view), and
+/// the `--har` file when one is written.
+public final class ExchangeRecorder: Sendable {
+  private let log = Mutex(ExchangeLog())
+  private let sink: (@Sendable (CapturedExchange) -> Void)?
+
+  public init(sink: (@Sendable (CapturedExchange) -> Void)? = nil) { self.sink = sink }
+
+  func record(_ exchange: CapturedExchange) {
+    log.withLock { $0.record(exchange) }
+    sink?(exchange)
+  }
+
+  public func exchanges(of deviceID: String) -> [CapturedExchange]? {
+    log.withLock { $0.exchanges(of: deviceID) }
+  }
+}
+
+/// Records each device request with its answer, as it went over the wire: the body is read
+/// first (and handed on, so the route reads it as ever), the answer's bytes are copied as they
+/// are written, and the exchange is recorded once the answer is complete, or has failed (a
+/// dropped connection is an exchange with no answer).
+struct CaptureMiddleware: RouterMiddleware {
+  typealias Context = EngagementRequestContext
+  let recorder: ExchangeRecorder
+  let maxBodyBytes: Int
+  let scheme: String
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    let started = Date()
+    var request = request
+    let body =
+      (try? await request.collectBody(upTo: maxBodyBytes)).map { Array($0.readableBytesView) } ?? []
+    let host = request.head.authority ?? "127.0.0.1"
+    var exchange = CapturedExchange(
+      startedAt: Instant(started.timeIntervalSince1970), method: request.method.rawValue,
+      url: "\(scheme)://\(host)\(request.uri.description)",
+      requestHeaders: request.headers.map { HeaderField($0.name.rawName, $0.value) },
+      requestBody: body, status: nil)
+    var response = try await next(request, context)
+    exchange.status = response.status.code
+    exchange.responseHeaders = response.headers.map { HeaderField($0.name.rawName, $0.value) }
+    let recorder = self.recorder
+    let answer = response.body
+    let frozen = exchange
+    response.body = ResponseBody(contentLength: answer.contentLength) { writer in
+      let copy = CopyingWriter(base: writer)
+      var recorded = frozen
+      do {
+        try await answer.write(copy)
+        recorded.responseBody = copy.bytes
+      } catch {
+        // A dropped connection: the app got no answer.
+        recorded.status = nil
+        recorded.error = "the connection was dropped before the answer ended"
+        recorded.duration = Date().timeIntervalSince(started)
+        recorder.record(recorded)
+        throw error
+      }
+      recorded.duration = Date().timeIntervalSince(started)
+      recorder.record(recorded)
+    }
+    return response
+  }
+}
+
+/// Hands every write on, keeping a copy of the bytes (an answer is small: JSON).
+private final class CopyingWriter: ResponseBodyWriter, @unchecked Sendable {
+  // Safe: the response writer is used by one task at a time, as Hummingbird's own are; the
+  // copy is read after the last write returned.
+  var base: any ResponseBodyWriter
+  var bytes: [UInt8] = []
+
+  init(base: any ResponseBodyWriter) { self.base = base }
+
+  func write(_ buffer: ByteBuffer) async throws {
+    if bytes.count < 1 << 20 { bytes += buffer.readableBytesView }
+    try await base.write(buffer)
+  }
+
+  func finish(_ trailingHeaders: HTTPFields?) async throws {
+    try await base.finish(trailingHeaders)
+  }
+}

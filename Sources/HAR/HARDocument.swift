@@ -1,0 +1,136 @@
+import EngagementCore
+import Foundation
+import RegistrationCore
+
+/// Exchanges written as a HAR 1.2 document, every secret masked: the access token in
+/// `Authorization` and the subscriber tokens. A masked token keeps a fingerprint, so a capture
+/// read back still shows whether the app sent back the token it was given.
+public enum HARDocument {
+  public static let creatorVersion = "1.0"
+
+  public static func encode(_ exchanges: [CapturedExchange]) -> Data {
+    let document = Document(
+      log: Log(
+        creator: Creator(name: "RegScope", version: creatorVersion),
+        entries: exchanges.map(entry)))
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(document)) ?? Data(#"{"log":{"version":"1.2","entries":[]}}"#.utf8)
+  }
+
+  /// The headers a capture may show: tokens masked, everything else as it was.
+  public static func masked(_ fields: [HeaderField]) -> [HeaderField] {
+    fields.map { field in
+      switch field.name.lowercased() {
+      case "authorization":
+        let parts = field.value.split(separator: " ", maxSplits: 1)
+        let scheme = parts.count == 2 ? "\(parts[0]) " : ""
+        let secret = parts.count == 2 ? String(parts[1]) : field.value
+        return HeaderField(field.name, scheme + TokenText.fingerprinted(secret))
+      case "x-subscriber-token", "cookie", "set-cookie":
+        return HeaderField(field.name, TokenText.fingerprinted(field.value))
+      default:
+        return field
+      }
+    }
+  }
+
+  static func entry(_ exchange: CapturedExchange) -> Entry {
+    let requestHeaders = masked(exchange.requestHeaders)
+    let responseHeaders = masked(exchange.responseHeaders)
+    let requestType = CapturedExchange.value(of: "Content-Type", in: exchange.requestHeaders)
+    let responseType = CapturedExchange.value(of: "Content-Type", in: exchange.responseHeaders)
+    let milliseconds = (exchange.duration * 1000).rounded()
+    return Entry(
+      startedDateTime: DateText.utcStamp(Date(timeIntervalSince1970: exchange.startedAt.seconds)),
+      time: milliseconds,
+      request: Request(
+        method: exchange.method, url: exchange.url, httpVersion: "HTTP/1.1", cookies: [],
+        headers: requestHeaders.map { Header(name: $0.name, value: $0.value) },
+        queryString: exchange.query.sorted { $0.key < $1.key }.map {
+          Header(name: $0.key, value: $0.value)
+        },
+        postData: exchange.requestBody.isEmpty
+          ? nil
+          : Content(mimeType: requestType ?? "application/json", text: text(exchange.requestBody)),
+        headersSize: -1, bodySize: exchange.requestBody.count),
+      response: Response(
+        status: exchange.status ?? 0, statusText: "", httpVersion: "HTTP/1.1", cookies: [],
+        headers: responseHeaders.map { Header(name: $0.name, value: $0.value) },
+        content: Content(
+          size: exchange.responseBody.count, mimeType: responseType ?? "application/json",
+          text: text(exchange.responseBody)),
+        redirectURL: "", headersSize: -1,
+        bodySize: exchange.status == nil ? -1 : exchange.responseBody.count,
+        _error: exchange.error),
+      cache: Cache(), timings: Timings(send: 0, wait: milliseconds, receive: 0))
+  }
+
+  /// Bodies are JSON text; anything else is kept as valid UTF-8 (a HAR holds text).
+  static func text(_ bytes: [UInt8]) -> String { String(decoding: bytes, as: UTF8.self) }
+
+  struct Document: Encodable { var log: Log }
+  struct Log: Encodable {
+    var version = "1.2"
+    var creator: Creator
+    var pages: [String] = []
+    var entries: [Entry]
+  }
+  struct Creator: Encodable {
+    var name: String
+    var version: String
+  }
+  struct Entry: Encodable {
+    var startedDateTime: String
+    var time: Double
+    var request: Request
+    var response: Response
+    var cache: Cache
+    var timings: Timings
+  }
+  struct Header: Encodable {
+    var name: String
+    var value: String
+  }
+  struct Request: Encodable {
+    var method: String
+    var url: String
+    var httpVersion: String
+    var cookies: [Header]
+    var headers: [Header]
+    var queryString: [Header]
+    var postData: Content?
+    var headersSize: Int
+    var bodySize: Int
+  }
+  struct Content: Encodable {
+    var size: Int?
+    var mimeType: String
+    var text: String
+
+    init(size: Int? = nil, mimeType: String, text: String) {
+      self.size = size
+      self.mimeType = mimeType
+      self.text = text
+    }
+  }
+  struct Response: Encodable {
+    var status: Int
+    var statusText: String
+    var httpVersion: String
+    var cookies: [Header]
+    var headers: [Header]
+    var content: Content
+    var redirectURL: String
+    var headersSize: Int
+    var bodySize: Int
+    /// Why no answer came (Chrome's name for it).
+    var _error: String?
+  }
+  struct Cache: Encodable {}
+  struct Timings: Encodable {
+    var send: Double
+    var wait: Double
+    var receive: Double
+  }
+}
