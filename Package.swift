@@ -184,7 +184,7 @@ let package = Package(
       name: "EngagementHTTPTests",
       dependencies: [
         "EngagementCore", "EngagementServer", "EngagementHTTP", "RegistrationEngine",
-        "RegistrationHTTP", "Clocks", "TestSupport",
+        "RegistrationHTTP", "Clocks", "TestSupport", "HAR",
       ],
       swiftSettings: strictSwift6
     ),
@@ -294,7 +294,7 @@ let package = Package(
       name: "EngagementServerTests",
       dependencies: [
         "EngagementCore", "EngagementServer", "EngagementHTTP", "RegistrationEngine",
-        "RegistrationHTTP", "Clocks", "TestSupport",
+        "RegistrationHTTP", "Clocks", "TestSupport", "HAR",
       ],
       swiftSettings: strictSwift6
     ),

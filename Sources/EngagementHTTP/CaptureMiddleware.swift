@@ -1,3 +1,4 @@
+import Clocks
 import EngagementCore
 import Foundation
 import HTTPTypes
@@ -24,29 +25,36 @@ public final class ExchangeRecorder: Sendable {
   }
 }
 
-/// Records each device request with its answer, as it went over the wire: the body is read
-/// first (and handed on, so the route reads it as ever), the answer's bytes are copied as they
-/// are written, and the exchange is recorded once the answer is complete, or has failed (a
-/// dropped connection is an exchange with no answer).
+/// Records each device request with its answer, as it went over the wire: the body's bytes are
+/// copied as the route reads them (the route reads, or refuses to read, as ever), the answer's
+/// as they are written, and the exchange is recorded once the answer is complete, or has failed
+/// (a dropped connection is an exchange with no answer).
 struct CaptureMiddleware: RouterMiddleware {
   typealias Context = EngagementRequestContext
   let recorder: ExchangeRecorder
   let maxBodyBytes: Int
   let scheme: String
+  /// The server's clock: a request's time in the capture is the time the watch judged it at.
+  let clock: any EngineClock
 
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
-    let started = Date()
+    let startedAt = clock.now()
+    let started = ContinuousClock.now
     var request = request
-    let body =
-      (try? await request.collectBody(upTo: maxBodyBytes)).map { Array($0.readableBytesView) } ?? []
+    let requestCopy = BytesCopy(limit: maxBodyBytes)
+    request.body = RequestBody(
+      asyncSequence: request.body.map { buffer in
+        requestCopy.append(buffer)
+        return buffer
+      })
     let host = request.head.authority ?? "127.0.0.1"
     var exchange = CapturedExchange(
-      startedAt: Instant(started.timeIntervalSince1970), method: request.method.rawValue,
+      startedAt: startedAt, method: request.method.rawValue,
       url: "\(scheme)://\(host)\(request.uri.description)",
       requestHeaders: request.headers.map { HeaderField($0.name.rawName, $0.value) },
-      requestBody: body, status: nil)
+      status: nil)
     var response = try await next(request, context)
     exchange.status = response.status.code
     exchange.responseHeaders = response.headers.map { HeaderField($0.name.rawName, $0.value) }
@@ -56,6 +64,7 @@ struct CaptureMiddleware: RouterMiddleware {
     response.body = ResponseBody(contentLength: answer.contentLength) { writer in
       let copy = CopyingWriter(base: writer)
       var recorded = frozen
+      recorded.requestBody = requestCopy.bytes
       do {
         try await answer.write(copy)
         recorded.responseBody = copy.bytes
@@ -63,15 +72,37 @@ struct CaptureMiddleware: RouterMiddleware {
         // A dropped connection: the app got no answer.
         recorded.status = nil
         recorded.error = "the connection was dropped before the answer ended"
-        recorded.duration = Date().timeIntervalSince(started)
+        recorded.duration = Self.seconds(since: started)
         recorder.record(recorded)
         throw error
       }
-      recorded.duration = Date().timeIntervalSince(started)
+      recorded.duration = Self.seconds(since: started)
       recorder.record(recorded)
     }
     return response
   }
+
+  static func seconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  }
+}
+
+/// What the route read of a request body, up to `limit` bytes.
+final class BytesCopy: Sendable {
+  private let copied = Mutex<[UInt8]>([])
+  let limit: Int
+
+  init(limit: Int) { self.limit = limit }
+
+  func append(_ buffer: ByteBuffer) {
+    copied.withLock { bytes in
+      guard bytes.count < limit else { return }
+      bytes += buffer.readableBytesView.prefix(limit - bytes.count)
+    }
+  }
+
+  var bytes: [UInt8] { copied.withLock { $0 } }
 }
 
 /// Hands every write on, keeping a copy of the bytes (an answer is small: JSON).

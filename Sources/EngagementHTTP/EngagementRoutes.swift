@@ -63,7 +63,7 @@ enum EngagementRoutes {
       .add(
         middleware: CaptureMiddleware(
           recorder: recorder, maxBodyBytes: options.maxBodyBytes,
-          scheme: options.tls == nil ? "http" : "https"))
+          scheme: options.tls == nil ? "http" : "https", clock: server.clock))
     if let upstream = options.upstream {
       RelayRoutes(server: server, upstream: upstream, options: options).add(to: device)
     } else {

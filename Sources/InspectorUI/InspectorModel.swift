@@ -48,6 +48,8 @@ public struct InspectorModel: Sendable {
   public var watched: [DeviceWatch.Device]?
   /// `--any-app`: which app the receiver adopted, or that it waits to.
   public var receiverNotice: String?
+  /// False for a capture: its devices are all there are, and its clock stands still.
+  public var receiverLive = true
   /// How far the receiver's timeline and findings are scrolled back (Page Up, Page Down);
   /// 0 when another device is chosen.
   public var receiverScroll = 0

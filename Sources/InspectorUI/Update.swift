@@ -110,6 +110,7 @@ public enum Inspector {
     model.server = snapshot.server
     model.watched = snapshot.watched
     model.receiverNotice = snapshot.receiverNotice
+    model.receiverLive = snapshot.isLive
     if model.screen != .fleet { model.screen = model.jobScreen }
     refreshReceiverBody(&model)
     model.now = snapshot.now
@@ -161,14 +162,19 @@ public enum Inspector {
     }
   }
 
+  /// Why a key does nothing in this session.
+  static func refusal(_ key: Key, _ binding: KeyBinding, _ model: InspectorModel) -> String {
+    if model.jobScreen == .receiver && !model.receiverLive {
+      return "\(key.label): this is a capture, read-only: capture the app again to see a change"
+    }
+    return model.abilities.refusal(for: binding.needs.subtracting(model.abilities), key: key.label)
+  }
+
   static func normal(_ key: Key, _ model: inout InspectorModel) -> [InspectorEffect] {
     model.flash = nil
     guard let action = KeyTable.action(for: key, in: .normal) else { return [] }
     if let binding = KeyTable.binding(for: key, in: .normal), !binding.isEnabled(model.abilities) {
-      model.flash = InspectorModel.Flash(
-        text: model.abilities.refusal(
-          for: binding.needs.subtracting(model.abilities), key: key.label),
-        isError: true)
+      model.flash = InspectorModel.Flash(text: refusal(key, binding, model), isError: true)
       return []
     }
     switch action {

@@ -101,14 +101,18 @@ extension Inspector {
 
   static func header(_ model: InspectorModel, _ rect: Rect, _ canvas: inout Canvas) {
     canvas.buffer.fill(rect, role: .header)
-    let speed = model.paused ? "paused" : "\(formatRate(model.rate))x"
+    let capture = model.jobScreen == .receiver && !model.receiverLive
+    let speed = capture ? "" : model.paused ? "paused  " : "\(formatRate(model.rate))x  "
     let state =
-      model.jobScreen == .receiver ? "receiving" : model.device?.appState.rawValue ?? "not launched"
+      capture
+      ? "captured, read-only"
+      : model.jobScreen == .receiver
+        ? "receiving" : model.device?.appState.rawValue ?? "not launched"
     let sdk = model.device.map { "sdk \($0.settings.profile.name.rawValue)  " } ?? ""
     // A live clock that wakes once a minute shows no seconds it would leave standing still.
     let minutesOnly = model.timeStyle == .wallClock && !model.paused && !model.ticksEverySecond
     let time = model.format(model.now)
-    let right = "\(sdk)\(minutesOnly ? String(time.prefix(5)) : time)  \(speed)  \(state) "
+    let right = "\(sdk)\(minutesOnly ? String(time.prefix(5)) : time)  \(speed)\(state) "
     let left =
       " RegScope  "
       + TextWidth.truncate(

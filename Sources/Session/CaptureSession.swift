@@ -16,7 +16,7 @@ public final class CaptureSession: Session {
     view = SessionSnapshot.ReceiverView(
       server: nil, watched: devices,
       notice: CaptureText.headline(judge),
-      now: devices.map(\.lastSeen).max() ?? .zero)
+      now: devices.map(\.lastSeen).max() ?? .zero, live: false)
     publisher.start { [view] in .receiver(view) }
   }
 

@@ -35,14 +35,18 @@ public enum SessionSnapshot: Sendable {
     /// With `--any-app`: which app it adopted, or that it waits to.
     public var notice: String?
     public var now: Instant
+    /// False for a capture: nothing arrives, and its clock stands at the capture's end.
+    public var live: Bool
 
     public init(
-      server: ServerSnapshot?, watched: [DeviceWatch.Device], notice: String?, now: Instant
+      server: ServerSnapshot?, watched: [DeviceWatch.Device], notice: String?, now: Instant,
+      live: Bool = true
     ) {
       self.server = server
       self.watched = watched
       self.notice = notice
       self.now = now
+      self.live = live
     }
   }
 
@@ -54,10 +58,20 @@ public enum SessionSnapshot: Sendable {
     }
   }
 
-  /// How fast the session's clock runs: a receiver's and an import's are real time.
+  /// How fast the session's clock runs: a receiver's and an import's are real time; a
+  /// capture's stands still.
   public var rate: Double {
-    if case .device(let view) = self { return view.rate }
-    return 1
+    switch self {
+    case .device(let view): view.rate
+    case .receiver(let view): view.live ? 1 : 0
+    case .imported: 1
+    }
+  }
+
+  /// False when nothing will arrive: a capture's devices are all there are.
+  public var isLive: Bool {
+    if case .receiver(let view) = self { return view.live }
+    return true
   }
 
   public var device: EngineSnapshot? {

@@ -24,13 +24,15 @@ struct WatchOverHTTPTests {
 
     init(
       upstream: String? = nil, relayDeadline: Duration? = nil,
-      limits: ConnectionLimits = ConnectionLimits()
+      limits: ConnectionLimits = ConnectionLimits(),
+      capture: (@Sendable (CapturedExchange) -> Void)? = nil
     ) async throws {
       server = try LocalEngagementServer(
         settings: ServerSettings(appID: watchAppID, accessToken: watchToken, processingDelay: 300),
         store: ServerStore.inMemory(), clock: clock)
       var options = EngagementHTTPServer.Options()
       options.limits = limits
+      options.capture = capture
       options.upstream = upstream.flatMap(Upstream.init).map { relay in
         var relay = relay
         if let relayDeadline { relay.deadline = relayDeadline }

@@ -63,3 +63,21 @@ private func blockingExchange(port: Int, _ request: [UInt8], timeout: Int) -> (
   }
   return (String(decoding: answer, as: UTF8.self), closed)
 }
+
+/// A port nothing listens on now (bound to 0 by the kernel, then released).
+public func freeLoopbackPort() -> Int? {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard descriptor >= 0 else { return nil }
+  defer { close(descriptor) }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_addr.s_addr = inet_addr("127.0.0.1")
+  address.sin_port = 0
+  var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+  let bound = withUnsafeMutablePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
+    }
+  }
+  return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
+}
