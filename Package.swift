@@ -222,6 +222,14 @@ let package = Package(
       dependencies: ["HAR", "EngagementCore", "RegistrationCore", "TestSupport"],
       swiftSettings: strictSwift6
     ),
+    .testTarget(
+      name: "QATests",
+      dependencies: [
+        "Scenarios", "EngagementCore", "EngagementServer", "EngagementHTTP", "RegistrationEngine",
+        "RegistrationHTTP", "RegistrationCore", "Clocks", "TestSupport",
+      ],
+      swiftSettings: strictSwift6
+    ),
     // What the repository promises of itself: the docs' commands parse, functions stay short,
     // one file calls the C library.
     .testTarget(

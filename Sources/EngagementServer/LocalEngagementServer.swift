@@ -70,7 +70,7 @@ public actor LocalEngagementServer {
       let announce = answer == refused && watch.recordRefusal(refusal, facts: facts, at: now)
       if !announce { changes.events.removeAll { if case .refused = $0 { true } else { false } } }
       commit(changes, at: now)
-      watchSink?()
+      watched()
       return (answer, nil)
     }
     commit(changes, at: now)
@@ -88,7 +88,7 @@ public actor LocalEngagementServer {
     let token = watch.record(
       deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
       retryAfter: retryAfter, server: serverFacts(excluding: deviceID))
-    watchSink?()
+    watched()
     return (answer, token)
   }
 
@@ -123,7 +123,7 @@ public actor LocalEngagementServer {
       deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
       retryAfter: retryAfter, server: serverFacts(excluding: deviceID), issuedToken: issuedToken,
       local: local)
-    watchSink?()
+    watched()
   }
 
   /// What the judge asks of the server about a device's registration.
@@ -137,10 +137,18 @@ public actor LocalEngagementServer {
   /// Called after each request that changes a watched device's record.
   public func onWatch(_ sink: @escaping @Sendable () -> Void) { watchSink = sink }
 
+  /// Fired after each request that changes a watched device's record: what a QA run waits on.
+  public nonisolated let watchChanged = ChangeSignal()
+
+  private func watched() {
+    watchSink?()
+    watchChanged.fire()
+  }
+
   /// A call to one of the SDK's other device routes: recorded against its device.
   public func receiveOther(route: String, deviceID: String?, facts: RequestFacts) {
     watch.recordOther(route: route, deviceID: deviceID, facts: facts, at: clock.now())
-    watchSink?()
+    watched()
   }
 
   /// The devices real apps registered, the most recently seen first.
@@ -223,7 +231,7 @@ public actor LocalEngagementServer {
     }
     adoptedApp = (appID, TokenText.masked(token))
     eventSink?(.adopted(appID: appID, maskedToken: TokenText.masked(token)), clock.now())
-    watchSink?()
+    watched()
     return true
   }
 

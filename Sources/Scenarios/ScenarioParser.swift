@@ -62,7 +62,8 @@ public enum ScenarioParser {
       }
     }
 
-    func mapping(_ node: Node, _ what: String, keys allowed: [String]) throws(ScenarioError)
+    /// The mapping's entries; a key not in `allowed` is an error (nil: any key).
+    func mapping(_ node: Node, _ what: String, keys allowed: [String]?) throws(ScenarioError)
       -> [(key: String, keyNode: Node, value: Node)]
     {
       guard let mapping = node.mapping else {
@@ -73,7 +74,7 @@ public enum ScenarioParser {
         guard let key = keyNode.scalar?.string else {
           throw ScenarioError(position(keyNode), "keys in \(what) must be plain names")
         }
-        guard allowed.contains(key) else {
+        if let allowed, !allowed.contains(key) {
           var message =
             "unknown key \"\(key)\" in \(what); expected \(allowed.joined(separator: ", "))"
           if let nearest = Suggestion.nearest(to: key, in: allowed) {

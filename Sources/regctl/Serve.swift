@@ -24,19 +24,7 @@ struct Serve: AsyncParsableCommand {
       REGSCOPE_ACCESS_TOKEN.
       """)
 
-  @Option(name: .customLong("app-id"), help: "The app id (etAppId) registrations must carry.")
-  var appID: String?
-
-  @Option(
-    help: ArgumentHelp(
-      "The access token clients must send as a bearer token.",
-      discussion:
-        "Visible to anyone who can list processes; prefer --access-token-file or REGSCOPE_ACCESS_TOKEN."
-    ))
-  var accessToken: String?
-
-  @Option(help: "Read the access token from this file (its first line).")
-  var accessTokenFile: String?
+  @OptionGroup var app: AppCredentials
 
   @OptionGroup var receiver: ReceiverArguments
 
@@ -56,21 +44,7 @@ struct Serve: AsyncParsableCommand {
   var quiet = false
 
   func validate() throws {
-    if receiver.anyApp {
-      if appID != nil || accessToken != nil || accessTokenFile != nil {
-        throw ValidationError("give --app-id and a token, or --any-app, not both")
-      }
-    } else {
-      guard let appID else {
-        throw ValidationError(
-          "the server needs the app's id: --app-id ID (or --any-app to adopt the first registration's)"
-        )
-      }
-      guard !InputRules.trimmed(appID).isEmpty else {
-        throw ValidationError("--app-id may not be empty")
-      }
-      _ = try resolvedAccessToken()
-    }
+    try app.validate(anyApp: receiver.anyApp)
     if case .failure(let problem) = DurationText.parse(processingDelay) {
       throw ValidationError("--processing-delay: \(problem)")
     }
@@ -79,51 +53,14 @@ struct Serve: AsyncParsableCommand {
     }
   }
 
-  /// `--access-token`, else `--access-token-file`, else `REGSCOPE_ACCESS_TOKEN`.
-  func resolvedAccessToken() throws -> String {
-    if accessToken != nil && accessTokenFile != nil {
-      throw ValidationError("give --access-token or --access-token-file, not both")
-    }
-    let token: String
-    let source: String
-    if let accessToken {
-      (token, source) = (accessToken, "--access-token")
-    } else if let path = accessTokenFile {
-      guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-        throw ValidationError("--access-token-file \(path) cannot be read as UTF-8 text")
-      }
-      (token, source) = (
-        String(text.split(separator: "\n").first ?? ""), "--access-token-file \(path)"
-      )
-    } else if let value = ProcessInfo.processInfo.environment["REGSCOPE_ACCESS_TOKEN"] {
-      (token, source) = (value, "REGSCOPE_ACCESS_TOKEN")
-    } else {
-      throw ValidationError(
-        "the server needs the app's access token: --access-token-file FILE, REGSCOPE_ACCESS_TOKEN, or --access-token"
-      )
-    }
-    let trimmed = InputRules.trimmed(token)
-    guard !trimmed.isEmpty else { throw ValidationError("\(source) gives an empty access token") }
-    guard trimmed.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
-      throw ValidationError(
-        "\(source): an access token is printable ASCII with no spaces (a bearer token, RFC 6750)")
-    }
-    return trimmed
-  }
-
   func run() async throws {
     let anyApp = receiver.anyApp
-    // --any-app: nothing is accepted until the first registration names the app; the
-    // placeholder token is random, so nobody can guess it meanwhile.
-    let accessToken =
-      anyApp
-      ? (0..<4).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 36) }.joined()
-      : try resolvedAccessToken()
+    let accessToken = try app.accessToken(anyApp: anyApp)
     let defined = definedAttributes.map {
       Set($0.split(separator: ",").map { InputRules.trimmed(String($0)) }.filter { !$0.isEmpty })
     }
     let settings = ServerSettings(
-      appID: InputRules.trimmed(appID ?? "(any)"), accessToken: accessToken,
+      appID: app.appIDOrAny, accessToken: accessToken,
       processingDelay: DurationText.seconds(processingDelay) ?? 300, definedAttributes: defined)
     let quiet = self.quiet
     let session: ReceiverSession

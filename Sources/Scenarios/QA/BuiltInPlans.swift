@@ -1,0 +1,110 @@
+/// The built-in QA plans (`regctl qa --list`; `regctl qa --print NAME` to copy and edit one).
+/// Each is YAML as a user would write it, parsed like a file.
+public enum BuiltInPlans {
+  public static let yaml: [(name: String, text: String)] = [
+    ("first-registration", firstRegistration), ("throttle", throttle),
+    ("retry-ladder", retryLadder), ("retry-after", retryAfter),
+    ("contact-key-change", contactKeyChange), ("release-check", releaseCheck),
+  ]
+
+  public static var names: [String] { yaml.map(\.name) }
+
+  public static func plan(_ name: String) -> QAPlan? {
+    guard let text = yaml.first(where: { $0.name == name })?.text else { return nil }
+    return try? QAPlanParser.parse(text, source: "built-in \(name)")
+  }
+
+  static let firstRegistrationSteps = """
+      - ask: Install and open the app (a fresh install registers at once).
+        timeout: 10m
+      - expect: registration
+        timeout: 5m
+      - expect: no-violation
+        timeout: 1s
+    """
+
+  static let firstRegistration = """
+    name: first-registration
+    description: A fresh install registers, and breaks no rule doing it.
+    steps:
+    \(firstRegistrationSteps)
+    """
+
+  static let throttleSteps = """
+      - ask: "Within one minute, add the tags qa-a and qa-b in the app (two changes)."
+        timeout: 10m
+      - expect: body-has
+        tags: [qa-a, qa-b]
+        timeout: 3m
+      - expect: no-violation
+        timeout: 1s
+    """
+
+  static let throttle = """
+    name: throttle
+    description: Two changes inside a minute travel in one registration (R3.2).
+    steps:
+    \(throttleSteps)
+    """
+
+  static let retryLadderSteps = """
+      - fault: 503 x3
+      - ask: "Make a change in the app (add the tag qa-ladder), then leave it open."
+        timeout: 10m
+      - expect: retries-keep-minimum
+        timeout: 20m
+      - expect: token-returned
+        timeout: 5m
+      - fault: up
+    """
+
+  static let retryLadder = """
+    name: retry-ladder
+    description: Three 503s; each retry no sooner than the SDK's minimum (R4.1); the subscriber token comes back after recovery.
+    steps:
+    \(retryLadderSteps)
+    """
+
+  static let retryAfterSteps = """
+      - fault: 429 retry-after 120
+      - ask: "Make a change in the app (add the tag qa-wait), then leave it open."
+        timeout: 10m
+      - expect: retry-after-respected
+        timeout: 10m
+      - fault: up
+    """
+
+  static let retryAfter = """
+    name: retry-after
+    description: A 429 with Retry-After 120; the next registration waits for it (R4.4).
+    steps:
+    \(retryAfterSteps)
+    """
+
+  static let contactKeyChangeSteps = """
+      - ask: "Sign in as one user, then as another (two contact keys), a minute apart."
+        timeout: 15m
+      - expect: registration
+        timeout: 5m
+      - expect: no-violation
+        timeout: 1s
+    """
+
+  static let contactKeyChange = """
+    name: contact-key-change
+    description: Changing the contact key is allowed; the report shows the orphan warning it costs (R8).
+    steps:
+    \(contactKeyChangeSteps)
+    """
+
+  static let releaseCheck = """
+    name: release-check
+    description: Every built-in check in one run, for each SDK upgrade and release.
+    steps:
+    \(firstRegistrationSteps)
+    \(throttleSteps)
+    \(retryLadderSteps)
+    \(retryAfterSteps)
+    \(contactKeyChangeSteps)
+    """
+}

@@ -1,0 +1,225 @@
+import Foundation
+import RegistrationCore
+import SessionValues
+import Yams
+
+/// Reads a QA plan (YAML). Every error names the file, line and column, and what was expected.
+public enum QAPlanParser {
+  /// A step's time-out is at most a day.
+  public static let longestTimeout: Double = 86_400
+
+  public static func parse(file path: String) throws(ScenarioError) -> QAPlan {
+    guard let data = FileManager.default.contents(atPath: path) else {
+      throw ScenarioError(SourcePosition(file: path, line: 1, column: 1), "cannot be read")
+    }
+    guard let text = String(data: data, encoding: .utf8) else {
+      throw ScenarioError(SourcePosition(file: path, line: 1, column: 1), "is not UTF-8 text")
+    }
+    return try parse(text, source: path)
+  }
+
+  public static func parse(_ yaml: String, source: String) throws(ScenarioError) -> QAPlan {
+    let reader = ScenarioParser.Reader(source: source)
+    let root: Node
+    do {
+      guard let node = try Yams.compose(yaml: yaml) else {
+        throw ScenarioError(reader.position(nil), "the file is empty; a plan needs name and steps")
+      }
+      root = node
+    } catch let error as ScenarioError {
+      throw error
+    } catch let error as YamlError {
+      throw reader.yamlError(error)
+    } catch {
+      throw ScenarioError(reader.position(nil), "is not YAML: \(error)")
+    }
+    var name: String?
+    var description = ""
+    var device = QAPlan.DeviceChoice.first
+    var steps: [QAStep] = []
+    for (key, _, value) in try reader.mapping(
+      root, "the plan", keys: ["name", "description", "device", "steps"])
+    {
+      switch key {
+      case "name": name = try reader.string(value, "name")
+      case "description": description = try reader.string(value, "description")
+      case "device": device = try deviceChoice(reader, value)
+      default:
+        guard let list = value.sequence else {
+          throw ScenarioError(reader.position(value), "steps must be a list")
+        }
+        for node in list { steps.append(try step(reader, node, number: steps.count + 1)) }
+      }
+    }
+    guard let name, !name.isEmpty else {
+      throw ScenarioError(reader.position(root), "the plan needs a name")
+    }
+    guard !steps.isEmpty else {
+      throw ScenarioError(reader.position(root), "the plan has no steps")
+    }
+    return QAPlan(
+      name: name, description: description, device: device, steps: steps, source: source)
+  }
+
+  static func deviceChoice(_ reader: ScenarioParser.Reader, _ node: Node) throws(ScenarioError)
+    -> QAPlan.DeviceChoice
+  {
+    let text = try reader.string(node, "device")
+    return text == "first" ? .first : .id(text)
+  }
+
+  static func step(_ reader: ScenarioParser.Reader, _ node: Node, number: Int) throws(ScenarioError)
+    -> QAStep
+  {
+    let fields = try reader.mapping(
+      node, "step \(number)",
+      keys: ["ask", "fault", "expect", "timeout", "device", "tags", "attributes"])
+    let kinds = fields.filter { ["ask", "fault", "expect"].contains($0.key) }
+    guard kinds.count == 1, let kind = kinds.first else {
+      throw ScenarioError(
+        reader.position(node), "step \(number) needs exactly one of ask:, fault: or expect:")
+    }
+    var timeout: Double?
+    var device: QAPlan.DeviceChoice?
+    var tags: [String] = []
+    var attributes: [String: String?] = [:]
+    for (key, _, value) in fields {
+      switch key {
+      case "timeout": timeout = try self.timeout(reader, value)
+      case "device": device = try deviceChoice(reader, value)
+      case "tags":
+        guard let list = value.sequence else {
+          throw ScenarioError(reader.position(value), "tags must be a list")
+        }
+        for item in list { tags.append(try reader.string(item, "a tag")) }
+      case "attributes":
+        for (name, _, attribute) in try reader.mapping(value, "attributes", keys: nil) {
+          let text = attribute.scalar?.string
+          attributes[name] = (text == "*" || text == nil) ? .some(nil) : text
+        }
+      default: break
+      }
+    }
+    let action: QAStep.Action
+    switch kind.key {
+    case "ask": action = .ask(try reader.string(kind.value, "ask"))
+    case "fault":
+      let text = try reader.string(kind.value, "fault")
+      guard let fault = QAFaultText.parse(text) else {
+        throw ScenarioError(
+          reader.position(kind.value),
+          "unknown fault \"\(TerminalText.escaped(text))\"; the receiver's faults are STATUS [xN] [retry-after S] [for DURATION], down [DURATION], hang, drop, up"
+        )
+      }
+      action = .fault(fault)
+    default:
+      action = .expect(try expectation(reader, kind.value, tags: tags, attributes: attributes))
+    }
+    if case .fault = action {
+    } else if timeout == nil {
+      throw ScenarioError(
+        reader.position(node), "step \(number) needs a timeout: (how long it may take, e.g. 5m)")
+    }
+    return QAStep(
+      number: number, position: reader.position(node), action: action, timeout: timeout,
+      device: device)
+  }
+
+  static func expectation(
+    _ reader: ScenarioParser.Reader, _ node: Node, tags: [String], attributes: [String: String?]
+  ) throws(ScenarioError) -> QAExpectation {
+    let name = try reader.string(node, "expect")
+    switch name {
+    case "registration": return .registration
+    case "no-violation": return .noViolation
+    case "retries-keep-minimum": return .retriesKeepMinimum
+    case "retry-after-respected": return .retryAfterRespected
+    case "token-returned": return .tokenReturned
+    case "body-has":
+      guard !tags.isEmpty || !attributes.isEmpty else {
+        throw ScenarioError(
+          reader.position(node), "expect: body-has needs tags: [...] or attributes: {KEY: VALUE}")
+      }
+      return .bodyHas(tags: tags, attributes: attributes)
+    default:
+      var message =
+        "the judge cannot evaluate \"\(TerminalText.escaped(name))\"; expectations are \(QAExpectation.names.joined(separator: ", "))"
+      if let nearest = Suggestion.nearest(to: name, in: QAExpectation.names) {
+        message += ". Did you mean \"\(nearest)\"?"
+      }
+      throw ScenarioError(reader.position(node), message)
+    }
+  }
+
+  static func timeout(_ reader: ScenarioParser.Reader, _ node: Node) throws(ScenarioError) -> Double
+  {
+    let text = try reader.string(node, "timeout")
+    switch DurationText.parse(text) {
+    case .failure(let problem):
+      throw ScenarioError(reader.position(node), "timeout: \(problem)")
+    case .success(let seconds):
+      guard seconds > 0 else {
+        throw ScenarioError(reader.position(node), "timeout must be above 0 (e.g. 30s, 5m)")
+      }
+      guard seconds <= longestTimeout else {
+        throw ScenarioError(reader.position(node), "timeout is at most a day (24h)")
+      }
+      return seconds
+    }
+  }
+}
+
+/// The receiver's faults as a plan writes them.
+enum QAFaultText {
+  static func parse(_ text: String) -> QAFault? {
+    var words = InputRules.trimmed(text).lowercased().split(separator: " ").map(String.init)
+    guard let first = words.first else { return nil }
+    let kind: QAFault.Kind
+    switch first {
+    case "up": kind = .up
+    case "hang": kind = .hang
+    case "drop": kind = .drop
+    case "down":
+      guard words.count <= 2 else { return nil }
+      let duration = words.count == 2 ? DurationText.seconds(words[1]) : nil
+      if words.count == 2 && (duration == nil || duration! <= 0 || duration! > 86_400) {
+        return nil
+      }
+      kind = .down(duration)
+    default:
+      if first == "fail" { words.removeFirst() }
+      guard let statusText = words.first, let status = Int(statusText), (400...599).contains(status)
+      else { return nil }
+      var times: Int?
+      var retryAfter: Double?
+      var duration: Double?
+      var index = 1
+      while index < words.count {
+        let word = words[index]
+        if word.hasPrefix("x"), let count = Int(word.dropFirst()), (1...1_000).contains(count) {
+          times = count
+          index += 1
+        } else if index + 1 < words.count, word == "times", let count = Int(words[index + 1]),
+          (1...1_000).contains(count)
+        {
+          times = count
+          index += 2
+        } else if index + 1 < words.count, word == "retry-after",
+          let seconds = Double(words[index + 1]), seconds >= 0, seconds <= 86_400
+        {
+          retryAfter = seconds
+          index += 2
+        } else if index + 1 < words.count, word == "for",
+          let seconds = DurationText.seconds(words[index + 1]), seconds > 0, seconds <= 86_400
+        {
+          duration = seconds
+          index += 2
+        } else {
+          return nil
+        }
+      }
+      kind = .status(status, times: times, retryAfter: retryAfter, duration: duration)
+    }
+    return QAFault(kind: kind, text: InputRules.trimmed(text))
+  }
+}
