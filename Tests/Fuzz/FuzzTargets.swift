@@ -13,7 +13,7 @@ import SessionValues
 /// must never trap, and checks a property where it has one (what decodes re-encodes to the
 /// same value; what parses prints back to the same command).
 enum FuzzTarget: String, CaseIterable, Sendable {
-  case scenario, config, command, wire, fault, theme, har
+  case scenario, config, command, wire, fault, theme, har, plan
 
   func run(_ input: [UInt8]) {
     let text = String(decoding: input, as: UTF8.self)
@@ -43,6 +43,15 @@ enum FuzzTarget: String, CaseIterable, Sendable {
       _ = try? FaultRequest.parse(input, now: Instant(1000))
     case .theme:
       _ = ThemeLoader.parse(text, source: "fuzz", base: nil)
+    case .plan:
+      // A plan that reads has steps, each with a time-out unless it is a fault.
+      guard let plan = try? QAPlanParser.parse(text, source: "fuzz") else { return }
+      for step in plan.steps {
+        if case .fault = step.action { continue }
+        if !(step.timeout.map { $0 > 0 && $0 <= QAPlanParser.longestTimeout } ?? false) {
+          FuzzFailure.report("step \(step.number) has no sane time-out")
+        }
+      }
     case .har:
       // A capture that reads judges every registration it counted, each on one device.
       guard let judge = try? HARReader.judge(documents: [("fuzz", Data(input))]) else { return }
@@ -87,6 +96,12 @@ enum FuzzTarget: String, CaseIterable, Sendable {
       ]
     case .theme:
       texts = BuiltInThemes.all.map(\.yaml)
+    case .plan:
+      texts =
+        BuiltInPlans.yaml.map(\.text) + [
+          "name: p\nsteps:\n  - expect: body-has\n    tags: [a]\n    attributes: {K: '*'}\n    timeout: 1e308s\n",
+          "name: p\ndevice: \"\\e[2J\"\nsteps:\n  - fault: 429 retry-after 1e20 for 99999999999d\n",
+        ]
     case .har:
       texts = [
         String(decoding: HARDocument.encode([Self.seedExchange]), as: UTF8.self),

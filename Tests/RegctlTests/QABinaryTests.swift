@@ -1,0 +1,98 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(FoundationXML)
+  import FoundationXML
+#endif
+
+/// Counts a JUnit document's test cases, failures and errors, with a real XML parser.
+final class JUnitCounter: NSObject, XMLParserDelegate {
+  var cases = 0
+  var failures = 0
+  var errors = 0
+
+  func parser(
+    _ parser: XMLParser, didStartElement name: String, namespaceURI: String?,
+    qualifiedName: String?, attributes: [String: String] = [:]
+  ) {
+    switch name {
+    case "testcase": cases += 1
+    case "failure": failures += 1
+    case "error": errors += 1
+    default: break
+    }
+  }
+
+  static func count(_ path: String) throws -> JUnitCounter {
+    let parser = try #require(XMLParser(contentsOf: URL(fileURLWithPath: path)))
+    let counter = JUnitCounter()
+    parser.delegate = counter
+    #expect(parser.parse(), "\(parser.parserError.map { "\($0)" } ?? "")")
+    return counter
+  }
+}
+
+@Suite("regctl qa, as a tester runs it", .serialized, .timeLimit(.minutes(2)))
+struct QABinaryTests {
+  func start(_ arguments: [String]) async throws -> (InteractiveProcess, Int) {
+    let process = try InteractiveProcess(
+      try regctlURL(), ["qa"] + arguments + ["--app-id", "app", "--port", "0"],
+      environment: ["REGSCOPE_ACCESS_TOKEN": ServeProcess.token])
+    let line = try await process.readLine { $0.contains("point the app at") } ?? ""
+    let port = Int(line.split(separator: ":").last ?? "") ?? 0
+    return (process, port)
+  }
+
+  @Test("first-registration on an app that registers: every step passes, exit 0, three reports")
+  func passes() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "qa-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let junit = folder.appendingPathComponent("qa.xml").path
+    let markdown = folder.appendingPathComponent("qa.md").path
+    let (process, port) = try await start([
+      "first-registration", "--yes", "--junit", junit, "--report", markdown,
+    ])
+    #expect(port > 0)
+    let answer = try await rawExchange(
+      port: port,
+      Array(
+        ServeBinaryTests.androidRegistration(device: "QA-1", app: "app", token: ServeProcess.token)
+          .utf8))
+    #expect(answer.hasPrefix("HTTP/1.1 201"))
+    #expect(try await process.finish() == 0)
+    let counts = try JUnitCounter.count(junit)
+    #expect(counts.cases == 3 && counts.failures == 0 && counts.errors == 0)
+    let report = try String(contentsOfFile: markdown, encoding: .utf8)
+    #expect(report.contains("# QA run: first-registration"))
+    #expect(report.contains("Result: **passed**") && report.contains("Device: QA-1"))
+    #expect(!report.contains(ServeProcess.token))
+  }
+
+  @Test("a step that times out fails the run: exit 1, a JUnit error, the JSON verdict")
+  func timesOut() async throws {
+    let plan = try temporaryFile(
+      "plan.yaml", "name: quick\nsteps:\n  - expect: registration\n    timeout: 1s\n")
+    let junit = plan + ".xml"
+    let (process, _) = try await start([plan, "--yes", "--json", "--junit", junit])
+    #expect(try await process.finish() == 1)
+    let counts = try JUnitCounter.count(junit)
+    #expect(counts.cases == 1 && counts.errors == 1)
+  }
+
+  @Test("a plan that cannot be read: the error with its place, exit 2")
+  func badPlan() async throws {
+    let plan = try temporaryFile(
+      "bad.yaml", "name: p\nsteps:\n  - expect: nothing\n    timeout: 1m\n")
+    let output = try await regctl([
+      "qa", plan, "--yes", "--app-id", "app", "--access-token", "t0123456789abc",
+    ])
+    #expect(output.status == 2)
+    #expect(output.stderr.contains("bad.yaml:3:13") && output.stderr.contains("cannot evaluate"))
+    let listed = try await regctl(["qa", "--list"])
+    #expect(listed.status == 0 && listed.stdout.contains("retry-ladder"))
+    let printed = try await regctl(["qa", "--print", "retry-after"])
+    #expect(printed.stdout.contains("fault: 429 retry-after 120"))
+  }
+}
