@@ -50,6 +50,10 @@ public struct InspectorModel: Sendable {
   public var receiverNotice: String?
   /// False for a capture: its devices are all there are, and its clock stands still.
   public var receiverLive = true
+  /// A QA run's checklist (`--qa PLAN`), whether it is shown, and the step opened in it.
+  public var qa: QAChecklist?
+  public var qaShown = true
+  public var qaOpened: Int?
   /// How far the receiver's timeline and findings are scrolled back (Page Up, Page Down);
   /// 0 when another device is chosen.
   public var receiverScroll = 0
@@ -158,6 +162,9 @@ public struct InspectorModel: Sendable {
   }
 
   public var countdownTarget: Instant? {
+    if screen == .receiver, qaShown, let qa, !qa.finished, qa.deadline != nil {
+      return now + 1
+    }
     if screen == .fleet, let fleet, fleet.cursor(at: now) < fleet.plan.duration {
       return now + 1
     }

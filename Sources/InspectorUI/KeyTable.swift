@@ -52,6 +52,11 @@ public enum Action: Hashable, Sendable {
   case editContactKey
   case cycleTheme
   case fleet
+  /// QA: show or hide the plan's checklist; go on after an ask; choose a step to open.
+  case qaChecklist
+  case qaProceed
+  case qaPreviousStep
+  case qaNextStep
   // Editors
   case confirm
   case cancel
@@ -240,6 +245,17 @@ public enum KeyTable {
     KeyBinding(
       keys: [.character("F")], action: .fleet, hint: nil,
       help: "Fleet view: the strategies on many devices"),
+    KeyBinding(
+      keys: [.character("Q")], action: .qaChecklist, hint: nil,
+      help: "QA: show or hide the plan's checklist (--qa PLAN)"),
+    KeyBinding(
+      keys: [.enter], action: .qaProceed, hint: nil, help: "QA: done, go on after an ask"),
+    KeyBinding(
+      keys: [.character("[")], action: .qaPreviousStep, hint: nil,
+      help: "QA: open the step before (its evidence)"),
+    KeyBinding(
+      keys: [.character("]")], action: .qaNextStep, hint: nil,
+      help: "QA: open the step after"),
     KeyBinding(keys: [.escape], action: .back, hint: nil, help: "Back: close, clear the filter"),
   ]
 

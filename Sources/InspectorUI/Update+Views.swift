@@ -44,4 +44,30 @@ extension Inspector {
     }
     model.receiverBody = (device.deviceID, entry.at, ReadableJSON.lines(Array(entry.body.utf8)))
   }
+
+  /// The QA keys: `Q` shows or hides the checklist, Enter goes on after an ask, `[` and `]`
+  /// open a step's verdict and evidence.
+  static func qaKey(_ action: Action, _ model: inout InspectorModel) -> [InspectorEffect] {
+    guard let qa = model.qa else {
+      if action == .qaChecklist {
+        model.flash = InspectorModel.Flash(
+          text: "no QA plan runs: start one with regscope --receive --qa PLAN (regctl qa --list)",
+          isError: true)
+      }
+      return []
+    }
+    switch action {
+    case .qaChecklist: model.qaShown.toggle()
+    case .qaProceed:
+      guard qa.ask != nil else { return [] }
+      return [.qaProceed]
+    case .qaPreviousStep, .qaNextStep:
+      let start = model.qaOpened ?? qa.current ?? 0
+      let moved = start + (action == .qaNextStep ? 1 : -1)
+      model.qaOpened = min(max(0, moved), qa.items.count - 1)
+      model.qaShown = true
+    default: break
+    }
+    return []
+  }
 }

@@ -22,12 +22,16 @@ public enum InspectorMessage: Sendable {
   case notice(String, isError: Bool)
   /// A fleet finished computing: the Fleet view plays it from `startedAt`.
   case fleetReady(FleetShow)
+  /// A QA run moved on: its checklist as it is now.
+  case qa(QAChecklist)
 }
 
 /// What `update` asks the outside world to do.
 public enum InspectorEffect: Sendable, Hashable {
   case run(Command)
   case runAll([Command])
+  /// The tester is done with a QA ask: the run goes on.
+  case qaProceed
   case setRate(Double)
   case jumpToNextDeadline
   case cycleTheme
@@ -85,6 +89,9 @@ public enum Inspector {
       return []
     case .fleetReady(let show):
       model.fleet = show
+      return []
+    case .qa(let checklist):
+      model.qa = checklist
       return []
     case .notice(let text, let isError):
       model.flash = InspectorModel.Flash(text: text, isError: isError)
@@ -241,6 +248,7 @@ public enum Inspector {
       model.mode = .contactKey(ContactKeyEditor(current: device.state.record.contactKey))
     case .cycleTheme: return [.cycleTheme]
     case .fleet: return fleetKey(&model)
+    case .qaChecklist, .qaProceed, .qaPreviousStep, .qaNextStep: return qaKey(action, &model)
     case .confirm, .cancel, .add, .remove, .nextField: break
     }
     return []

@@ -22,6 +22,8 @@ final class App {
   private let work: SessionWork
   /// The fleet `F` plays: the three strategies on one population.
   var fleetPlans = FleetShow.defaultPlans()
+  /// A QA run beside the receiver (`--qa PLAN`): Enter after an ask goes to it.
+  var qa: QAInInspector?
   /// When the screen next changes by itself (a countdown's next second); nil: never.
   private var tickAt: ContinuousClock.Instant?
   /// The model revision on the screen: the same revision needs only the clock redrawn.
@@ -178,6 +180,8 @@ final class App {
           for plan in plans { reports.append(await FleetRun.run(plan)) }
           wakes.post(.fleet(FleetShow(plan: plans[0], reports: reports, startedAt: now)))
         }
+      case .qaProceed:
+        qa?.proceed()
       case .cycleTheme:
         themeIndex = (themeIndex + 1) % themes.count
         terminal.apply(themes[themeIndex], monochrome: monochrome)

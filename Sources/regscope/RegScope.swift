@@ -61,6 +61,12 @@ struct RegScope: AsyncParsableCommand {
 
   @OptionGroup(title: "With --receive") var receiver: ReceiverArguments
 
+  @Option(
+    help: ArgumentHelp(
+      "With --receive: run a QA plan (a file, or a built-in: regctl qa --list) beside the timeline.",
+      valueName: "plan"))
+  var qa: String?
+
   @Flag(help: "Open on the Fleet view: many devices through the three strategies (F toggles it).")
   var fleet = false
 
@@ -137,6 +143,7 @@ struct RegScope: AsyncParsableCommand {
     let player = opened.demo.map { demo in
       Task { await ScenarioPlayer.play(demo.scenario, on: demo.session, report: wake) }
     }
+    let qaRun = try startQA(on: session, reportFolder: folder, wake: wake)
     let first = await session.snapshot()
     let lost = Mutex<String?>(nil)
     await UIThread.run {
@@ -146,16 +153,19 @@ struct RegScope: AsyncParsableCommand {
         hasLocalServer: opened.hasLocalServer, receivingAt: opened.receivingAt,
         theme: look.theme, monochrome: look.monochrome, inbox: inbox, wakes: wakes, work: work)
       look.apply(to: app)
+      app.qa = qaRun
       let why = app.run(first: first, started: started)
       terminal.stop()
       lost.withLock { $0 = why }
     }
     player?.cancel()
+    qaRun?.stop()
     for source in signals { source.cancel() }
     log?.restore()
     await work.finish()
     await session.stop()
     if let written = (session as? ReceiverSession)?.front.written { Output.error(written) }
+    if let report = qaRun?.written.withLock({ $0 }) { Output.error("QA report: \(report)") }
     if let why = lost.withLock({ $0 }) {
       Output.error("regscope: \(why); the screen is restored and nothing was lost")
       throw ExitCode(1)
@@ -197,6 +207,20 @@ extension RegScope {
       fleetPlans: fleetPlans, opensFleet: fleet,
       notices: (warnings.isEmpty ? [] : ["warning: " + warnings.joined(separator: "; ")])
         + (loaded.problems.isEmpty ? [] : [loaded.problems.joined(separator: "; ")]))
+  }
+}
+
+extension RegScope {
+  /// `--qa PLAN`: the plan runs beside the receiver, its checklist posted to the UI.
+  func startQA(
+    on session: any Session, reportFolder: String, wake: @escaping @Sendable (Wake) -> Void
+  ) throws -> QAInInspector? {
+    guard let plan = try qaPlan(), let receiver = session as? ReceiverSession else { return nil }
+    let run = QAInInspector(plan: plan)
+    run.start(
+      on: receiver.server, reportFolder: reportFolder, post: { wake(.finished(.qa($0))) },
+      say: { wake(.message($0, isError: false)) })
+    return run
   }
 }
 

@@ -49,6 +49,8 @@ extension RegScope {
       )
     }
     if receive { try validateReceiver() }
+    if qa != nil && !receive { throw ValidationError("--qa goes with --receive") }
+    _ = try qaPlan()
     if let scenario, BuiltInScenarios.named(scenario) == nil,
       !FileManager.default.fileExists(atPath: scenario)
     {
@@ -143,5 +145,23 @@ extension RegScope {
       session: session, title: "\(shownApp) ← real apps, \(session.destination)\(relay)",
       warnings: receiver.exposureWarning.map { [$0] } ?? [], hasLocalServer: true,
       receivingAt: session.url)
+  }
+
+  /// The plan `--qa` names: a file that exists first, then a built-in.
+  func qaPlan() throws -> QAPlan? {
+    guard let qa else { return nil }
+    if FileManager.default.fileExists(atPath: qa) {
+      do {
+        return try QAPlanParser.parse(file: qa)
+      } catch {
+        throw ValidationError("--qa: \(error)")
+      }
+    }
+    guard let plan = BuiltInPlans.plan(qa) else {
+      throw ValidationError(
+        "--qa: no plan file or built-in plan \"\(TerminalText.escaped(qa))\" (regctl qa --list lists them)"
+      )
+    }
+    return plan
   }
 }

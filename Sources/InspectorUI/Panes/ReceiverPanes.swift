@@ -36,8 +36,15 @@ enum ReceiverPanes {
     scrolled(
       findings(selected, model.glyphs, width: findingsRect.inner.width), in: findingsRect,
       &canvas, start: model.receiverScroll, unit: "lines")
-    canvas.box(bodyRect, title: "Last body (+ changed)", focused: false)
-    scrolled(lastBody(model), in: bodyRect, &canvas, start: 0, unit: "lines")
+    if let qa = model.qa, model.qaShown {
+      // A QA run takes the body's place: the checklist beside the timeline.
+      canvas.box(bodyRect, title: QAPane.title(qa), focused: false)
+      let lines = QAPane.lines(model, qa, width: bodyRect.inner.width)
+      scrolled(lines.lines, in: bodyRect, &canvas, start: lines.focusRow - 1, unit: "lines")
+    } else {
+      canvas.box(bodyRect, title: "Last body (+ changed)", focused: false)
+      scrolled(lastBody(model), in: bodyRect, &canvas, start: 0, unit: "lines")
+    }
   }
 
   /// Draws the lines from `start` (clamped so the pane stays full) and, when they do not all
