@@ -163,7 +163,7 @@ struct APIViewRoutes {
         404,
         EngagementServerCore.errorBody(
           "unknownDevice",
-          "no exchange of device \"\(TerminalText.escaped(deviceID))\" is held (the newest \(ExchangeLog.perDevice) of each device are, within \(ExchangeLog.byteBudget >> 20) MB)",
+          "no exchange of device \"\(TerminalText.escaped(deviceID))\" is held (the newest exchanges are, within \(ExchangeLog.byteBudget >> 20) MB; at most \(ExchangeLog.perDevice) a device)",
           field: "deviceID"))
     }
     var response = EngagementRoutes.json(200, Array(HARDocument.encode(exchanges)))

@@ -22,24 +22,28 @@ public enum ScenarioParser {
 
   public static func parse(_ yaml: String, source: String) throws(ScenarioError) -> Scenario {
     var reader = Reader(source: source)
-    let root: Node
-    do {
-      guard let node = try Yams.compose(yaml: yaml) else {
-        throw ScenarioError(
-          reader.position(nil), "the file is empty; a scenario needs name and steps")
-      }
-      root = node
-    } catch let error as ScenarioError {
-      throw error
-    } catch let error as YamlError {
-      throw reader.yamlError(error)
-    } catch {
-      throw ScenarioError(reader.position(nil), "is not YAML: \(error)")
-    }
+    let root = try reader.compose(yaml, ifEmpty: "a scenario needs name and steps")
     return try reader.scenario(root)
   }
 
   struct Reader {
+    /// The document's root node; an empty file, or text that is not YAML, is an error that
+    /// says where.
+    func compose(_ yaml: String, ifEmpty: String) throws(ScenarioError) -> Node {
+      do {
+        guard let node = try Yams.compose(yaml: yaml) else {
+          throw ScenarioError(position(nil), "the file is empty; \(ifEmpty)")
+        }
+        return node
+      } catch let error as ScenarioError {
+        throw error
+      } catch let error as YamlError {
+        throw yamlError(error)
+      } catch {
+        throw ScenarioError(position(nil), "is not YAML: \(error)")
+      }
+    }
+
     let source: String
 
     func position(_ node: Node?) -> SourcePosition {

@@ -1,5 +1,5 @@
+import DequeModule
 import Foundation
-import OrderedCollections
 import RegistrationCore
 
 extension CapturedExchange {
@@ -19,30 +19,33 @@ extension CapturedExchange {
   var keptBytes: Int { requestBody.count + responseBody.count + url.utf8.count + 512 }
 }
 
-/// The newest exchanges of each device, for `GET /api/devices/{id}/har`: as many per device as
-/// the watch keeps registrations, within a byte budget; the device seen longest ago goes first.
+/// The newest device exchanges, for `GET /api/devices/{id}/har`: a ring within a byte budget,
+/// the oldest dropped first. Recording costs no decoding (it is on every request's path); the
+/// device an exchange belongs to is worked out only when a device's part is asked for.
 public struct ExchangeLog: Sendable {
   public static let perDevice = DeviceWatch.timelineLimit
   public static let byteBudget = 32 << 20
 
-  private var devices: OrderedDictionary<String, [CapturedExchange]> = [:]
+  private var exchanges: Deque<CapturedExchange> = []
   private var bytes = 0
 
   public init() {}
 
   public mutating func record(_ exchange: CapturedExchange) {
-    guard let deviceID = exchange.deviceID else { return }
-    var kept = devices.removeValue(forKey: deviceID) ?? []
-    kept.append(exchange)
+    exchanges.append(exchange)
     bytes += exchange.keptBytes
-    if kept.count > Self.perDevice {
-      bytes -= kept.removeFirst().keptBytes
-    }
-    devices[deviceID] = kept
-    while bytes > Self.byteBudget, devices.count > 1 {
-      bytes -= devices.removeFirst().value.reduce(0) { $0 + $1.keptBytes }
+    while bytes > Self.byteBudget, let oldest = exchanges.popFirst() {
+      bytes -= oldest.keptBytes
     }
   }
 
-  public func exchanges(of deviceID: String) -> [CapturedExchange]? { devices[deviceID] }
+  /// The device's newest exchanges (at most `perDevice`), oldest first; nil when none is held.
+  public func exchanges(of deviceID: String) -> [CapturedExchange]? {
+    var found: [CapturedExchange] = []
+    for exchange in exchanges.reversed() where exchange.deviceID == deviceID {
+      found.append(exchange)
+      if found.count == Self.perDevice { break }
+    }
+    return found.isEmpty ? nil : found.reversed()
+  }
 }

@@ -20,19 +20,7 @@ public enum QAPlanParser {
 
   public static func parse(_ yaml: String, source: String) throws(ScenarioError) -> QAPlan {
     let reader = ScenarioParser.Reader(source: source)
-    let root: Node
-    do {
-      guard let node = try Yams.compose(yaml: yaml) else {
-        throw ScenarioError(reader.position(nil), "the file is empty; a plan needs name and steps")
-      }
-      root = node
-    } catch let error as ScenarioError {
-      throw error
-    } catch let error as YamlError {
-      throw reader.yamlError(error)
-    } catch {
-      throw ScenarioError(reader.position(nil), "is not YAML: \(error)")
-    }
+    let root = try reader.compose(yaml, ifEmpty: "a plan needs name and steps")
     var name: String?
     var description = ""
     var device = QAPlan.DeviceChoice.first
