@@ -82,8 +82,11 @@ struct QA: AsyncParsableCommand {
     Output.line(
       "regctl qa: \(loaded.name), \(loaded.steps.count) steps; point the app at \(session.url)")
     let yes = self.yes
+    // One reader of standard input for the whole run: each ask takes the next line.
+    let input = yes ? AsyncStream { $0.finish() } : StandardInput.lines()
     let runner = QARunner(
-      server: session.server, ask: { step, text in await Self.ask(step, text, yes: yes) },
+      server: session.server,
+      ask: { step, text in await Self.ask(step, text, yes: yes, input: input) },
       progress: QAProgressLine(total: loaded.steps.count).show)
     let result = await runner.run(loaded)
     await session.stop()
@@ -121,11 +124,11 @@ struct QA: AsyncParsableCommand {
     }
   }
 
-  static func ask(_ step: QAStep, _ text: String, yes: Bool) async {
+  static func ask(_ step: QAStep, _ text: String, yes: Bool, input: AsyncStream<String>) async {
     Output.line("  ask: \(TerminalText.escaped(text))")
     guard !yes else { return }
     Output.line("  press Enter when done")
-    for await _ in StandardInput.lines() { return }
+    for await _ in input { return }
   }
 
   func writeReports(_ result: QAReport) throws {

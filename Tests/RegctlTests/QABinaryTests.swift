@@ -81,6 +81,21 @@ struct QABinaryTests {
     #expect(counts.cases == 1 && counts.errors == 1)
   }
 
+  @Test("without --yes each ask waits for its own Enter, in order")
+  func asks() async throws {
+    let plan = try temporaryFile(
+      "asks.yaml",
+      "name: asks\nsteps:\n  - ask: first thing\n    timeout: 1m\n  - ask: second thing\n    timeout: 1m\n  - fault: up\n"
+    )
+    let (process, _) = try await start([plan])
+    #expect(try await process.readLine { $0.contains("ask: first thing") } != nil)
+    process.send("\n")
+    #expect(try await process.readLine { $0.contains("ask: second thing") } != nil)
+    process.send("\n")
+    #expect(try await process.readLine { $0.contains("step 3/3") } != nil)
+    #expect(try await process.finish() == 0)
+  }
+
   @Test("a plan that cannot be read: the error with its place, exit 2")
   func badPlan() async throws {
     let plan = try temporaryFile(
