@@ -62,12 +62,12 @@ struct CaptureMiddleware: RouterMiddleware {
     let answer = response.body
     let frozen = exchange
     response.body = ResponseBody(contentLength: answer.contentLength) { writer in
-      let copy = CopyingWriter(base: writer)
+      let answerCopy = BytesCopy(limit: 1 << 20)
       var recorded = frozen
       recorded.requestBody = requestCopy.bytes
       do {
-        try await answer.write(copy)
-        recorded.responseBody = copy.bytes
+        try await answer.write(CopyingWriter(base: writer, copy: answerCopy))
+        recorded.responseBody = answerCopy.bytes
       } catch {
         // A dropped connection: the app got no answer.
         recorded.status = nil
@@ -105,21 +105,17 @@ final class BytesCopy: Sendable {
   var bytes: [UInt8] { copied.withLock { $0 } }
 }
 
-/// Hands every write on, keeping a copy of the bytes (an answer is small: JSON).
-private final class CopyingWriter: ResponseBodyWriter, @unchecked Sendable {
-  // Safe: the response writer is used by one task at a time, as Hummingbird's own are; the
-  // copy is read after the last write returned.
+/// Hands every write on, keeping a copy of the bytes in `copy` (an answer is small: JSON).
+private struct CopyingWriter: ResponseBodyWriter {
   var base: any ResponseBodyWriter
-  var bytes: [UInt8] = []
+  let copy: BytesCopy
 
-  init(base: any ResponseBodyWriter) { self.base = base }
-
-  func write(_ buffer: ByteBuffer) async throws {
-    if bytes.count < 1 << 20 { bytes += buffer.readableBytesView }
+  mutating func write(_ buffer: ByteBuffer) async throws {
+    copy.append(buffer)
     try await base.write(buffer)
   }
 
-  func finish(_ trailingHeaders: HTTPFields?) async throws {
+  consuming func finish(_ trailingHeaders: HTTPFields?) async throws {
     try await base.finish(trailingHeaders)
   }
 }
