@@ -11,8 +11,7 @@ struct Household {
   var recordSends = false
   private(set) var sendTimes: [Double] = []
   /// The server's side: which installation each contact is associated with.
-  private var devicesOf: [String: Set<String>] = [:]
-  private var contactOf: [String: String] = [:]
+  private var contacts = ContactBook()
   private var madeUp = 0
   private var registered = false
 
@@ -72,6 +71,7 @@ struct Household {
         "F\(index)-2", from: reinstallAt, until: end,
         edits: edits(after: reinstallAt, until: end, signIn: signedIn), into: &report)
     }
+    let devicesOf = self.contacts.devicesOf
     let contacts = Set(devicesOf.keys)
     report.distinctContacts += contacts.count
     report.madeUpContacts += madeUp
@@ -140,13 +140,6 @@ struct Household {
   /// server's own rules; an installation's push token is its own, so none is shared).
   private mutating func accept(_ payload: RegistrationPayload, from deviceID: String) {
     registered = true
-    let current = contactOf[deviceID]
-    let known = ContactRules.contact(sent: payload, current: current, tokenHolderContact: nil)
-    if known == nil { madeUp += 1 }
-    let key = known ?? "made-up-\(deviceID)"
-    guard current != key else { return }
-    if let current { devicesOf[current]?.remove(deviceID) }
-    contactOf[deviceID] = key
-    devicesOf[key, default: []].insert(deviceID)
+    if contacts.accept(payload, deviceID: deviceID) { madeUp += 1 }
   }
 }

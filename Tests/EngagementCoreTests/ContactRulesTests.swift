@@ -38,4 +38,18 @@ struct ContactRulesTests {
     #expect(ContactRules.orphaned(previous: "a", now: "a", devicesLeftIn: { _ in 0 }) == nil)
     #expect(ContactRules.orphaned(previous: nil, now: "b", devicesLeftIn: { _ in 0 }) == nil)
   }
+
+  @Test(
+    "the book: a device moves between contacts, leaves the old one empty, and is made up for once")
+  func book() throws {
+    var book = ContactBook()
+    #expect(book.accept(try Self.payload(key: nil), deviceID: "A"))
+    #expect(!book.accept(try Self.payload(key: nil), deviceID: "A"))
+    #expect(!book.accept(try Self.payload(key: "alice"), deviceID: "A"))
+    #expect(!book.accept(try Self.payload(key: "alice"), deviceID: "B"))
+    #expect(book.devicesOf["made-up:A"] == [])
+    #expect(book.hasOtherDevices("alice", than: "A") && !book.hasOtherDevices("bob", than: "A"))
+    book.accept(try Self.payload(key: "bob"), deviceID: "B")
+    #expect(!book.hasOtherDevices("alice", than: "A"))
+  }
 }

@@ -26,8 +26,7 @@ public struct CaptureCounts: Sendable, Hashable, Codable {
 public struct CaptureJudge: Sendable {
   public private(set) var watch = DeviceWatch()
   public var counts = CaptureCounts()
-  private var contactOf: [String: String] = [:]
-  private var devicesOf: [String: Set<String>] = [:]
+  private var contacts = ContactBook()
 
   public init() {}
 
@@ -59,32 +58,17 @@ public struct CaptureJudge: Sendable {
     let retryAfter = exchange.responseHeader("Retry-After").flatMap {
       RetryAfter.parse($0, now: answeredAt)
     }
-    let devicesOf = self.devicesOf
+    let book = contacts
     _ = watch.record(
       deviceID: deviceID, payload: payload, body: exchange.requestBody, facts: exchange.facts,
       at: exchange.startedAt, status: exchange.status, retryAfter: retryAfter,
       server: ServerFacts(
         definedAttributes: nil,
-        contactStillHasOtherDevices: { key in
-          devicesOf[key]?.contains { $0 != deviceID } ?? false
-        }),
+        contactStillHasOtherDevices: { book.hasOtherDevices($0, than: deviceID) }),
       issuedToken: exchange.responseHeader("X-Subscriber-Token"))
     if let status = exchange.status, RetryPolicy.isSuccess(status: status) {
-      accept(payload, deviceID: deviceID)
+      contacts.accept(payload, deviceID: deviceID)
     }
-  }
-
-  /// S3: the contact an accepted registration puts its device in (R8: one made up when
-  /// nothing names one, which no other device can share).
-  private mutating func accept(_ payload: RegistrationPayload, deviceID: String) {
-    let current = contactOf[deviceID]
-    let key =
-      ContactRules.contact(sent: payload, current: current, tokenHolderContact: nil)
-      ?? "made-up:\(deviceID)"
-    guard key != current else { return }
-    if let current { devicesOf[current]?.remove(deviceID) }
-    contactOf[deviceID] = key
-    devicesOf[key, default: []].insert(deviceID)
   }
 
   /// The devices, the one seen first first.
