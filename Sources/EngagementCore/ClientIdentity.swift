@@ -61,3 +61,15 @@ public struct ClientIdentity: Hashable, Sendable, Codable {
     return identity
   }
 }
+
+extension ClientIdentity {
+  /// "Android SDK 10.0.0", or the platform with "unknown SDK" when the User-Agent is not a
+  /// shipped SDK's (held to the documented contract): how the receiver and a judged capture
+  /// name it.
+  public var sdkName: String {
+    switch sdk {
+    case .ios, .android: "\(platform ?? "?") SDK \(sdkVersion ?? "?")"
+    case .unknown: (platform.map { "\($0), " } ?? "") + "unknown SDK (documented rules)"
+    }
+  }
+}

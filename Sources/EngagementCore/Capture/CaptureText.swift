@@ -51,10 +51,7 @@ public enum CaptureText {
 
   static func block(_ device: DeviceWatch.Device) -> [String] {
     let identity = device.identity
-    let sdk =
-      identity.sdk == .unknown
-      ? (identity.platform.map { "\($0), " } ?? "") + "unknown SDK (documented rules)"
-      : "\(identity.platform ?? "?") SDK \(identity.sdkVersion ?? "?")"
+    let sdk = identity.sdkName
     var lines = [
       "device \(TerminalText.escaped(device.deviceID))  \(TerminalText.escaped(sdk))"
         + (identity.bundleID.map { ", \(TerminalText.escaped($0))" } ?? "")
@@ -65,11 +62,9 @@ public enum CaptureText {
       lines.append("  (the newest \(device.registrations.count) shown)")
     }
     for entry in device.registrations {
-      let interval = entry.interval.map { "+" + DurationText.describe($0) } ?? "first"
-      let status = entry.status.map(String.init) ?? "---"
       let retry = entry.retryAfter.map { " Retry-After \(NumberText.compact($0)) s" } ?? ""
       lines.append(
-        "  \(stamp(entry.at))  \(interval.padding(toLength: 10, withPad: " ", startingAt: 0)) \(status)\(retry)"
+        "  \(stamp(entry.at))  \(interval(entry).padding(toLength: 10, withPad: " ", startingAt: 0)) \(status(entry))\(retry)"
           + (entry.changes.isEmpty ? "" : "  " + entry.changes.joined(separator: "; ")))
       for finding in entry.findings {
         lines.append(
@@ -91,6 +86,22 @@ public enum CaptureText {
           .joined(separator: ", "))
     }
     return lines
+  }
+
+  /// "+1 min 1 s" since the registration before, or "first".
+  static func interval(_ entry: WatchedRegistration) -> String {
+    entry.interval.map { "+" + DurationText.describe($0) } ?? "first"
+  }
+
+  static func status(_ entry: WatchedRegistration) -> String {
+    entry.status.map(String.init) ?? "no answer"
+  }
+
+  /// "2026-11-22 10:00:05.250Z  +61 s  503  retryTooSoon (violation)": one registration on a
+  /// line, as the evidence of a QA step.
+  public static func line(_ entry: WatchedRegistration) -> String {
+    let findings = entry.findings.map { "\($0.code) (\($0.severity.rawValue))" }
+    return ([stamp(entry.at), interval(entry), status(entry)] + findings).joined(separator: "  ")
   }
 
   static func mark(_ severity: Finding.Severity) -> String {

@@ -125,7 +125,7 @@ enum ReceiverPanes {
       findingsSummary(device),
     ])
     lines.append([
-      ("    " + TerminalText.escaped(sdkName(identity)), .dim),
+      ("    " + TerminalText.escaped(identity.sdkName), .dim),
       ("  app \(TerminalText.escaped(identity.appVersion ?? "?"))", .dim),
     ])
     if let refusal = device.lastRefusal {
@@ -178,17 +178,6 @@ enum ReceiverPanes {
       device.tokenReturned.map { $0 ? "sent back" : "NOT sent back" } ?? "not yet due back"
     lines.append([("subscriber token \(token)", device.tokenReturned == false ? .warning : .dim)])
     return lines
-  }
-
-  /// "iOS 10.0.0 SDK", "Android 10.0.0 SDK", or the platform with "unknown SDK" when the
-  /// User-Agent is not a shipped SDK's (held to the documented contract).
-  static func sdkName(_ identity: ClientIdentity) -> String {
-    switch identity.sdk {
-    case .ios, .android:
-      return "\(identity.platform ?? "?") SDK \(identity.sdkVersion ?? "?")"
-    case .unknown:
-      return (identity.platform.map { "\($0), " } ?? "") + "unknown SDK (documented rules)"
-    }
   }
 
   /// The worst severity first: "2 violations", "1 warning", "3 notes", or "ok".

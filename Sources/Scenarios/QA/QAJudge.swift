@@ -98,11 +98,7 @@ public enum QAJudge {
       }
   }
 
-  /// "10:00:05.250Z  +61 s  503  retryTooSoon": one registration as evidence.
-  public static func line(_ entry: WatchedRegistration) -> String {
-    let interval = entry.interval.map { "+" + DurationText.describe($0) } ?? "first"
-    let status = entry.status.map(String.init) ?? "no answer"
-    let findings = entry.findings.map { "\($0.code) (\($0.severity.rawValue))" }
-    return ([CaptureText.stamp(entry.at), interval, status] + findings).joined(separator: "  ")
-  }
+  /// One registration as evidence.
+  public static func line(_ entry: WatchedRegistration) -> String { CaptureText.line(entry) }
+
 }
