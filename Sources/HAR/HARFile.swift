@@ -15,6 +15,8 @@ public final class HARFile: Sendable {
   public static let flushDelay: Duration = .seconds(1)
 
   public let path: String
+  /// Told the number of exchanges each time the file has been written.
+  private let written: (@Sendable (Int) -> Void)?
   private struct State {
     var exchanges: [CapturedExchange] = []
     var beyondLimit = 0
@@ -24,8 +26,9 @@ public final class HARFile: Sendable {
   private let state = Mutex(State())
 
   /// Writes an empty capture at once, so a path that cannot be written is an error at start.
-  public init(path: String) throws(HARError) {
+  public init(path: String, written: (@Sendable (Int) -> Void)? = nil) throws(HARError) {
     self.path = path
+    self.written = written
     if let problem = SystemCalls.replaceFile(path, with: Array(HARDocument.encode([]))) {
       throw HARError(
         .unreadable, "--har \(TerminalText.escaped(path)): cannot be written (\(problem))")
@@ -77,5 +80,6 @@ public final class HARFile: Sendable {
     }.map(\.element)
     let problem = SystemCalls.replaceFile(path, with: Array(HARDocument.encode(ordered)))
     state.withLock { $0.lastProblem = problem }
+    if problem == nil { written?(ordered.count) }
   }
 }

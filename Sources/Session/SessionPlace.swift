@@ -32,6 +32,8 @@ public struct ReceiverOptions: Sendable {
   public var anyApp: Bool
   /// `--har`: write every device request and answer to this HAR 1.2 file.
   public var har: String?
+  /// Told the number of exchanges each time the `--har` file has been written.
+  public var harWritten: (@Sendable (Int) -> Void)?
 
   public init(
     port: Int, upstream: String? = nil, host: String = "127.0.0.1",

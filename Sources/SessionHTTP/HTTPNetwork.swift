@@ -36,7 +36,9 @@ public struct HTTPNetwork: SessionNetwork {
       try tls.check()
       options.tls = tls
     }
-    let capture = try receiver.har.map { path throws(HARError) in try HARFile(path: path) }
+    let capture = try receiver.har.map { path throws(HARError) in
+      try HARFile(path: path, written: receiver.harWritten)
+    }
     if let capture { options.capture = { capture.record($0) } }
     let front = EngagementHTTPServer(server: server, options: options)
     let bound = try await front.start()

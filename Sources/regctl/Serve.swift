@@ -67,7 +67,7 @@ struct Serve: AsyncParsableCommand {
     do {
       let store = try db.map { try ServerStore.open(at: $0) } ?? ServerStore.temporary()
       session = try await SessionFactory(network: HTTPNetwork()).receiver(
-        ReceiverSetup(settings: settings, store: store, options: receiver.options),
+        ReceiverSetup(settings: settings, store: store, options: captureOptions(quiet: quiet)),
         log: RunLog(limit: RunLog.liveLimit) { event in
           if !quiet { Output.line(LiveLine.event(event, json: false)) }
         })
@@ -97,5 +97,18 @@ struct Serve: AsyncParsableCommand {
     await session.stop()
     if let written = session.front.written { Output.line(written) }
     if !quiet { Output.line("stopped") }
+  }
+
+  /// The receiver's options; with --har, each write of the capture is said (at most once a
+  /// second), so a user sees it is being kept.
+  func captureOptions(quiet: Bool) -> ReceiverOptions {
+    var options = receiver.options
+    if let har = receiver.har, !quiet {
+      let shown = TerminalText.escaped(har)
+      options.harWritten = { count in
+        Output.line("capture: \(count) exchange\(count == 1 ? "" : "s") written to \(shown)")
+      }
+    }
+    return options
   }
 }

@@ -130,14 +130,10 @@ struct CaptureBinaryTests {
     let serve = try await ServeProcess.start(["--har", path])
     _ = try await serve.request(
       ServeBinaryTests.androidRegistration(device: "K1", app: "app", token: ServeProcess.token))
-    // The file is rewritten a second after the change, in another process: wait for it,
-    // bounded.
-    var text = ""
-    for _ in 0..<100 where !text.contains("K1") {
-      try await Task.sleep(for: .milliseconds(50))
-      text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-    }
-    #expect(text.contains("K1"))
+    // The server says when it has written the capture.
+    let written = try await serve.process.readLine { $0.hasPrefix("capture: 1 exchange written") }
+    #expect(written != nil)
+    #expect(try String(contentsOfFile: path, encoding: .utf8).contains("K1"))
     kill(serve.process.processIdentifier, SIGKILL)
     _ = try await serve.process.finish()
     let after = try String(contentsOfFile: path, encoding: .utf8)

@@ -28,34 +28,19 @@ struct MitmproxyCaptureTests {
     let har = FileManager.default.temporaryDirectory.appendingPathComponent(
       "mitm-\(UUID().uuidString).har"
     ).path
-    let proxy = Process()
     // The test runner's threads block most signals, and a child inherits the mask: mitmdump
     // would never see the SIGTERM that makes it save. Python clears the mask, then becomes it.
-    proxy.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    proxy.arguments = [
-      "python3", "-c",
-      "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, set()); os.execv(sys.argv[1], sys.argv[1:])",
-      tool.path, "--mode", "reverse:http://127.0.0.1:\(serve.port)", "--listen-host", "127.0.0.1",
-      "-p",
-      "\(proxyPort)", "--set", "hardump=\(har)", "-q",
-    ]
-    proxy.standardOutput = FileHandle.nullDevice
-    proxy.standardError = FileHandle.nullDevice
-    let (exited, ended) = AsyncStream.makeStream(of: Void.self)
-    proxy.terminationHandler = { _ in ended.finish() }
-    try proxy.run()
-    defer { if proxy.isRunning { proxy.terminate() } }
-    // mitmdump takes a few seconds to start (Python): ask through it until it answers, bounded.
-    var ready = false
-    for _ in 0..<120 where !ready {
-      let answer = try? await rawExchange(
-        port: proxyPort,
-        Array("GET /api/stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8),
-        timeout: 2)
-      ready = answer?.hasPrefix("HTTP/1.1 200") == true
-      if !ready { try await Task.sleep(for: .milliseconds(250)) }
-    }
-    try #require(ready, "mitmdump did not start")
+    let proxy = try InteractiveProcess(
+      URL(fileURLWithPath: "/usr/bin/env"),
+      [
+        "python3", "-c",
+        "import os, signal, sys; signal.pthread_sigmask(signal.SIG_SETMASK, set()); os.execv(sys.argv[1], sys.argv[1:])",
+        tool.path, "--mode", "reverse:http://127.0.0.1:\(serve.port)", "--listen-host",
+        "127.0.0.1", "-p", "\(proxyPort)", "--set", "hardump=\(har)",
+      ])
+    // mitmdump says when it listens.
+    let listening = try await proxy.readLine { $0.contains("listening at") }
+    try #require(listening != nil, "mitmdump did not start")
 
     var token: String?
     func register(_ tags: [String]) async throws -> Int {
@@ -97,7 +82,7 @@ struct MitmproxyCaptureTests {
     // mitmdump saves the HAR as it shuts down. SIGTERM, not SIGINT: a test runner's children
     // may inherit SIGINT ignored, and Python then leaves it so.
     kill(proxy.processIdentifier, SIGTERM)
-    for await _ in exited {}
+    _ = try await proxy.finish()
     try await serve.stop()
     let judged = try await regctl(["judge", "--json", "--fail-on", "never", har])
     #expect(judged.status == 0, "\(judged.stderr)")
