@@ -105,7 +105,10 @@ public struct DeviceWatch: Sendable {
           userAgent: facts.userAgent, sdkVersionHeader: facts.sdkVersion,
           bodyPlatform: payload?.platform),
         firstSeen: now, lastSeen: now, subscriberToken: makeToken())
-    if device.registrationCount > 0 || !device.otherRoutes.isEmpty {
+    // A token can only come back once one was handed out (a capture's tenant may not have).
+    if (device.registrationCount > 0 || !device.otherRoutes.isEmpty)
+      && !device.subscriberToken.isEmpty
+    {
       let returned = facts.subscriberToken == device.subscriberToken
       device.tokenReturned = (device.tokenReturned ?? true) && returned
     }
@@ -194,7 +197,7 @@ public struct DeviceWatch: Sendable {
     guard let deviceID, var device = devices[deviceID] else { return }
     device.otherRoutes[route, default: 0] += 1
     device.lastSeen = now
-    if let token = facts.subscriberToken {
+    if let token = facts.subscriberToken, !device.subscriberToken.isEmpty {
       device.tokenReturned = (device.tokenReturned ?? true) && token == device.subscriberToken
     }
     store(device)

@@ -44,7 +44,7 @@ struct Judge: ParsableCommand {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       for device in judge.devices {
-        let timeline = WatchViews.timeline(device, maskToken: TokenText.fingerprinted)
+        let timeline = WatchViews.timeline(device, maskToken: CaptureJudge.shownToken)
         let data = (try? encoder.encode(timeline)) ?? Data("{}".utf8)
         Output.line(String(decoding: data, as: UTF8.self))
       }

@@ -24,7 +24,9 @@ public struct CaptureCounts: Sendable, Hashable, Codable {
 /// orphan findings, S3/S4) is the one its accepted registrations named, from the capture
 /// itself: a contact another captured device still holds is not orphaned.
 public struct CaptureJudge: Sendable {
-  public private(set) var watch = DeviceWatch()
+  /// The tokens are the tenant's, from the answers: none is made up for a device that was
+  /// never given one.
+  public private(set) var watch = DeviceWatch(makeToken: { "" })
   public var counts = CaptureCounts()
   private var contacts = ContactBook()
 
@@ -80,5 +82,10 @@ public struct CaptureJudge: Sendable {
   public var worstSeverity: Finding.Severity? {
     let all = watch.devices.values.flatMap { $0.severityCounts.filter { $0.value > 0 }.keys }
     return Finding.Severity.allCases.first { all.contains($0) }
+  }
+
+  /// How a captured subscriber token prints: masked with its fingerprint, or "(none issued)".
+  public static func shownToken(_ token: String) -> String {
+    token.isEmpty ? "(none issued)" : TokenText.fingerprinted(token)
   }
 }
