@@ -96,6 +96,15 @@ public struct InspectorModel: Sendable {
   /// virtual runs (and golden tests, which must not depend on the machine's time zone).
   public enum TimeStyle: Sendable { case wallClock, elapsed }
   public var timeStyle: TimeStyle = .wallClock
+  /// A demo's caption area (`regscope --scenario`).
+  public var demo: DemoCaptions?
+
+  /// Where the device screen's panes go at this size (the caption area taken off).
+  public var layout: Layout {
+    Layout.make(
+      width: width, height: height, focus: focus,
+      captionRows: demo == nil ? 0 : DemoCaptions.rows(height: height))
+  }
 
   public func format(_ instant: Instant) -> String {
     switch timeStyle {

@@ -6,12 +6,19 @@ public struct Layout: Sendable {
   public var panes: [PaneID: Rect]
   /// The panes sharing one area in the compact layout (only the focused or first is drawn).
   public var tabbed: [PaneID]
+  /// A demo's caption area, above the status bar.
+  public var caption: Rect?
 
-  public static func make(width: Int, height: Int, focus: PaneID) -> Layout {
+  public static func make(width: Int, height: Int, focus: PaneID, captionRows: Int = 0)
+    -> Layout
+  {
     let header = Rect(x: 0, y: 0, width: width, height: 1)
     let status = Rect(x: 0, y: height - 1, width: width, height: 1)
     let top = 1
-    let body = height - 2
+    let body = height - 2 - captionRows
+    let caption =
+      captionRows > 0
+      ? Rect(x: 0, y: height - 1 - captionRows, width: width, height: captionRows) : nil
     var panes: [PaneID: Rect] = [:]
     if width >= 120 && height >= 36 {
       let columnA = width * 33 / 100
@@ -28,7 +35,8 @@ public struct Layout: Sendable {
       panes[.events] = Rect(x: columnA + columnB, y: top, width: columnC, height: eventsHeight)
       panes[.payload] = Rect(
         x: columnA + columnB, y: top + eventsHeight, width: columnC, height: body - eventsHeight)
-      return Layout(header: header, status: status, panes: panes, tabbed: [])
+      return Layout(
+        header: header, status: status, panes: panes, tabbed: [], caption: caption)
     }
     let left = width / 2
     let right = width - left
@@ -40,7 +48,8 @@ public struct Layout: Sendable {
     let shared = Rect(x: left, y: top + 12, width: right, height: body - 12)
     let tabbed: [PaneID] = [.events, .server, .payload]
     for pane in tabbed { panes[pane] = shared }
-    return Layout(header: header, status: status, panes: panes, tabbed: tabbed)
+    return Layout(
+      header: header, status: status, panes: panes, tabbed: tabbed, caption: caption)
   }
 
   /// Which of the tabbed panes is on show.

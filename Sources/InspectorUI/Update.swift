@@ -24,6 +24,8 @@ public enum InspectorMessage: Sendable {
   case fleetReady(FleetShow)
   /// A QA run moved on: its checklist as it is now.
   case qa(QAChecklist)
+  /// A demo played on: a caption, its checks, its end.
+  case demo(DemoNote)
 }
 
 /// What `update` asks the outside world to do.
@@ -32,6 +34,8 @@ public enum InspectorEffect: Sendable, Hashable {
   case runAll([Command])
   /// The tester is done with a QA ask: the run goes on.
   case qaProceed
+  /// `--step`: the caption on screen has been read; the demo goes on.
+  case demoProceed
   case setRate(Double)
   case jumpToNextDeadline
   case cycleTheme
@@ -92,6 +96,9 @@ public enum Inspector {
       return []
     case .qa(let checklist):
       model.qa = checklist
+      return []
+    case .demo(let note):
+      model.demo?.take(note)
       return []
     case .notice(let text, let isError):
       model.flash = InspectorModel.Flash(text: text, isError: isError)
@@ -218,7 +225,9 @@ public enum Inspector {
     case .bottom: scroll(&model, by: 1_000_000)
     case .toggleAppState:
       return [.run(model.device?.appState == .background ? .foreground : .background)]
-    case .pauseResume: return [.setRate(model.paused ? model.rate : 0)]
+    case .pauseResume:
+      if model.demo?.stepByStep == true, model.demo?.finished == false { return [.demoProceed] }
+      return [.setRate(model.paused ? model.rate : 0)]
     case .faster:
       let next = InspectorModel.rates.first { $0 > model.rate } ?? model.rate
       return [.setRate(next)]

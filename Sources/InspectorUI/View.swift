@@ -10,7 +10,7 @@ extension Inspector {
       tooSmall(model, &canvas)
       return canvas.buffer
     }
-    let layout = Layout.make(width: model.width, height: model.height, focus: model.focus)
+    let layout = model.layout
     header(model, layout.header, &canvas)
     if model.screen == .fleet, let show = model.fleet {
       FleetPane.draw(model, show, &canvas)
@@ -30,6 +30,7 @@ extension Inspector {
       canvas.box(rect, title: title(pane, model, layout), focused: model.focus == pane)
       Panes.draw(pane, model, rect, &canvas)
     }
+    if let demo = model.demo, let rect = layout.caption { Panes.captions(demo, rect, &canvas) }
     status(model, layout.status, &canvas)
     overlay(model, &canvas)
     return canvas.buffer
@@ -58,7 +59,7 @@ extension Inspector {
     guard case .normal = model.mode, !model.isTooSmall, model.screen == .device,
       frame.width == model.width, frame.height == model.height
     else { return nil }
-    let layout = Layout.make(width: model.width, height: model.height, focus: model.focus)
+    let layout = model.layout
     let shown = layout.shownTab(focus: model.focus)
     let clockPanes = clockPanes(model)
     let panes = PaneID.allCases.compactMap { pane -> (PaneID, Rect)? in

@@ -18,7 +18,7 @@ extension RegistrationMachine {
       return answerLocally(
         status: nil,
         message:
-          "deferred: the server's Retry-After holds until \(NumberText.compact(until.seconds)) s; the interval doubles",
+          "deferred: the server's Retry-After holds \(DurationText.describe((until - now).rounded(.up))) more; the interval doubles",
         now: now)
     }
     let payload = RegistrationPayload(record: state.record, settings: settings)

@@ -96,6 +96,8 @@ public struct Expectation: Hashable, Sendable, CustomStringConvertible {
 
   enum Value: CustomStringConvertible {
     case number(Double)
+    /// An instant of the run, written as a time since its start, never as raw seconds.
+    case instant(Double)
     case text(String)
     case flag(Bool)
     case list([String])
@@ -105,6 +107,7 @@ public struct Expectation: Hashable, Sendable, CustomStringConvertible {
       switch self {
       case .number(let value):
         NumberText.compact(value)
+      case .instant(let seconds): Timestamp.format(Instant(seconds))
       case .text(let text): "\"\(text)\""
       case .flag(let flag): String(flag)
       case .list(let items): "[" + items.joined(separator: ", ") + "]"
@@ -193,7 +196,7 @@ public struct Expectation: Hashable, Sendable, CustomStringConvertible {
       case .due(_, let reason, _): return .text(reason.rawValue)
       }
     case "nextSend":
-      if case .due(let at, _, _) = device.plan { return .number(at.seconds) }
+      if case .due(let at, _, _) = device.plan { return .instant(at.seconds) }
       return .none
     default: return .none
     }
@@ -208,7 +211,7 @@ public struct Expectation: Hashable, Sendable, CustomStringConvertible {
       case .lacks: return !items.contains(wanted)
       default: return false
       }
-    case .number(let number):
+    case .number(let number), .instant(let number):
       guard let target = DurationText.seconds(wanted) ?? Double(wanted) else { return false }
       switch op {
       case .equal: return abs(number - target) < 1e-9

@@ -65,49 +65,93 @@ public enum ScenarioRunner {
     let log = RunLog { event in onItem?(.event(event)) }
     let simulation = try await factory.device(
       setup, place: try SessionPlace.virtual(route: overHTTP ? .loopback : .inProcess), log: log)
-    var checks: [CheckResult] = []
-    var errors: [StepError] = []
-    for step in scenario.steps {
-      try await simulation.advance(to: step.at)
-      if let say = step.say { onItem?(.caption(step: step.number, at: simulation.now, text: say)) }
-      for action in step.actions {
-        onItem?(.command(step: step.number, at: simulation.now, text: action.text))
-        do {
-          let outcome = try await simulation.execute(action.command)
-          if let text = notable(outcome) {
-            onItem?(
-              .outcome(step: step.number, at: simulation.now, text: action.text, outcome: text))
-          }
-        } catch {
-          let failure = StepError(
-            step: step.number, position: action.position, message: "\(action.text): \(error)")
-          errors.append(failure)
-          onItem?(.stepError(failure))
-        }
-      }
-      if !step.checks.isEmpty {
-        // Let anything due at this very instant happen before looking.
-        try await simulation.advance(to: step.at)
-        let context = Expectation.Context(
-          events: log.all, device: try await simulation.deviceSnapshot(),
-          server: await simulation.server.snapshot())
-        for check in step.checks {
-          let (passed, actual) = check.expectation.evaluate(in: context)
-          let result = CheckResult(
-            step: step.number, at: simulation.now, text: check.text, position: check.position,
-            passed: passed, actual: actual)
-          checks.append(result)
-          onItem?(.check(result))
-        }
-      }
-    }
+    let (checks, errors) = try await play(scenario, on: simulation, onItem: onItem)
     let stats = await simulation.server.stats()
     await simulation.stop()
     let elapsed = ContinuousClock.now - started
     return ScenarioReport(
-      scenario: scenario, events: log.all, checks: checks, errors: errors, serverStats: stats,
+      scenario: scenario, events: simulation.log.all, checks: checks, errors: errors,
+      serverStats: stats,
       wallSeconds: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds)
         / 1e18)
+  }
+
+  /// Plays the steps on `simulation`, a session on a virtual clock: each step at its instant,
+  /// its caption, its commands, then, once everything due at that instant has happened, its
+  /// checks. With `pace` (a demo in the inspector) the clock is walked there for the eye and
+  /// each caption held long enough to read; without it, it jumps. Either way the same things
+  /// happen at the same instants, so a demo's checks are exactly `regctl run`'s.
+  public static func play(
+    _ scenario: Scenario, on simulation: DeviceSession, pace: DemoPace? = nil,
+    onItem: (@Sendable (TimelineItem) -> Void)? = nil
+  ) async throws -> (checks: [CheckResult], errors: [StepError]) {
+    var checks: [CheckResult] = []
+    var errors: [StepError] = []
+    for step in scenario.steps {
+      try await walk(simulation, to: step.at, pace: pace)
+      if let say = step.say { onItem?(.caption(step: step.number, at: simulation.now, text: say)) }
+      errors += await perform(step, on: simulation, onItem: onItem)
+      if !step.checks.isEmpty {
+        // Let anything due at this very instant happen before looking.
+        try await simulation.advance(to: step.at)
+        checks += await check(step, on: simulation, onItem: onItem)
+      }
+      if step.say != nil { try await pace?.holdCaption() }
+    }
+    return (checks, errors)
+  }
+
+  /// Moves the clock to `target`, everything due on the way happening in order.
+  static func walk(_ simulation: DeviceSession, to target: Instant, pace: DemoPace?) async throws {
+    guard let pace else { return try await simulation.advance(to: target) }
+    while simulation.now < target {
+      let now = simulation.now
+      let move = pace.nextMove(
+        from: now, target: target, nextDue: await simulation.nextDeadline())
+      try await simulation.advance(to: max(move, now))
+      if move < target { try await pace.waitFrame() }
+    }
+    try await simulation.advance(to: target)
+  }
+
+  private static func perform(
+    _ step: ScenarioStep, on simulation: DeviceSession,
+    onItem: (@Sendable (TimelineItem) -> Void)?
+  ) async -> [StepError] {
+    var errors: [StepError] = []
+    for action in step.actions {
+      onItem?(.command(step: step.number, at: simulation.now, text: action.text))
+      do {
+        let outcome = try await simulation.execute(action.command)
+        if let text = notable(outcome) {
+          onItem?(
+            .outcome(step: step.number, at: simulation.now, text: action.text, outcome: text))
+        }
+      } catch {
+        let failure = StepError(
+          step: step.number, position: action.position, message: "\(action.text): \(error)")
+        errors.append(failure)
+        onItem?(.stepError(failure))
+      }
+    }
+    return errors
+  }
+
+  private static func check(
+    _ step: ScenarioStep, on simulation: DeviceSession,
+    onItem: (@Sendable (TimelineItem) -> Void)?
+  ) async -> [CheckResult] {
+    let context = Expectation.Context(
+      events: simulation.log.all, device: try? await simulation.deviceSnapshot(),
+      server: await simulation.server.snapshot())
+    return step.checks.map { check in
+      let (passed, actual) = check.expectation.evaluate(in: context)
+      let result = CheckResult(
+        step: step.number, at: simulation.now, text: check.text, position: check.position,
+        passed: passed, actual: actual)
+      onItem?(.check(result))
+      return result
+    }
   }
 
   /// What the events of a command leave unsaid: edits and refusals are events already.

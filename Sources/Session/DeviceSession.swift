@@ -19,6 +19,8 @@ public final class DeviceSession: Session {
   public let log: RunLog
   let clock: any EngineClock
   private let live: Bool
+  /// A demo's pace: how fast the scenario walks this session's virtual clock.
+  public let pace: DemoPace?
   private let deviceStore: RegistrationStore
   private let simulated: SimulatedTransport?
   private let network: (any SessionNetwork)?
@@ -42,6 +44,7 @@ public final class DeviceSession: Session {
     route = place.route
     live = place.live
     clock = place.clock
+    pace = place.pace
     self.server = server
     self.log = log
     deviceStore = place.deviceStore
@@ -183,11 +186,16 @@ public final class DeviceSession: Session {
   public var now: Instant { clock.now() }
 
   /// How fast a live clock runs (0 when paused); 1 for a virtual one, which moves by hand.
-  public var rate: Double { (clock as? ScaledClock)?.rate ?? 1 }
+  public var rate: Double { pace?.rate ?? (clock as? ScaledClock)?.rate ?? 1 }
 
   /// Sets a live clock's rate (0 pauses it). False when the clock cannot: a virtual one.
   @discardableResult
   public func setRate(_ rate: Double) -> Bool {
+    if let pace {
+      pace.setRate(rate)
+      publisher.changed()
+      return true
+    }
     guard let clock = clock as? ScaledClock else { return false }
     clock.setRate(rate)
     publisher.changed()
@@ -221,6 +229,14 @@ public final class DeviceSession: Session {
     await server.flush()
   }
 
+  /// The next instant something is due: a send, an answer on the simulated wire, the
+  /// server's processing.
+  public func nextDeadline() async -> Instant? {
+    Instant.earliest(
+      await engine?.nextDeadline, isRemote ? nil : await server.nextDeadline,
+      simulated?.answerDueAt)
+  }
+
   /// After a tick: waits for the send to reach the server, and, when its answer is immediate,
   /// for the answer too. An answer that takes (virtual) time stays on the wire.
   private func settleInstantSends() async throws {
@@ -237,9 +253,13 @@ public final class DeviceSession: Session {
   /// inspector's `n` and the shell's `jump`.
   public func jumpToNextDeadline() async -> Instant? {
     let serverDue = isRemote ? nil : await server.nextDeadline
-    guard let next = Instant.earliest(await engine?.nextDeadline, serverDue),
-      let clock = clock as? ScaledClock
-    else { return nil }
+    guard let next = Instant.earliest(await engine?.nextDeadline, serverDue) else { return nil }
+    if let pace {
+      // The demo walks there itself, so every check still sees it happen in order.
+      pace.skipToNext()
+      return next
+    }
+    guard let clock = clock as? ScaledClock else { return nil }
     clock.jump(to: next)
     publisher.changed()
     return next

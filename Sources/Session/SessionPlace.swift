@@ -81,11 +81,16 @@ public struct SessionPlace: Sendable {
   /// than advancing by hand (scenarios).
   public var live: Bool
   public var network: (any SessionNetwork)?
+  /// A demo: the virtual clock is walked by a scenario for the eye at this pace, which the
+  /// faces' speed keys set.
+  public var pace: DemoPace?
 
   public init(
     clock: any EngineClock, deviceStore: RegistrationStore, serverStore: ServerStore,
-    route: DeviceRoute = .inProcess, live: Bool, network: (any SessionNetwork)? = nil
+    route: DeviceRoute = .inProcess, live: Bool, network: (any SessionNetwork)? = nil,
+    pace: DemoPace? = nil
   ) {
+    self.pace = pace
     self.clock = clock
     self.deviceStore = deviceStore
     self.serverStore = serverStore
@@ -101,5 +106,13 @@ public struct SessionPlace: Sendable {
     SessionPlace(
       clock: VirtualClock(), deviceStore: try RegistrationStore.inMemory(),
       serverStore: try ServerStore.inMemory(), route: route, live: false, network: network)
+  }
+
+  /// A demo: virtual time from zero and in-memory stores, as a scenario run has, walked at
+  /// `pace`.
+  public static func demo(_ pace: DemoPace) throws -> SessionPlace {
+    var place = try virtual()
+    place.pace = pace
+    return place
   }
 }

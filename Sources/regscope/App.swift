@@ -1,7 +1,9 @@
+import Clocks
 import Fleet
 import Foundation
 import InspectorUI
 import RegistrationCore
+import Scenarios
 import Session
 import SessionValues
 import Synchronization
@@ -24,6 +26,8 @@ final class App {
   var fleetPlans = FleetShow.defaultPlans()
   /// A QA run beside the receiver (`--qa PLAN`): Enter after an ask goes to it.
   var qa: QAInInspector?
+  /// A demo's pace (`--scenario`): Space with `--step` goes to it.
+  private var demoPace: DemoPace?
   /// When the screen next changes by itself (a countdown's next second); nil: never.
   private var tickAt: ContinuousClock.Instant?
   /// The model revision on the screen: the same revision needs only the clock redrawn.
@@ -53,6 +57,15 @@ final class App {
   }
 
   func useASCII() { _ = Inspector.update(&model, .glyphs(.ascii)) }
+
+  /// Demo mode: the caption area, and times since the demo's start.
+  func showDemo(_ scenario: Scenario, pace: DemoPace?) {
+    demoPace = pace
+    model.timeStyle = .elapsed
+    model.demo = DemoCaptions(
+      name: TerminalText.escaped(scenario.name), description: scenario.description,
+      steps: scenario.steps.count, stepByStep: pace?.holdsForKey ?? false)
+  }
 
   func flash(_ text: String, isError: Bool) {
     _ = Inspector.update(&model, .notice(text, isError: isError))
@@ -182,6 +195,8 @@ final class App {
         }
       case .qaProceed:
         qa?.proceed()
+      case .demoProceed:
+        demoPace?.proceed()
       case .cycleTheme:
         themeIndex = (themeIndex + 1) % themes.count
         terminal.apply(themes[themeIndex], monochrome: monochrome)

@@ -39,6 +39,16 @@ struct RegScope: AsyncParsableCommand {
   )
   var scenario: String?
 
+  @Flag(
+    name: .customLong("step"),
+    help: "With --scenario: hold each caption until Space, instead of about 3 seconds.")
+  var stepByStep = false
+
+  @Option(
+    name: .customLong("caption-seconds"),
+    help: "With --scenario: how long each caption stays before the demo goes on (0-60).")
+  var captionSeconds: Double = DemoPace.defaultCaptionHold
+
   @Option(
     name: .customLong("import-state"),
     help: "Open on a shipped SDK's state dump (Android, unified or iOS), read-only.")
@@ -139,7 +149,11 @@ struct RegScope: AsyncParsableCommand {
     atexit { _ = RegScopeExit.restoreTerminal() }
     let signals = SignalWatch.start(wake)
     let work = SessionWork(session: session, report: wake)
-    _ = try? await session.execute(.launch)
+    // A demo launches the app when its scenario says (after `server down`, say).
+    if opened.demo == nil { _ = try? await session.execute(.launch) }
+    opened.demo?.session.pace?.whenFastForwarding {
+      wake(.finished(.demo(.fastForward(seconds: $0))))
+    }
     let player = opened.demo.map { demo in
       Task { await ScenarioPlayer.play(demo.scenario, on: demo.session, report: wake) }
     }
@@ -154,6 +168,7 @@ struct RegScope: AsyncParsableCommand {
         theme: look.theme, monochrome: look.monochrome, inbox: inbox, wakes: wakes, work: work)
       look.apply(to: app)
       app.qa = qaRun
+      if let demo = opened.demo { app.showDemo(demo.scenario, pace: demo.session.pace) }
       let why = app.run(first: first, started: started)
       terminal.stop()
       lost.withLock { $0 = why }

@@ -50,6 +50,12 @@ extension RegScope {
     }
     if receive { try validateReceiver() }
     if qa != nil && !receive { throw ValidationError("--qa goes with --receive") }
+    if (stepByStep || captionSeconds != DemoPace.defaultCaptionHold) && scenario == nil {
+      throw ValidationError("--step and --caption-seconds go with --scenario")
+    }
+    guard captionSeconds.isFinite, (0...60).contains(captionSeconds) else {
+      throw ValidationError("--caption-seconds must be 0 to 60")
+    }
     _ = try qaPlan()
     if let scenario, BuiltInScenarios.named(scenario) == nil,
       !FileManager.default.fileExists(atPath: scenario)
@@ -100,10 +106,9 @@ extension RegScope {
       var setup = loaded.setup
       setup.deviceID = nil
       if let profile = options.sdk.profile { setup.use(profile) }
-      let place = SessionPlace(
-        clock: ScaledClock(rate: options.speed ?? 60),
-        deviceStore: try RegistrationStore.inMemory(), serverStore: try ServerStore.inMemory(),
-        live: true)
+      let place = try SessionPlace.demo(
+        DemoPace(
+          rate: options.speed ?? 60, holdsForKey: stepByStep, captionHold: captionSeconds))
       let session = try await factory.device(setup, place: place, log: log)
       return OpenedJob(
         session: session, title: "demo: \(loaded.name) → \(session.destination)",

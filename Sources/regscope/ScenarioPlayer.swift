@@ -1,53 +1,61 @@
+import Clocks
 import Foundation
+import InspectorUI
 import RegistrationCore
 import Scenarios
 import Session
 import SessionValues
+import Synchronization
 
-/// Demo mode: plays a scenario's steps live on the session's clock, and says what each
-/// expectation found, so a marketer sees the rules happen at the chosen speed.
+/// Demo mode: plays a scenario on the session's virtual clock, walked at the demo's pace, by
+/// the runner `regctl run` uses, so every check is decided exactly as there. The screen gets
+/// the captions, the checks and the end.
 enum ScenarioPlayer {
   static func play(
-    _ scenario: Scenario, on session: DeviceSession, report: @Sendable (Wake) -> Void
-  )
-    async
-  {
-    let start = session.now
-    report(.message("demo \(scenario.name): \(scenario.description)", isError: false))
-    for step in scenario.steps {
-      do {
-        try await session.sleep(until: start + step.at.seconds)
-      } catch {
-        return
-      }
-      // A caption says what the step means; without one, the commands say what it does.
-      var failed = false
-      var done: [String] = []
-      for action in step.actions where action.command != .launch {
-        do {
-          _ = try await session.execute(action.command)
-          done.append(action.text)
-        } catch {
-          done.append("\(action.text): \(error)")
-          failed = true
-        }
-      }
-      var said =
-        step.say.map { "step \(step.number): \($0)" }
-        ?? (done.isEmpty ? nil : "step \(step.number): " + done.joined(separator: "; "))
-      if !step.checks.isEmpty {
-        let context = Expectation.Context(
-          events: session.log.all, device: try? await session.deviceSnapshot(),
-          server: await session.server.snapshot())
-        let results = step.checks.map { check -> String in
-          let (passed, actual) = check.expectation.evaluate(in: context)
-          if !passed { failed = true }
-          return passed ? "✓ \(check.text)" : "✗ \(check.text) (\(actual))"
-        }
-        said = (said ?? "step \(step.number):") + "  " + results.joined(separator: "  ")
-      }
-      if let said { report(.message(said, isError: failed)) }
+    _ scenario: Scenario, on session: DeviceSession, report: @escaping @Sendable (Wake) -> Void
+  ) async {
+    let note: @Sendable (DemoNote) -> Void = { report(.finished(.demo($0))) }
+    let pending = Mutex<[DemoCheck]>([])
+    let played: (checks: [CheckResult], errors: [StepError])
+    do {
+      played = try await ScenarioRunner.play(
+        scenario, on: session, pace: session.pace,
+        onItem: { item in
+          switch item {
+          case .caption(let step, _, let text): note(.caption(step: step, text: text))
+          case .check(let result):
+            let check = DemoCheck(text: result.text, passed: result.passed, actual: result.actual)
+            let all = pending.withLock {
+              $0.append(check)
+              return $0
+            }
+            if all.count == stepChecks(scenario, result.step) {
+              pending.withLock { $0 = [] }
+              note(.checks(step: result.step, all))
+            }
+          case .stepError(let failure):
+            note(.stepFailed(step: failure.step, message: failure.message))
+          case .event, .command, .outcome: break
+          }
+        })
+    } catch {
+      return  // the inspector closed
     }
-    report(.message("demo \(scenario.name) finished", isError: false))
+    let passed = played.checks.filter(\.passed).count
+    note(
+      .finished(
+        passed: passed, failed: played.checks.count - passed, errors: played.errors.count))
+    let verdict =
+      played.checks.count == passed && played.errors.isEmpty
+      ? "all \(passed) checks passed"
+      : "\(played.checks.count - passed) of \(played.checks.count) checks failed"
+    report(
+      .message(
+        "demo \(scenario.name) finished: \(verdict); q quits", isError: passed < played.checks.count
+      ))
+  }
+
+  private static func stepChecks(_ scenario: Scenario, _ number: Int) -> Int {
+    scenario.steps.first { $0.number == number }?.checks.count ?? 0
   }
 }

@@ -4,17 +4,23 @@ import SessionValues
 
 /// 3 Throttle: when the next send goes out, and why.
 extension Panes {
+  /// What a change made now would wait, from the machine's own schedule.
+  static func changeHint(_ device: EngineSnapshot, now: Instant) -> String {
+    guard let leaves = device.machine.changeWouldLeave(madeAt: now) else {
+      return "a change now would not be sent yet"
+    }
+    let wait = leaves - now
+    return wait <= 0
+      ? "a change now goes out at once"
+      : "a change now waits \(DurationText.describe(wait.rounded(.up)))"
+  }
+
   static func throttle(_ model: InspectorModel) -> [[(String, StyleRole)]] {
     guard let device = model.device else { return [] }
     switch device.plan {
     case .idle:
       var lines: [[(String, StyleRole)]] = [[("idle", .success), (": nothing to send", .normal)]]
-      if let success = device.state.scheduler.lastSuccessAt {
-        let window = success + RetryPolicy.throttle - model.now
-        if window > 0 {
-          lines.append([("a change now waits \(DurationText.describe(window.rounded(.up)))", .dim)])
-        }
-      }
+      lines.append([(changeHint(device, now: model.now), .dim)])
       return lines
     case .inFlight(let since):
       return [
