@@ -31,8 +31,11 @@ public struct DeviceWatch: Sendable {
     public var severityCounts: [Finding.Severity: Int] = [:]
     /// The `X-Subscriber-Token` this server handed out.
     public var subscriberToken: String
-    /// Nil until a request after the first could have sent the token back.
+    /// Nil until a request after the token was handed out could have sent it back.
     public var tokenReturned: Bool?
+    /// Whether an answer the app took (a 2xx) carried the token: only then must later
+    /// requests send it back. A refused first try hands out nothing.
+    public internal(set) var tokenHandedOut = false
     /// Calls to the other device routes, by route.
     public var otherRoutes: [String: Int] = [:]
     /// Requests the server refused (S1), and the newest refusal with its fix.
@@ -40,6 +43,8 @@ public struct DeviceWatch: Sendable {
     public var lastRefusal: Refusal?
     /// When a refusal of this device was last said in the server's output.
     var refusalAnnouncedAt: Instant?
+    /// When this device's findings were last said in the server's output (the newest few).
+    var findingsAnnouncedAt: [Instant] = []
     /// What the judge remembers between this device's registrations.
     public internal(set) var memory = JudgeMemory()
 
@@ -105,10 +110,9 @@ public struct DeviceWatch: Sendable {
           userAgent: facts.userAgent, sdkVersionHeader: facts.sdkVersion,
           bodyPlatform: payload?.platform),
         firstSeen: now, lastSeen: now, subscriberToken: makeToken())
-    // A token can only come back once one was handed out (a capture's tenant may not have).
-    if (device.registrationCount > 0 || !device.otherRoutes.isEmpty)
-      && !device.subscriberToken.isEmpty
-    {
+    // A token can only come back once a 2xx handed it out (a refused first try, a 503 or a
+    // capture's tenant may have handed out none).
+    if device.tokenHandedOut {
       let returned = facts.subscriberToken == device.subscriberToken
       device.tokenReturned = (device.tokenReturned ?? true) && returned
     }
@@ -145,6 +149,11 @@ public struct DeviceWatch: Sendable {
     }
     // Relayed, the tenant hands the token out: the one the app must send back.
     if let issuedToken { device.subscriberToken = issuedToken }
+    if refusal == nil, let status, RetryPolicy.isSuccess(status: status),
+      !device.subscriberToken.isEmpty
+    {
+      device.tokenHandedOut = true
+    }
     device.registrationCount += 1
     for finding in findings {
       device.findingCounts[finding.code, default: 0] += 1
@@ -157,9 +166,10 @@ public struct DeviceWatch: Sendable {
 
   /// A registration the server refused (S1): it joins its device's timeline, or, when the
   /// body did not say which device, a stand-in for the client named by its User-Agent.
-  /// Returns whether to say so in the server's output: at most once a minute a device.
+  /// Returns the device to name when saying so in the server's output, at most once a minute
+  /// a device; nil when it was said too recently.
   public mutating func recordRefusal(_ refusal: Refusal, facts: RequestFacts, at now: Instant)
-    -> Bool
+    -> String?
   {
     let named = refusal.payload?.deviceID.map(InputRules.trimmed) ?? ""
     let deviceID = named.isEmpty ? Self.standIn(for: facts) : named
@@ -168,11 +178,31 @@ public struct DeviceWatch: Sendable {
       status: refusal.status, retryAfter: nil,
       server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in true }),
       refusal: refusal)
-    guard var device = devices[deviceID] else { return false }
-    if let said = device.refusalAnnouncedAt, now - said < 60 { return false }
+    guard var device = devices[deviceID] else { return nil }
+    if let said = device.refusalAnnouncedAt, now - said < 60 { return nil }
     device.refusalAnnouncedAt = now
     devices[deviceID] = device
-    return true
+    return deviceID
+  }
+
+  /// Findings to say in the server's output: up to this many a device a minute.
+  public static let findingsAnnouncedPerMinute = 3
+
+  /// The violations and warnings of `deviceID`'s newest registration that may be said in the
+  /// server's output now: at most `findingsAnnouncedPerMinute` a device in any minute, so an
+  /// app in a loop cannot flood it (the API and the timeline keep every one).
+  public mutating func findingsToAnnounce(of deviceID: String, at now: Instant) -> [Finding] {
+    guard var device = devices[deviceID],
+      let findings = device.registrations.last?.findings.filter({
+        $0.severity != .note && $0.code != "refused"
+      }), !findings.isEmpty
+    else { return [] }
+    device.findingsAnnouncedAt.removeAll { now - $0 >= 60 }
+    let room = max(0, Self.findingsAnnouncedPerMinute - device.findingsAnnouncedAt.count)
+    let said = Array(findings.prefix(room))
+    device.findingsAnnouncedAt += said.map { _ in now }
+    devices[deviceID] = device
+    return said
   }
 
   /// "? com.example.app (Android)": a client whose refused request named no device.
@@ -197,7 +227,8 @@ public struct DeviceWatch: Sendable {
     guard let deviceID, var device = devices[deviceID] else { return }
     device.otherRoutes[route, default: 0] += 1
     device.lastSeen = now
-    if let token = facts.subscriberToken, !device.subscriberToken.isEmpty {
+    // Whether the SDKs send the token on these routes is not known: only a wrong one counts.
+    if device.tokenHandedOut, let token = facts.subscriberToken {
       device.tokenReturned = (device.tokenReturned ?? true) && token == device.subscriberToken
     }
     store(device)

@@ -7,7 +7,14 @@ public struct Refusal: Hashable, Sendable {
     case unauthorized, invalidBody, missingField, unknownApp, bodyTooLarge
   }
 
+  /// Where the refusal was seen, for advice that fits: a receiver started with an app's id
+  /// and token, one adopting the first app (`--any-app`), or the tenant in a capture.
+  public enum Setting: Hashable, Sendable {
+    case fixedApp, anyApp, capture
+  }
+
   public var kind: Kind
+  public var setting: Setting = .fixedApp
   public var status: Int
   public var reason: String
   /// The body, when it was read and decoded: it names the device.
@@ -22,12 +29,16 @@ public struct Refusal: Hashable, Sendable {
 
   /// What to do about it, in a few words.
   public var fix: String {
-    switch kind {
-    case .unauthorized, .unknownApp:
-      "start RegScope with this app's id and token (regscope --config YOUR_FILE; regctl serve --app-id ID) or with --any-app"
-    case .invalidBody, .missingField:
+    switch (kind, setting) {
+    case (.unauthorized, .capture), (.unknownApp, .capture):
+      "the tenant refused the app's credentials: check the app id, access token and server URL the app is configured with"
+    case (.unauthorized, .anyApp), (.unknownApp, .anyApp):
+      "this receiver adopted the first app that registered (--any-app); is a second app or an old build posting? Restart it to adopt another"
+    case (.unauthorized, _), (.unknownApp, _):
+      "start RegScope with this app's id and token (--app-id ID --access-token-file FILE, or --config YOUR_FILE), or with --any-app"
+    case (.invalidBody, _), (.missingField, _):
       "the SDK sends JSON with deviceID, etAppId and platform: is something else posting?"
-    case .bodyTooLarge:
+    case (.bodyTooLarge, _):
       "no SDK sends a registration this large: is something else posting?"
     }
   }
@@ -45,6 +56,7 @@ public struct Refusal: Hashable, Sendable {
   }
 
   public var finding: Finding {
-    Finding(code: "refused", rule: "S1", message: summary, severity: severity)
+    Finding(
+      code: "refused", rule: "S1", message: "refused: \(reason)", severity: severity, fix: fix)
   }
 }

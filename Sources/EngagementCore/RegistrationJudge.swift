@@ -41,6 +41,11 @@ public struct Finding: Hashable, Sendable, Codable {
       profile.backgroundSendsPending ? .background : profile.intervalInMemory ? .relaunch : nil
     }
 
+    /// Whether the cause can explain every send of a run: the app can go to the background
+    /// after each change, and the platform's schedule holds for each send; a relaunch every
+    /// few seconds is a crash loop, not a cause.
+    var repeats: Bool { self != .relaunch && self != .lostAnswer }
+
     var code: String {
       switch self {
       case .background: "backgroundSend"
@@ -69,15 +74,19 @@ public struct Finding: Hashable, Sendable, Codable {
   public var message: String
   public var severity: Severity
   public var cause: Cause?
+  /// What to change in the app, for a violation or a warning (`FindingFix`).
+  public var fix: String?
 
   public init(
-    code: String, rule: String, message: String, severity: Severity, cause: Cause? = nil
+    code: String, rule: String, message: String, severity: Severity, cause: Cause? = nil,
+    fix: String? = nil
   ) {
     self.code = code
     self.rule = rule
     self.message = message
     self.severity = severity
     self.cause = cause
+    self.fix = severity == .note ? nil : fix ?? FindingFix.sentence(code: code, rule: rule)
   }
 }
 
@@ -120,9 +129,9 @@ public struct JudgeMemory: Sendable {
   /// Nil until the server accepted a registration from the device (2xx, and processing
   /// will not refuse it).
   public internal(set) var acceptedContact: Contact?
-  /// The cause that explained the registration before, when it came early: a cause explains
-  /// one early send, not a run of them.
-  var previousCause: Finding.Cause?
+  /// The cause that explained the first of the current run of early sends; nil once a send
+  /// comes on time. A cause that cannot repeat explains only the first send of a run.
+  var runCause: Finding.Cause?
   /// Whether the registration before repeated a record the server had acknowledged.
   var previousRepeated = false
   var previousStatus: Int?
@@ -183,12 +192,14 @@ public enum RegistrationJudge {
         memory.lastAcknowledged.map { $0.isSameRecord(as: payload) }
       } ?? false
     var cause: Finding.Cause?
+    var runCause: Finding.Cause?
     if let next = profile.earliestNext(after: memory.observed), request.at < next.at - tolerance {
       let early = timing(
         request, next: next, profile: profile, memory: memory, repeated: repeated)
       findings.append(early)
       cause = early.severity == .note ? early.cause : nil
       if cause == .relaunch { memory.observed.assumeRelaunch() }
+      runCause = memory.runCause ?? cause
     }
     if let payload = request.payload {
       if repeated {
@@ -198,12 +209,12 @@ public enum RegistrationJudge {
       findings += content(payload, profile: profile, definedAttributes: server.definedAttributes)
       findings += contactKey(request, payload: payload, memory: &memory, server: server)
     }
-    remember(request, in: &memory, cause: cause, repeated: repeated)
+    remember(request, in: &memory, runCause: runCause, repeated: repeated)
     return findings
   }
 
   private static func remember(
-    _ request: JudgedRequest, in memory: inout JudgeMemory, cause: Finding.Cause?,
+    _ request: JudgedRequest, in memory: inout JudgeMemory, runCause: Finding.Cause?,
     repeated: Bool
   ) {
     let succeeded = request.status.map(RetryPolicy.isSuccess) ?? false
@@ -213,7 +224,7 @@ public enum RegistrationJudge {
       memory.lastSent = payload
       if succeeded { memory.lastAcknowledged = payload }
     }
-    memory.previousCause = cause
+    memory.runCause = runCause
     memory.previousRepeated = repeated
     memory.previousStatus = request.status
   }
@@ -244,12 +255,14 @@ public enum RegistrationJudge {
     {
       return explained
     }
-    if let previous = memory.previousCause {
-      // A cause explains one early send, not a run of them.
+    if let previous = memory.runCause {
+      // A cause that cannot repeat explains the first early send of a run, not the rest.
       let run =
         previous == .relaunch
         ? "a relaunch explains one early send; an app relaunched every few seconds is crash-looping"
-        : "a \(previous.words) explains one early send, not a run of them"
+        : previous.repeats
+          ? "a \(previous.words) explains an early send that carries a change, and this one carries none since the send before"
+          : "a \(previous.words) explains one early send, not a run of them"
       return Finding(
         code: observed.failures == 0 ? "throttleViolated" : "retryTooSoon", rule: next.rule,
         message:
@@ -280,11 +293,17 @@ public enum RegistrationJudge {
     _ request: JudgedRequest, next: NextSend, profile: SDKProfile, memory: JudgeMemory,
     repeated: Bool, waited: String
   ) -> Finding? {
-    guard memory.previousCause == nil, request.payload != nil else { return nil }
+    guard request.payload != nil else { return nil }
     if let cause = Finding.Cause.earlySend(of: profile) {
       // Both send a pending change early, never the record the server acknowledged (its
-      // hash is equal).
-      guard !repeated else { return nil }
+      // hash is equal); a relaunch explains only the first early send of a run.
+      // Within a run, only a cause that repeats explains more, and only a send that carries
+      // a change since the one before (the same body again is a retry loop).
+      let changed =
+        request.payload.map { payload in
+          memory.lastSent.map { !$0.isSameRecord(as: payload) } ?? true
+        } ?? false
+      guard !repeated, memory.runCause == nil || (cause.repeats && changed) else { return nil }
       return Finding(
         code: cause.code, rule: next.rule,
         message: "sent \(waited) after the one before: \(cause.explanation)", severity: .note,
@@ -296,9 +315,9 @@ public enum RegistrationJudge {
     case .window:
       // Held to the documented contract because the User-Agent is not a shipped SDK's; the
       // shipped SDK of the body's platform may still allow it.
-      guard let platform = request.payload?.platform.flatMap(Platform.init(wireName:)) else {
-        return nil
-      }
+      guard memory.runCause == nil || memory.runCause == .platformSchedule,
+        let platform = request.payload?.platform.flatMap(Platform.init(wireName:))
+      else { return nil }
       let shipped: SDKProfile = platform == .android ? .android : .ios
       guard let theirs = shipped.earliestNext(after: memory.observed),
         request.at >= theirs.at - tolerance
@@ -360,7 +379,7 @@ public enum RegistrationJudge {
           code: "reservedAttribute", rule: "R2.5",
           message:
             "attribute keys reserved for the SDK: \(reserved.map(TerminalText.escaped).joined(separator: ", "))",
-          severity: .violation))
+          severity: .violation, fix: FindingFix.reservedAttribute(reserved)))
     }
     let undefined = ProcessingRules.undefinedAttributes(payload, defined: definedAttributes)
       .filter { !reserved.contains($0) }

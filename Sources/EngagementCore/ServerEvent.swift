@@ -4,7 +4,10 @@ import RegistrationCore
 /// orphaned) and the inspector's server pane.
 public enum ServerEvent: Hashable, Sendable {
   case received(registrationID: Int, deviceID: String, status: Int, processAt: Instant)
-  case refused(status: Int, reason: String)
+  /// A registration refused (S1), with the device it named, or its client's stand-in.
+  case refused(status: Int, reason: String, deviceID: String? = nil)
+  /// A violation or warning the watch found in a real app's registration.
+  case finding(deviceID: String, finding: Finding)
   case faulted(String)
   /// `--any-app`: the first request's app id and token became the app's.
   case adopted(appID: String, maskedToken: String)
@@ -15,7 +18,7 @@ public enum ServerEvent: Hashable, Sendable {
 
   public var kind: EventKind {
     switch self {
-    case .received, .refused, .faulted, .adopted: .serverReceived
+    case .received, .refused, .faulted, .adopted, .finding: .serverReceived
     case .processed, .rejected: .serverProcessed
     case .orphaned: .orphaned
     }

@@ -28,8 +28,10 @@ public actor LocalEngagementServer {
   /// `settings.definedAttributes` is set.
   public init(
     settings: ServerSettings, store: ServerStore, clock: any EngineClock, seed: UInt64 = 0x5EED,
-    eventSink: (@Sendable (ServerEvent, Instant) -> Void)? = nil, adoptsFirstApp: Bool = false
+    eventSink: (@Sendable (ServerEvent, Instant) -> Void)? = nil, adoptsFirstApp: Bool = false,
+    announcesFindings: Bool = false
   ) throws {
+    self.announcesFindings = announcesFindings
     let stored = try store.load(window: settings.registrationWindow)
     var settings = settings
     if settings.definedAttributes == nil, case .some(let defined) = stored.definedAttributes {
@@ -64,11 +66,21 @@ public actor LocalEngagementServer {
   ) {
     let now = clock.now()
     let deadline = core.nextDeadline
+    var validation = validation
+    if adoptsFirstApp, case .invalid(let answer, var refusal) = validation {
+      refusal.setting = .anyApp
+      validation = .invalid(answer, refusal: refusal)
+    }
     var (answer, changes) = core.receive(validation, now: now)
     if case .invalid(let refused, let refusal) = validation {
-      // Shown against its device (or its client) at once; said at most once a minute each.
-      let announce = answer == refused && watch.recordRefusal(refusal, facts: facts, at: now)
-      if !announce { changes.events.removeAll { if case .refused = $0 { true } else { false } } }
+      // Shown against its device (or its client) at once; said, naming it, at most once a
+      // minute each.
+      let announced =
+        answer == refused ? watch.recordRefusal(refusal, facts: facts, at: now) : nil
+      changes.events = changes.events.compactMap { event in
+        guard case .refused(let status, let reason, _) = event else { return event }
+        return announced.map { .refused(status: status, reason: reason, deviceID: $0) }
+      }
       commit(changes, at: now)
       watched()
       return (answer, nil)
@@ -88,8 +100,10 @@ public actor LocalEngagementServer {
     let token = watch.record(
       deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
       retryAfter: retryAfter, server: serverFacts(excluding: deviceID))
+    announceFindings(of: deviceID, at: now)
     watched()
-    return (answer, token)
+    // The token goes out with an answer the app takes, as the tenant's does: a 2xx.
+    return (answer, status.map(RetryPolicy.isSuccess) == true ? token : nil)
   }
 
   /// Relay mode: an injected fault answers first (S7), as it does locally; nil when none
@@ -123,7 +137,20 @@ public actor LocalEngagementServer {
       deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
       retryAfter: retryAfter, server: serverFacts(excluding: deviceID), issuedToken: issuedToken,
       local: local)
+    announceFindings(of: deviceID, at: now)
     watched()
+  }
+
+  /// A receiver says each finding as an event (its output and timeline); a simulated
+  /// device's server keeps them to the watch, so scenario event streams stay as they were.
+  private let announcesFindings: Bool
+
+  /// Says the violations and warnings just found, a few a device a minute at most.
+  private func announceFindings(of deviceID: String, at now: Instant) {
+    guard announcesFindings, let eventSink else { return }
+    for finding in watch.findingsToAnnounce(of: deviceID, at: now) {
+      eventSink(.finding(deviceID: deviceID, finding: finding), now)
+    }
   }
 
   /// What the judge asks of the server about a device's registration.

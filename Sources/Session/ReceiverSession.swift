@@ -43,7 +43,7 @@ public final class ReceiverSession: Session {
     server = try LocalEngagementServer(
       settings: setup.settings, store: setup.store, clock: setup.clock, seed: setup.seed,
       eventSink: { event, now in log.append(RunEvent(t: now, body: .server(event))) },
-      adoptsFirstApp: setup.options.anyApp)
+      adoptsFirstApp: setup.options.anyApp, announcesFindings: true)
     front = try await network.openReceiver(for: server, options: setup.options)
     options = setup.options
     clock = setup.clock

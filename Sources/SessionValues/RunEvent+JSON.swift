@@ -117,9 +117,17 @@ extension RunEvent {
       line.add("deviceID", deviceID)
       line.add("status", status)
       line.add("processAt", processAt.seconds)
-    case .refused(let status, let reason):
+    case .refused(let status, let reason, let deviceID):
       line.add("status", status)
       line.add("reason", reason)
+      if let deviceID { line.add("deviceID", deviceID) }
+    case .finding(let deviceID, let finding):
+      line.add("deviceID", deviceID)
+      line.add("code", finding.code)
+      line.add("severity", finding.severity.rawValue)
+      line.add("rule", finding.rule)
+      line.add("message", finding.message)
+      if let fix = finding.fix { line.add("fix", fix) }
     case .faulted(let summary):
       line.add("fault", summary)
     case .adopted(let appID, let token):

@@ -53,8 +53,12 @@ extension RunEvent {
       switch event {
       case .received(let id, _, let status, let processAt):
         text = "server: #\(id) answered \(status), processing at \(time(processAt))"
-      case .refused(let status, let reason):
-        text = "server: answered \(status): \(reason)"
+      case .refused(let status, let reason, let deviceID):
+        text = "server: answered \(status)\(deviceID.map { " to \($0)" } ?? ""): \(reason)"
+      case .finding(let deviceID, let finding):
+        text =
+          "\(deviceID): \(finding.severity.rawValue) \(finding.code) (\(finding.rule)): \(finding.message)"
+          + (finding.fix.map { "; fix: \($0)" } ?? "")
       case .faulted(let summary):
         text = "server: injected fault, \(summary)"
       case .adopted(let appID, let token):

@@ -149,14 +149,7 @@ struct RegScope: AsyncParsableCommand {
     atexit { _ = RegScopeExit.restoreTerminal() }
     let signals = SignalWatch.start(wake)
     let work = SessionWork(session: session, report: wake)
-    // A demo launches the app when its scenario says (after `server down`, say).
-    if opened.demo == nil { _ = try? await session.execute(.launch) }
-    opened.demo?.session.pace?.whenFastForwarding {
-      wake(.finished(.demo(.fastForward(seconds: $0))))
-    }
-    let player = opened.demo.map { demo in
-      Task { await ScenarioPlayer.play(demo.scenario, on: demo.session, report: wake) }
-    }
+    let player = await start(opened, wake: wake)
     let qaRun = try startQA(on: session, reportFolder: folder, wake: wake)
     let first = await session.snapshot()
     let lost = Mutex<String?>(nil)
@@ -226,6 +219,19 @@ extension RegScope {
 }
 
 extension RegScope {
+  /// Launches the app, or, in a demo, plays the scenario, which launches it when it says
+  /// (after `server down`, say).
+  func start(_ opened: OpenedJob, wake: @escaping @Sendable (Wake) -> Void) async -> Task<
+    Void, Never
+  >? {
+    guard let demo = opened.demo else {
+      _ = try? await opened.session.execute(.launch)
+      return nil
+    }
+    demo.session.pace?.whenFastForwarding { wake(.finished(.demo(.fastForward(seconds: $0)))) }
+    return Task { await ScenarioPlayer.play(demo.scenario, on: demo.session, report: wake) }
+  }
+
   /// `--qa PLAN`: the plan runs beside the receiver, its checklist posted to the UI.
   func startQA(
     on session: any Session, reportFolder: String, wake: @escaping @Sendable (Wake) -> Void

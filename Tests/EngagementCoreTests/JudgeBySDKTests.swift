@@ -26,7 +26,7 @@ struct JudgeBySDKTests {
     #expect(rig.violations.isEmpty)
   }
 
-  @Test("android broken: an identical body 20 s later is no background send; two in a row neither")
+  @Test("android: an identical body 20 s later is no background send; changes in a row each may be")
   func androidBackgroundBroken() throws {
     var identical = JudgeRig(userAgent: androidAgent)
     try identical.send(0, Self.android(["ALL"]), 201)
@@ -36,7 +36,7 @@ struct JudgeBySDKTests {
     try run.send(0, Self.android(["ALL"]), 201)
     try run.send(20, Self.android(["ALL", "a"]), 201)
     let third = try run.send(40, Self.android(["ALL", "a", "b"]), 201)
-    #expect(third.map(\.code) == ["throttleViolated"] && third.first?.severity == .violation)
+    #expect(third.map(\.code) == ["backgroundSend"] && third.first?.severity == .note)
   }
 
   @Test("android: flat 60 s retries (reading 2) and doubling ones (reading 1) both draw nothing")
@@ -113,6 +113,36 @@ struct JudgeBySDKTests {
     let third = try rig.send(4, Self.ios(["ALL"]), 503)
     #expect(third.map(\.severity) == [.violation])
     #expect(third.first?.message.contains("crash-looping") == true)
+  }
+
+  @Test("a run of early sends 2 s apart, each with a change: one rule for the whole run, per SDK")
+  func earlyRuns() throws {
+    // Android: every one may follow the app going to the background: each a note naming it.
+    var android = JudgeRig(userAgent: androidAgent)
+    try android.send(0, Self.android(["ALL"]), 201)
+    var androidRun: [[Finding.Severity]] = []
+    for (index, at) in [2.0, 4, 6, 8].enumerated() {
+      androidRun.append(
+        try android.send(at, Self.android(["ALL", "t\(index)"]), 201).map(\.severity))
+    }
+    #expect(androidRun == [[.note], [.note], [.note], [.note]])
+    // A send with no change has no background cause.
+    let unchanged = try android.send(10, Self.android(["ALL", "t3"]), 201)
+    #expect(unchanged.contains { $0.severity == .violation && $0.code == "throttleViolated" })
+    // iOS: a relaunch explains the first; the rest are a crash loop, and say so.
+    var ios = JudgeRig(userAgent: iosAgent)
+    try ios.send(0, Self.ios(["ALL", "IOS", "iPhone"]), 201)
+    var iosRun: [[Finding]] = []
+    for (index, at) in [2.0, 4, 6, 8].enumerated() {
+      iosRun.append(try ios.send(at, Self.ios(["ALL", "IOS", "iPhone", "t\(index)"]), 201))
+    }
+    #expect(
+      iosRun.map { $0.map(\.severity) } == [[.note], [.violation], [.violation], [.violation]])
+    #expect(iosRun.dropFirst().allSatisfy { $0.first?.message.contains("crash-looping") == true })
+    // A send on time ends the run: the next early one is a relaunch again.
+    #expect(try ios.send(70, Self.ios(["ALL", "IOS", "iPhone", "late"]), 201).isEmpty)
+    #expect(
+      try ios.send(72, Self.ios(["ALL", "IOS", "iPhone", "again"]), 201).map(\.severity) == [.note])
   }
 
   @Test("ios: the interval doubles from 120 s after the first failure; 60 s is too soon")

@@ -128,7 +128,7 @@ struct WatchOverHTTPTests {
     await rig.stop()
   }
 
-  @Test("an Android app that registers every 10 s: a background send once, then throttleViolated")
+  @Test("an Android app that registers a change every 10 s: each may be a background send")
   func hammering() async throws {
     let rig = try await Rig()
     for (second, tag) in [(0.0, "a"), (10, "b"), (20, "c")] {
@@ -140,9 +140,9 @@ struct WatchOverHTTPTests {
       #expect(headers["x-subscriber-token"]?.hasPrefix("rs-") == true)
     }
     let client = try #require(try await rig.device("HAMMER")["client"] as? [String: Any])
-    #expect((client["findings"] as? [String: Int]) == ["backgroundSend": 1, "throttleViolated": 1])
+    #expect((client["findings"] as? [String: Int]) == ["backgroundSend": 2])
     #expect(
-      (client["severities"] as? [String: Int]) == ["violation": 1, "warning": 0, "note": 1])
+      (client["severities"] as? [String: Int]) == ["violation": 0, "warning": 0, "note": 2])
     let (_, _, body) = try await rig.raw("GET", "/api/devices/HAMMER/registrations", headers: [])
     #expect(body.contains(#""rule" : "R3.2""#))
     await rig.stop()
@@ -179,7 +179,8 @@ struct WatchOverHTTPTests {
     let (_, _, timeline) = try await rig.raw(
       "GET", "/api/devices/IOS-1/registrations", headers: [])
     #expect(timeline.contains("crash-looping") && timeline.contains(#""severity" : "violation""#))
-    #expect(client["subscriberTokenReturned"] as? Bool == false)
+    // The 503s handed out no token; the 201 did, and nothing has come since.
+    #expect(client["subscriberTokenReturned"] is NSNull || client["subscriberTokenReturned"] == nil)
     await rig.stop()
   }
 

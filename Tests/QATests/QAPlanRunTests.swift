@@ -156,11 +156,16 @@ struct QAPlanRunTests {
     ] {
       let rig = try await QARig()
       let port = rig.port
-      // Registered once before the plan, then on each ask: sends, and resends at once until
-      // an answer succeeds.
+      // Registered once before the plan, then on each ask: sends a change, and resends the
+      // same body at once until an answer succeeds.
+      let asks = Mutex(0)
       let broken: @Sendable (String) async -> Void = { _ in
-        for attempt in 0..<6 {
-          let body = sdkBody(device: "BROKEN", app: watchAppID, tags: ["ALL", "t\(attempt)"])
+        let ask = asks.withLock { count in
+          count += 1
+          return count
+        }
+        for _ in 0..<6 {
+          let body = sdkBody(device: "BROKEN", app: watchAppID, tags: ["ALL", "ask\(ask)"])
           let head =
             "POST /device/v1/registration HTTP/1.1\r\nhost: x\r\nuser-agent: \(androidAgent)\r\n"
             + "authorization: Bearer \(watchToken)\r\ncontent-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n"

@@ -129,7 +129,8 @@ struct RegctlBinaryTests {
     // The documented window: an edit 10 s after a send waits 60 s; ios sends it at 60 s.
     let ios = try await regctl(["run", "--sdk", "ios", "throttle-coalesces"])
     #expect(ios.status == 1)
-    #expect(ios.stdout.contains("expected nextSend == 70s") && ios.stdout.contains("nextSend = 60"))
+    #expect(
+      ios.stdout.contains("expected nextSend == 70s") && ios.stdout.contains("nextSend = 0:01:00"))
     let bad = try await regctl(["run", "--sdk", "windows", "throttle-coalesces"])
     #expect(bad.status == 64 && bad.stderr.contains("--sdk must be documented|ios|android"))
   }

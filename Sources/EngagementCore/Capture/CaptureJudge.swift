@@ -5,6 +5,8 @@ import RegistrationCore
 public struct CaptureCounts: Sendable, Hashable, Codable {
   /// Registrations judged.
   public var registrations = 0
+  /// Registrations the server refused (S1: a wrong token or app, a body no SDK sends).
+  public var refused = 0
   /// Posts to the registration route whose body is no registration (no JSON, no device id).
   public var notRegistrations = 0
   /// Calls to the SDK's other device routes, counted against their devices.
@@ -46,7 +48,15 @@ public struct CaptureJudge: Sendable {
   }
 
   private mutating func judgeRegistration(_ exchange: CapturedExchange) {
-    guard case .success(let payload) = WireDecoding.payload(from: Data(exchange.requestBody)),
+    let decoded = try? WireDecoding.payload(from: Data(exchange.requestBody)).get()
+    if let refusal = Self.refusal(exchange, payload: decoded) {
+      // Judged as the live watch judged it: against its device, or its client's stand-in.
+      counts.registrations += 1
+      counts.refused += 1
+      _ = watch.recordRefusal(refusal, facts: exchange.facts, at: exchange.startedAt)
+      return
+    }
+    guard let payload = decoded,
       let deviceID = payload.deviceID.map(InputRules.trimmed), !deviceID.isEmpty
     else {
       counts.notRegistrations += 1
@@ -71,6 +81,30 @@ public struct CaptureJudge: Sendable {
     if let status = exchange.status, RetryPolicy.isSuccess(status: status) {
       contacts.accept(payload, deviceID: deviceID)
     }
+  }
+
+  /// A refused registration (S1) as the live watch records it: the kind the local server
+  /// named in its error body, else the one the status and the body tell; the server's own
+  /// words as the reason.
+  static func refusal(_ exchange: CapturedExchange, payload: RegistrationPayload?) -> Refusal? {
+    guard let status = exchange.status, [400, 401, 403, 413].contains(status) else { return nil }
+    let answer =
+      (try? JSONSerialization.jsonObject(with: Data(exchange.responseBody))) as? [String: Any]
+    let inferred: Refusal.Kind
+    switch status {
+    case 401, 403: inferred = .unauthorized
+    case 413: inferred = .bodyTooLarge
+    default:
+      let named = [payload?.deviceID, payload?.etAppId, payload?.platform].allSatisfy {
+        !InputRules.trimmed($0 ?? "").isEmpty
+      }
+      inferred = payload == nil ? .invalidBody : named ? .unknownApp : .missingField
+    }
+    let kind = (answer?["error"] as? String).flatMap(Refusal.Kind.init(rawValue:)) ?? inferred
+    let reason = (answer?["message"] as? String).map(TerminalText.escaped) ?? "answered \(status)"
+    var refusal = Refusal(kind: kind, status: status, reason: reason, payload: payload)
+    refusal.setting = .capture
+    return refusal
   }
 
   /// The devices, the one seen first first.

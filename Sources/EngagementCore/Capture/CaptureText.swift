@@ -35,6 +35,7 @@ public enum CaptureText {
     }
     var parts = [
       "\(counts.registrations) registration\(counts.registrations == 1 ? "" : "s") from \(judge.devices.count) device\(judge.devices.count == 1 ? "" : "s")",
+      "\(counts.refused) refused",
       "\(counts.otherRoutes) other SDK call\(counts.otherRoutes == 1 ? "" : "s")",
       "\(counts.ignored) other entr\(counts.ignored == 1 ? "y" : "ies") ignored",
     ]
@@ -70,6 +71,7 @@ public enum CaptureText {
         lines.append(
           "      \(mark(finding.severity)) \(finding.code) (\(finding.rule)): \(TerminalText.escaped(finding.message))"
         )
+        if let fix = finding.fix { lines.append("        fix: \(TerminalText.escaped(fix))") }
       }
     }
     if let next = device.nextSend {

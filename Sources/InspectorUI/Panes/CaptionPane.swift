@@ -99,7 +99,7 @@ extension Panes {
     if inner.height >= 4 {
       lines.append([("  " + TerminalText.escaped(demo.previous ?? ""), .dim)])
     }
-    let current = TextWrap.lines(
+    let current = TextWidth.wrap(
       TerminalText.escaped(demo.current ?? ""), width: max(1, inner.width - 2))
     for row in current.prefix(2) { lines.append([("  " + row, .accent)]) }
     if current.count < 2 { lines.append([("", .normal)]) }
@@ -132,24 +132,5 @@ extension Panes {
         )
       ]
     }
-  }
-}
-
-/// Words wrapped to a width, for text that must be read whole (a demo's caption).
-enum TextWrap {
-  static func lines(_ text: String, width: Int) -> [String] {
-    var lines: [String] = []
-    var line = ""
-    for word in text.split(separator: " ") {
-      let candidate = line.isEmpty ? String(word) : line + " " + word
-      if TextWidth.of(candidate) > width, !line.isEmpty {
-        lines.append(line)
-        line = String(word)
-      } else {
-        line = candidate
-      }
-    }
-    if !line.isEmpty { lines.append(line) }
-    return lines
   }
 }

@@ -217,9 +217,13 @@ enum ReceiverPanes {
       ]
       let wrapped = TextWidth.wrap(
         TerminalText.escaped(finding.message), width: max(10, width - indent))
-      return wrapped.enumerated().map { index, line in
-        (index == 0 ? head : [(String(repeating: " ", count: indent), .normal)]) + [(line, text)]
-      }
+      let fix =
+        finding.fix.map {
+          TextWidth.wrap("fix: " + TerminalText.escaped($0), width: max(10, width - indent))
+        } ?? []
+      let pad: [(String, StyleRole)] = [(String(repeating: " ", count: indent), .normal)]
+      return wrapped.enumerated().map { index, line in (index == 0 ? head : pad) + [(line, text)] }
+        + fix.map { pad + [($0, .accent)] }
     }
   }
 

@@ -1,0 +1,36 @@
+/// What to change in the app for each violation and warning: one sentence a developer can act
+/// on, carried by the finding everywhere it is shown (the API, the timeline, the receiver pane,
+/// `regctl judge`, the QA report). A note needs none: a correct SDK sent it.
+public enum FindingFix {
+  public static func sentence(code: String, rule: String) -> String? {
+    switch code {
+    case "throttleViolated", "unchangedResent":
+      "let the SDK decide when to register: don't post the registration yourself or trigger it repeatedly; it sends a change within 60 s on its own"
+    case "retryTooSoon", "retryLadderBroken":
+      "retry only through the SDK: remove any retry loop of your own around it; it waits 60 s, then longer, after each failure"
+    case "retryAfterIgnored":
+      "let the SDK handle 429 and 503 answers: it waits for the server's Retry-After; don't resend before it"
+    case "missingRequired":
+      "configure the SDK with the app id and access token and let it build the body; don't hand-build registrations"
+    case "reservedAttribute":
+      "rename the attribute: reserved names belong to the SDK; set the contact key with the SDK's contact-key call, not as an attribute"
+    case "undefinedAttribute":
+      "define the attribute in the app's attribute set (the MobilePush demographics), or stop setting it"
+    case "genericContactKey":
+      "use a value unique to the person as the contact key (a customer id), never a placeholder"
+    case "contactKeyChanged" where rule == "R8.2":
+      "set the contact key before the first registration (delayRegistrationUntilContactKeyIsSet) unless anonymous contacts are wanted; --allow contactKeyChanged accepts it"
+    case "contactKeyChanged":
+      "set the contact key once per person at login; a shared device orphans the one before (--allow contactKeyChanged accepts it)"
+    default: nil
+    }
+  }
+
+  /// For reserved attribute keys: the contact key has its own call.
+  public static func reservedAttribute(_ keys: [String]) -> String {
+    keys.contains { $0.caseInsensitiveCompare("contactKey") == .orderedSame }
+      ? "set the contact key with the SDK's contact-key call (setContactKey, or identity's profileId), not as an attribute"
+        + (keys.count > 1 ? "; rename the other reserved attributes" : "")
+      : "rename the attribute: these names belong to the SDK"
+  }
+}
