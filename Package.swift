@@ -271,7 +271,7 @@ let package = Package(
     .target(
       name: "ToolSupport",
       dependencies: [
-        "RegistrationCore", "Session", "SystemCalls",
+        "RegistrationCore", "RegistrationEngine", "EngagementCore", "Session", "SystemCalls",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6

@@ -124,15 +124,20 @@ public struct DeviceWatch: Sendable {
     let changes =
       refusal.map { [$0.summary] }
       ?? payload.map { PayloadDiff.changes(from: device.lastSent, to: $0) } ?? []
-    var findings = RegistrationJudge.judge(
-      JudgedRequest(
-        payload: payload, at: now, status: status, retryAfter: retryAfter,
-        sdk: device.identity.sdk),
-      memory: &device.memory, server: server)
+    var findings: [Finding]
     if let refusal {
-      findings.insert(refusal.finding, at: 0)
+      // A refused request is the setup's or a stray client's: it is not a send the SDK's
+      // schedule counts (the app is rebuilt with the right token and starts afresh), so the
+      // judge neither judges nor remembers it.
+      findings = [refusal.finding]
       device.refusedCount += 1
       device.lastRefusal = refusal
+    } else {
+      findings = RegistrationJudge.judge(
+        JudgedRequest(
+          payload: payload, at: now, status: status, retryAfter: retryAfter,
+          sdk: device.identity.sdk),
+        memory: &device.memory, server: server)
     }
     let entry = WatchedRegistration(
       at: now, interval: device.registrations.last.map { now - $0.at }, status: status,

@@ -44,7 +44,7 @@ public struct Refusal: Hashable, Sendable {
   }
 
   /// "refused: the bearer token is not this app's; start with --config YOUR_FILE or --any-app"
-  public var summary: String { "refused: \(reason); \(fix)" }
+  public var summary: String { "refused: \(reason); fix: \(fix)" }
 
   /// A wrong token or app id is the setup's (RegScope's or the app's configuration); a body
   /// no SDK sends is the app's.

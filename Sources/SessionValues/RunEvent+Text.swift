@@ -54,7 +54,8 @@ extension RunEvent {
       case .received(let id, _, let status, let processAt):
         text = "server: #\(id) answered \(status), processing at \(time(processAt))"
       case .refused(let status, let reason, let deviceID):
-        text = "server: answered \(status)\(deviceID.map { " to \($0)" } ?? ""): \(reason)"
+        let words = reason.hasPrefix("refused: ") ? String(reason.dropFirst(9)) : reason
+        text = "server: refused \(deviceID ?? "a request") (\(status)): \(words)"
       case .finding(let deviceID, let finding):
         text =
           "\(deviceID): \(finding.severity.rawValue) \(finding.code) (\(finding.rule)): \(finding.message)"

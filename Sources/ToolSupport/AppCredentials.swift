@@ -1,10 +1,15 @@
 import ArgumentParser
+import EngagementCore
 import Foundation
 import RegistrationCore
+import RegistrationEngine
+import Session
 
-/// The app a receiver accepts: its id and access token, spelled the same in `regctl serve`
-/// and `regctl qa`. The token comes from --access-token-file or --access-token (one of them),
-/// else from REGSCOPE_ACCESS_TOKEN.
+/// The app a receiver accepts and how its server processes, spelled the same in
+/// `regctl serve`, `regctl qa` and `regscope --receive`. The token comes from
+/// --access-token-file or --access-token (one of them), else from REGSCOPE_ACCESS_TOKEN; or
+/// both id and token from the app's own configuration file (--config, which regscope takes with
+/// its device options). With none of these, the public demo app.
 public struct AppCredentials: ParsableArguments {
   @Option(name: .customLong("app-id"), help: "The app id (etAppId) registrations must carry.")
   public var appID: String?
@@ -20,36 +25,84 @@ public struct AppCredentials: ParsableArguments {
   @Option(help: "Read the access token from this file (its first line).")
   public var accessTokenFile: String?
 
+  @Option(help: "How long processing takes after the 201 (S2): 90s, 5m, 2h.")
+  public var processingDelay: String = "5m"
+
+  @Option(help: "Comma-separated attribute names the demographics table defines (S5).")
+  public var definedAttributes: String?
+
   public init() {}
 
-  /// With `anyApp`, none of these may be given; without, the id and a token must be.
-  public func validate(anyApp: Bool) throws {
-    if anyApp {
-      if appID != nil || accessToken != nil || accessTokenFile != nil {
-        throw ValidationError("give --app-id and a token, or --any-app, not both")
-      }
-    } else {
-      guard let appID else {
-        throw ValidationError(
-          "the server needs the app's id: --app-id ID (or --any-app to adopt the first registration's)"
-        )
-      }
-      guard !InputRules.trimmed(appID).isEmpty else {
-        throw ValidationError("--app-id may not be empty")
-      }
-      _ = try resolvedAccessToken()
+  public func validate() throws {
+    if case .failure(let problem) = DurationText.parse(processingDelay) {
+      throw ValidationError("--processing-delay: \(problem)")
     }
   }
 
-  /// The token to require: the app's, or (with --any-app, until the first registration names
-  /// the app) a random one nobody can guess.
-  public func accessToken(anyApp: Bool) throws -> String {
-    anyApp
-      ? (0..<4).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 36) }.joined()
-      : try resolvedAccessToken()
+  /// True when any of these was given: they mean nothing without a receiver.
+  public var given: Bool {
+    appID != nil || accessToken != nil || accessTokenFile != nil || processingDelay != "5m"
+      || definedAttributes != nil
   }
 
-  public var appIDOrAny: String { InputRules.trimmed(appID ?? "(any)") }
+  /// The app the receiver accepts. `config` is the app's own configuration file and the name
+  /// of the configuration in it. Demo credentials never go beyond loopback: the token is
+  /// public.
+  public func receiverApp(
+    config: (path: String, name: String)?, receiver: ReceiverArguments, sdk: SDKProfile? = nil
+  ) throws -> ReceiverApp {
+    let defined = definedAttributes.map {
+      Set($0.split(separator: ",").map { InputRules.trimmed(String($0)) }.filter { !$0.isEmpty })
+    }
+    let delay = DurationText.seconds(processingDelay) ?? 300
+    let (appID, token, source) = try credentials(
+      config: config, anyApp: receiver.anyApp, sdk: sdk)
+    if source == .demo && receiver.listensBeyondLoopback {
+      throw ValidationError(
+        "--listen \(TerminalText.escaped(receiver.listen)) lets the network in, and the demo app's token is public: give your app's own (--app-id ID --access-token-file FILE, or --config FILE --config-name NAME)"
+      )
+    }
+    return ReceiverApp(
+      settings: ServerSettings(
+        appID: appID, accessToken: token, processingDelay: delay, definedAttributes: defined),
+      source: source)
+  }
+
+  private func credentials(
+    config: (path: String, name: String)?, anyApp: Bool, sdk: SDKProfile?
+  ) throws -> (String, String, ReceiverApp.Source) {
+    let explicit = appID != nil || accessToken != nil || accessTokenFile != nil
+    if anyApp {
+      if explicit || config != nil {
+        throw ValidationError(
+          "give the app (--app-id and a token, or --config) or --any-app, not both")
+      }
+      // Until the first registration names the app, a token nobody can guess.
+      let token = (0..<4).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 36) }
+        .joined()
+      return ("(any)", token, .anyApp)
+    }
+    if let config {
+      if explicit { throw ValidationError("give --config or --app-id and a token, not both") }
+      let loaded: RegistrationConfiguration
+      do {
+        loaded = try ConfigurationFile.load(path: config.path, name: config.name, sdk: sdk)
+      } catch {
+        throw ValidationError("\(error)")
+      }
+      return (loaded.appID, loaded.accessToken.revealed, .configFile(config.path))
+    }
+    guard let appID else {
+      if accessToken != nil || accessTokenFile != nil {
+        throw ValidationError("a token goes with the app's id: add --app-id ID")
+      }
+      return (SessionSetup().appID, SessionSetup().accessToken, .demo)
+    }
+    guard !InputRules.trimmed(appID).isEmpty else {
+      throw ValidationError("--app-id may not be empty")
+    }
+    return (InputRules.trimmed(appID), try resolvedAccessToken(), .given)
+  }
 
   /// `--access-token`, else `--access-token-file`, else `REGSCOPE_ACCESS_TOKEN`.
   public func resolvedAccessToken() throws -> String {
@@ -81,5 +134,69 @@ public struct AppCredentials: ParsableArguments {
         "\(source): an access token is printable ASCII with no spaces (a bearer token, RFC 6750)")
     }
     return trimmed
+  }
+}
+
+/// The app's own configuration file, for the receivers of `regctl` (regscope takes --config
+/// with its device options).
+public struct AppConfigFile: ParsableArguments {
+  @Option(
+    help:
+      "The app's SDK configuration file (R7.1; the iOS SDK's own file loads as it is): its appid and accesstoken are the ones accepted."
+  )
+  public var config: String?
+
+  @Option(help: "Which configuration of --config to use.")
+  public var configName: String?
+
+  public init() {}
+
+  public func validate() throws {
+    if (config == nil) != (configName == nil) {
+      throw ValidationError("--config and --config-name go together")
+    }
+  }
+
+  public var chosen: (path: String, name: String)? {
+    config.flatMap { path in configName.map { (path, $0) } }
+  }
+}
+
+/// The app a receiver accepts, and where it came from, for the line it prints at start.
+public struct ReceiverApp: Sendable {
+  public enum Source: Sendable, Equatable {
+    /// No app given: the public demo app, whose id and token are printed whole.
+    case demo
+    case given
+    case configFile(String)
+    /// `--any-app`: the first registration's id and token are adopted.
+    case anyApp
+  }
+
+  public var settings: ServerSettings
+  public var source: Source
+
+  public var anyApp: Bool { source == .anyApp }
+
+  /// What the receiver accepts, in a line: the demo's token whole (it is public and the app
+  /// must be given it), any other masked.
+  public var described: String {
+    switch source {
+    case .anyApp:
+      "app: any (--any-app): the first registration's app id and token are adopted"
+    case .demo:
+      "app \(settings.appID) with token \(settings.accessToken) (the demo app: configure your debug build with these, or start with your app's own: --app-id and --access-token-file, or --config)"
+    case .given:
+      "app \(TerminalText.escaped(settings.appID)), token \(AccessToken(settings.accessToken).masked)"
+    case .configFile(let path):
+      "app \(TerminalText.escaped(settings.appID)), token \(AccessToken(settings.accessToken).masked) (from \(TerminalText.escaped(path)))"
+    }
+  }
+
+  /// The settings line: processing delay and demographics.
+  public var processing: String {
+    "processing delay \(DurationText.describe(settings.processingDelay)), demographics "
+      + (settings.definedAttributes.map { $0.sorted().joined(separator: ",") }
+        ?? "(none: every attribute accepted)")
   }
 }

@@ -46,14 +46,16 @@ struct QA: AsyncParsableCommand {
   @Flag(help: "Print the report as JSON instead of Markdown.")
   var json = false
 
-  @OptionGroup var app: AppCredentials
+  @OptionGroup(title: "The app it accepts") var app: AppCredentials
+
+  @OptionGroup var appConfig: AppConfigFile
 
   @OptionGroup var receiver: ReceiverArguments
 
   func validate() throws {
     if list || print != nil { return }
     guard plan != nil else { throw ValidationError("give a plan: a file, or a name from --list") }
-    try app.validate(anyApp: receiver.anyApp)
+    _ = try receiverApp()
     if let problem = HTTPNetwork.problem(with: receiver.options) {
       throw ValidationError(problem)
     }
@@ -109,10 +111,12 @@ struct QA: AsyncParsableCommand {
     throw ExitCode(2)
   }
 
+  func receiverApp() throws -> ReceiverApp {
+    try app.receiverApp(config: appConfig.chosen, receiver: receiver)
+  }
+
   func openReceiver() async throws -> ReceiverSession {
-    let settings = ServerSettings(
-      appID: app.appIDOrAny, accessToken: try app.accessToken(anyApp: receiver.anyApp),
-      processingDelay: 300, definedAttributes: nil)
+    let settings = try receiverApp().settings
     do {
       return try await SessionFactory(network: HTTPNetwork()).receiver(
         ReceiverSetup(

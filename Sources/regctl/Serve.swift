@@ -24,7 +24,9 @@ struct Serve: AsyncParsableCommand {
       REGSCOPE_ACCESS_TOKEN.
       """)
 
-  @OptionGroup var app: AppCredentials
+  @OptionGroup(title: "The app it accepts") var app: AppCredentials
+
+  @OptionGroup var appConfig: AppConfigFile
 
   @OptionGroup var receiver: ReceiverArguments
 
@@ -34,34 +36,23 @@ struct Serve: AsyncParsableCommand {
   )
   var db: String?
 
-  @Option(help: "How long processing takes after the 201 (S2): 90s, 5m, 2h.")
-  var processingDelay: String = "5m"
-
-  @Option(help: "Comma-separated attribute names the demographics table defines (S5).")
-  var definedAttributes: String?
-
   @Flag(help: "Print nothing but the address.")
   var quiet = false
 
   func validate() throws {
-    try app.validate(anyApp: receiver.anyApp)
-    if case .failure(let problem) = DurationText.parse(processingDelay) {
-      throw ValidationError("--processing-delay: \(problem)")
-    }
+    _ = try receiverApp()
     if let problem = HTTPNetwork.problem(with: receiver.options) {
       throw ValidationError(problem)
     }
   }
 
+  func receiverApp() throws -> ReceiverApp {
+    try app.receiverApp(config: appConfig.chosen, receiver: receiver)
+  }
+
   func run() async throws {
-    let anyApp = receiver.anyApp
-    let accessToken = try app.accessToken(anyApp: anyApp)
-    let defined = definedAttributes.map {
-      Set($0.split(separator: ",").map { InputRules.trimmed(String($0)) }.filter { !$0.isEmpty })
-    }
-    let settings = ServerSettings(
-      appID: app.appIDOrAny, accessToken: accessToken,
-      processingDelay: DurationText.seconds(processingDelay) ?? 300, definedAttributes: defined)
+    let app = try receiverApp()
+    let settings = app.settings
     let quiet = self.quiet
     let session: ReceiverSession
     do {
@@ -77,12 +68,7 @@ struct Serve: AsyncParsableCommand {
     Output.line("listening on \(session.url)")
     if !quiet {
       Output.line(
-        (anyApp
-          ? "app: any (--any-app): the first registration's app id and token are adopted"
-          : "app \(settings.appID), token \(AccessToken(accessToken).masked)")
-          + ", processing delay \(DurationText.describe(settings.processingDelay)), "
-          + "demographics \(defined.map { $0.sorted().joined(separator: ",") } ?? "(none: every attribute accepted)"), "
-          + "data \(session.server.storeLocation)")
+        app.described + ", " + app.processing + ", data \(session.server.storeLocation)")
       if let upstream = receiver.upstream {
         Output.line(
           "relaying device requests to \(HTTPNetwork.relayShown(upstream)); faults injected here answer first"

@@ -71,6 +71,9 @@ struct RegScope: AsyncParsableCommand {
 
   @OptionGroup(title: "With --receive") var receiver: ReceiverArguments
 
+  @OptionGroup(title: "With --receive: the app it accepts (or --config and --config-name)")
+  var app: AppCredentials
+
   @Option(
     help: ArgumentHelp(
       "With --receive: run a QA plan (a file, or a built-in: regctl qa --list) beside the timeline.",

@@ -36,9 +36,9 @@ extension RegScope {
     if jobs.count > 1 {
       throw ValidationError("\(jobs.joined(separator: " and ")) are different jobs: give one")
     }
-    if receiver.given && !receive {
+    if (receiver.given || app.given) && !receive {
       throw ValidationError(
-        "--port, --listen, --upstream, --tls-cert, --tls-key, --any-app and --har go with --receive"
+        "--port, --listen, --upstream, --tls-cert, --tls-key, --any-app, --har, --app-id, the token, --processing-delay and --defined-attributes go with --receive"
       )
     }
     if (receive || importState != nil || capture != nil)
@@ -68,15 +68,7 @@ extension RegScope {
   }
 
   private func validateReceiver() throws {
-    if receiver.anyApp && options.config != nil {
-      throw ValidationError(
-        "give --config (the app's own id and token) or --any-app (adopt the first), not both")
-    }
-    if receiver.listensBeyondLoopback && options.config == nil {
-      throw ValidationError(
-        "--listen \(TerminalText.escaped(receiver.listen)) lets the network in: give your app's own token with --config and --config-name (the demo token is public)"
-      )
-    }
+    _ = try receiverApp()
     if let problem = HTTPNetwork.problem(with: receiver.options) {
       throw ValidationError(problem)
     }
@@ -130,26 +122,30 @@ extension RegScope {
   /// without one, the demo's. A receiving session starts afresh: what it judges lives as long
   /// as it runs.
   private func openReceiver(_ factory: SessionFactory, log: RunLog) async throws -> OpenedJob {
-    var app = SessionSetup()
-    if let config = options.config, let name = options.configName {
-      let configuration = try ConfigurationFile.load(
-        path: config, name: name, sdk: options.sdk.profile)
-      app.appID = configuration.appID
-      app.accessToken = configuration.accessToken.revealed
-    }
-    let settings = ServerSettings(
-      appID: app.appID, accessToken: app.accessToken, processingDelay: app.processingDelay,
-      definedAttributes: app.definedAttributes)
+    let app = try receiverApp()
     let session = try await factory.receiver(
       ReceiverSetup(
-        settings: settings, store: try ServerStore.inMemory(), options: receiver.options),
+        settings: app.settings, store: try ServerStore.inMemory(), options: receiver.options),
       log: log)
-    let shownApp = receiver.anyApp ? "any app" : "app \(app.appID)"
+    let shownApp =
+      app.anyApp
+      ? "any app"
+      : app.source == .demo
+        ? "demo app \(app.settings.appID), token \(app.settings.accessToken)"
+        : "app \(app.settings.appID)"
     let relay = receiver.upstream.map { ", relayed to " + HTTPNetwork.relayShown($0) } ?? ""
     return OpenedJob(
       session: session, title: "\(shownApp) ← real apps, \(session.destination)\(relay)",
       warnings: receiver.exposureWarning.map { [$0] } ?? [], hasLocalServer: true,
       receivingAt: session.url)
+  }
+
+  /// The app the receiver accepts: `--app-id` and a token, the app's --config, --any-app, or
+  /// the demo app.
+  func receiverApp() throws -> ReceiverApp {
+    try app.receiverApp(
+      config: options.config.flatMap { path in options.configName.map { (path, $0) } },
+      receiver: receiver, sdk: options.sdk.profile)
   }
 
   /// The plan `--qa` names: a file that exists first, then a built-in.

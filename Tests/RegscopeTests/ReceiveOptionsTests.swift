@@ -7,7 +7,11 @@ struct ReceiveOptionsTests {
   @Test(
     "a LAN address needs the app's own token; receiver options need --receive; TLS files in pairs and named when bad",
     arguments: [
-      (["--receive", "--listen", "0.0.0.0"], "give your app's own token with --config"),
+      (["--receive", "--listen", "0.0.0.0"], "the demo app's token is public"),
+      (["--app-id", "x"], "go with --receive"),
+      (["--receive", "--access-token", "abc"], "a token goes with the app's id: add --app-id ID"),
+      (["--receive", "--app-id", "x", "--any-app"], "or --any-app, not both"),
+      (["--receive", "--processing-delay", "soon"], "--processing-delay"),
       (["--listen", "10.0.0.5"], "go with --receive"),
       (["--upstream", "https://example.com"], "go with --receive"),
       (
@@ -31,5 +35,40 @@ struct ReceiveOptionsTests {
     #expect(output.status != 0)
     #expect(output.stderr.contains(says), "\(output.stderr)")
     #expect(!output.timedOut)
+  }
+
+  @Test("--receive with the app's own id and token (from a file): its registration is accepted")
+  func ownApp() async throws {
+    try #require(Tmux.available, "tmux is not installed (.ci/run installs it)")
+    let port = try #require(freeLoopbackPort())
+    let tokenFile = FileManager.default.temporaryDirectory
+      .appendingPathComponent("token-\(UUID().uuidString)").path
+    try "my-apps-own-token-0123456\n".write(toFile: tokenFile, atomically: true, encoding: .utf8)
+    defer { try? FileManager.default.removeItem(atPath: tokenFile) }
+    let tmux = Tmux()
+    defer { tmux.killServer() }
+    _ = try await tmux.startRegscope(
+      arguments:
+        "--receive --port \(port) --app-id 11111111-2222-3333-4444-555555555555 --access-token-file \(tokenFile)"
+    )
+    #expect(
+      await tmux.waitFor("the receiver on the app's own id") {
+        $0.contains("app 11111111-2222-3333-4444-555555555555") && !$0.contains("my-apps-own-token")
+      })
+    let body = sdkBody(device: "OWN-1", app: "11111111-2222-3333-4444-555555555555")
+    for (token, expected) in [
+      ("demo-access-token-012345", "401"), ("my-apps-own-token-0123456", "201"),
+    ] {
+      let posted = try await runTool(
+        "curl",
+        [
+          "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
+          "http://127.0.0.1:\(port)/device/v1/registration", "-H", "user-agent: \(androidAgent)",
+          "-H", "authorization: Bearer \(token)", "-d", body,
+        ])
+      #expect(posted.stdout == expected, "\(token)")
+    }
+    #expect(
+      await tmux.waitFor("the device") { $0.contains("OWN-1") && $0.contains("refused 1x (401)") })
   }
 }
