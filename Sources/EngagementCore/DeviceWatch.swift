@@ -29,6 +29,9 @@ public struct DeviceWatch: Sendable {
     public var registrationCount = 0
     public var findingCounts: [String: Int] = [:]
     public var severityCounts: [Finding.Severity: Int] = [:]
+    /// The severities each code was found with, over every registration (the timeline keeps
+    /// only the newest): what a CI gate decides on.
+    public var codeSeverities: [String: Set<Finding.Severity>] = [:]
     /// The `X-Subscriber-Token` this server handed out.
     public var subscriberToken: String
     /// Nil until a request after the token was handed out could have sent it back.
@@ -163,6 +166,7 @@ public struct DeviceWatch: Sendable {
     for finding in findings {
       device.findingCounts[finding.code, default: 0] += 1
       device.severityCounts[finding.severity, default: 0] += 1
+      device.codeSeverities[finding.code, default: []].insert(finding.severity)
     }
     device.lastSeen = now
     store(device)

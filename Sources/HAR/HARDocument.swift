@@ -6,7 +6,7 @@ import RegistrationCore
 /// `Authorization` and the subscriber tokens. A masked token keeps a fingerprint, so a capture
 /// read back still shows whether the app sent back the token it was given.
 public enum HARDocument {
-  public static let creatorVersion = "1.0"
+  public static let creatorVersion = RegScopeVersion.current
 
   public static func encode(_ exchanges: [CapturedExchange]) -> Data {
     let document = Document(

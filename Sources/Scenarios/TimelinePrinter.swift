@@ -1,3 +1,4 @@
+import Foundation
 import RegistrationCore
 import Session
 import SessionValues
@@ -66,6 +67,41 @@ public enum TimelinePrinter {
       }
       return "\(pad("", 12))  ERROR \(TerminalText.escaped(error.description))"
     }
+  }
+
+  /// The last record of a scenario's `--json` stream: whether it passed, and each failure.
+  public static func summaryJSON(_ report: ScenarioReport) -> String {
+    struct Failure: Encodable {
+      var step: Int
+      var expect: String
+      var actual: String
+      var position: String
+    }
+    struct Summary: Encodable {
+      var type = "summary"
+      var scenario: String
+      var passed: Bool
+      var checks: Int
+      var checksPassed: Int
+      var failures: [Failure]
+      var errors: [String]
+      var events: Int
+      var distinctContacts: Int
+      var orphanedContacts: Int
+    }
+    let summary = Summary(
+      scenario: report.scenario.name, passed: report.passed, checks: report.checks.count,
+      checksPassed: report.checks.filter(\.passed).count,
+      failures: report.failures.map {
+        Failure(
+          step: $0.step, expect: $0.text, actual: $0.actual, position: $0.position.description)
+      }, errors: report.errors.map(\.description), events: report.events.count,
+      distinctContacts: report.serverStats.distinctContacts,
+      orphanedContacts: report.serverStats.orphanedContacts)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    let data = (try? encoder.encode(summary)) ?? Data("{}".utf8)
+    return String(decoding: JSONText.escapingInvisibles(Array(data)), as: UTF8.self)
   }
 
   public static func summary(_ report: ScenarioReport) -> String {

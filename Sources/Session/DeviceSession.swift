@@ -227,6 +227,8 @@ public final class DeviceSession: Session {
     }
     clock.advance(to: target)
     await server.flush()
+    // A demo's screen follows its clock: each move is a change to show.
+    if pace != nil { publisher.changed() }
   }
 
   /// The next instant something is due: a send, an answer on the simulated wire, the

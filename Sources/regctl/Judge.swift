@@ -15,13 +15,9 @@ struct Judge: ParsableCommand {
       device with the live watch's judge, for the SDK its User-Agent names. The SDK's other \
       routes are counted per device; every other entry is ignored. Tokens never print.
 
-      Exit status: 0 when no finding reaches --fail-on, 1 when one does, 2 when a file \
-      cannot be read.
+      Exit status: 0 when no finding reaches --fail-on (codes given to --allow never do), \
+      1 when one does, 2 when a file cannot be read or an option is wrong.
       """)
-
-  enum FailOn: String, ExpressibleByArgument, CaseIterable {
-    case violation, warning, never
-  }
 
   @Argument(help: "HAR files (one session may span several).")
   var files: [String]
@@ -30,9 +26,22 @@ struct Judge: ParsableCommand {
   var json = false
 
   @Option(help: "The lowest severity that fails the run: violation, warning or never.")
-  var failOn: FailOn = .violation
+  var failOn: String = "violation"
+
+  @Option(
+    help: ArgumentHelp(
+      "Finding codes that never fail the run (repeat, or separate with commas).",
+      valueName: "code"))
+  var allow: [String] = []
 
   func run() throws {
+    let gate: FindingGate
+    switch FindingGate.parse(failOn: failOn, allow: allow) {
+    case .failure(let problem):
+      Output.error("regctl judge: \(problem)")
+      throw ExitCode(2)
+    case .success(let parsed): gate = parsed
+    }
     let judge: CaptureJudge
     do {
       judge = try HARReader.judge(files)
@@ -52,16 +61,8 @@ struct Judge: ParsableCommand {
     } else {
       Output.line(CaptureText.report(judge, sources: files))
     }
-    if fails(judge) { throw ExitCode(1) }
-  }
-
-  /// True when a finding at `failOn` or worse exists.
-  func fails(_ judge: CaptureJudge) -> Bool {
-    guard let worst = judge.worstSeverity else { return false }
-    switch failOn {
-    case .never: return false
-    case .violation: return worst == .violation
-    case .warning: return worst == .violation || worst == .warning
+    if judge.devices.contains(where: gate.fails) {
+      throw ExitCode(1)
     }
   }
 }

@@ -46,6 +46,18 @@ struct QA: AsyncParsableCommand {
   @Flag(help: "Print the report as JSON instead of Markdown.")
   var json = false
 
+  @Option(
+    help:
+      "The lowest severity that fails a no-violation step: violation (the default), warning or never."
+  )
+  var failOn: String = "violation"
+
+  @Option(
+    help: ArgumentHelp(
+      "Finding codes that never fail a step (repeat, or separate with commas), e.g. contactKeyChanged.",
+      valueName: "code"))
+  var allow: [String] = []
+
   @OptionGroup(title: "The app it accepts") var app: AppCredentials
 
   @OptionGroup var appConfig: AppConfigFile
@@ -80,20 +92,60 @@ struct QA: AsyncParsableCommand {
       return
     }
     let loaded = try loadPlan()
-    let session = try await openReceiver()
+    let gate = try findingGate()
+    let app = try receiverApp()
+    let session = try await openReceiver(app)
     Output.line(
       "regctl qa: \(loaded.name), \(loaded.steps.count) steps; point the app at \(session.url)")
+    Output.line(app.described)
     let yes = self.yes
     // One reader of standard input for the whole run: each ask takes the next line.
     let input = yes ? AsyncStream { $0.finish() } : StandardInput.lines()
     let runner = QARunner(
       server: session.server,
-      ask: { step, text in await Self.ask(step, text, yes: yes, input: input) },
-      progress: QAProgressLine(total: loaded.steps.count).show)
-    let result = await runner.run(loaded)
+      ask: { _, _ in await Self.awaitEnter(yes: yes, input: input) },
+      progress: QAProgressLine(total: loaded.steps.count).show, gate: gate)
+    let feed = Task { await QARegistrationFeed.follow(session.server) }
+    let (finished, signal) = await Self.runUntilSignal(runner, loaded)
+    feed.cancel()
+    var result = finished
+    result.context = QARunContext(
+      receiver: session.url, app: app.described, har: receiver.har.map(TerminalText.escaped))
     await session.stop()
+    if let written = session.front.written { Output.line(written) }
     try writeReports(result)
+    if signal != nil {
+      Output.error(
+        "regctl qa: stopped; the report so far is written, the steps not reached marked not run")
+      throw ExitCode(130)
+    }
     if !result.passed { throw ExitCode(1) }
+  }
+
+  /// Runs the plan until it ends or SIGINT/SIGTERM stops it; stopped, the report holds what
+  /// was decided, the rest marked not run.
+  static func runUntilSignal(_ runner: QARunner, _ plan: QAPlan) async -> (QAReport, Int32?) {
+    let caught = Mutex<Int32?>(nil)
+    let run = Task { await runner.run(plan) }
+    let watcher = Task {
+      let number = await TerminationSignal.wait()
+      // Cancelled once the run ended by itself: that is no signal.
+      guard !Task.isCancelled else { return }
+      caught.withLock { $0 = number }
+      run.cancel()
+    }
+    let report = await run.value
+    watcher.cancel()
+    return (report, caught.withLock { $0 })
+  }
+
+  func findingGate() throws -> FindingGate {
+    switch FindingGate.parse(failOn: failOn, allow: allow) {
+    case .failure(let problem):
+      Output.error("regctl qa: \(problem)")
+      throw ExitCode(2)
+    case .success(let gate): return gate
+    }
   }
 
   /// A file that exists first, then a built-in name.
@@ -115,8 +167,8 @@ struct QA: AsyncParsableCommand {
     try app.receiverApp(config: appConfig.chosen, receiver: receiver)
   }
 
-  func openReceiver() async throws -> ReceiverSession {
-    let settings = try receiverApp().settings
+  func openReceiver(_ app: ReceiverApp) async throws -> ReceiverSession {
+    let settings = app.settings
     do {
       return try await SessionFactory(network: HTTPNetwork()).receiver(
         ReceiverSetup(
@@ -128,8 +180,8 @@ struct QA: AsyncParsableCommand {
     }
   }
 
-  static func ask(_ step: QAStep, _ text: String, yes: Bool, input: AsyncStream<String>) async {
-    Output.line("  ask: \(TerminalText.escaped(text))")
+  /// The ask itself is on the step's line: here only the wait for Enter.
+  static func awaitEnter(yes: Bool, input: AsyncStream<String>) async {
     guard !yes else { return }
     Output.line("  press Enter when done")
     for await _ in input { return }
@@ -143,7 +195,15 @@ struct QA: AsyncParsableCommand {
       Output.error("regctl qa: \(error)")
       throw ExitCode(1)
     }
-    Output.line(json ? QAReportText.json(result) : QAReportText.markdown(result))
+    let written = [report, junit].compactMap { $0 }
+    if json {
+      Output.line(QAReportText.json(result))
+    } else if report != nil {
+      // The report is in its file: the terminal gets the verdict in a line.
+      Output.line(QAReportText.summaryLine(result, written: written.map(TerminalText.escaped)))
+    } else {
+      Output.line(QAReportText.markdown(result))
+    }
   }
 }
 
@@ -169,6 +229,36 @@ final class QAProgressLine: Sendable {
     case .finished(let result):
       Output.line("  \(result.verdict.rawValue)")
       for line in result.evidence.prefix(5) { Output.line("    \(TerminalText.escaped(line))") }
+    }
+  }
+}
+
+/// A line for each registration as it arrives during a QA run (time, device, status,
+/// findings), and when its SDK may register next: the tester sees the app work.
+enum QARegistrationFeed {
+  static func follow(_ server: LocalEngagementServer) async {
+    var shown: [String: Int] = [:]
+    while !Task.isCancelled {
+      let generation = server.watchChanged.generation
+      for device in await server.watchedDevices(newest: 20).reversed() {
+        let already = shown[device.deviceID] ?? 0
+        guard device.registrationCount > already else { continue }
+        let fresh = device.registrations.suffix(device.registrationCount - already)
+        for entry in fresh {
+          let findings = entry.findings.map { "\($0.code) (\($0.severity.rawValue))" }
+          Output.line(
+            "  \(LiveLine.time(entry.at))  \(TerminalText.escaped(device.deviceID))  "
+              + (entry.status.map(String.init) ?? "no answer")
+              + (findings.isEmpty ? "" : "  " + findings.joined(separator: ", ")))
+        }
+        shown[device.deviceID] = device.registrationCount
+        if let next = device.nextSend {
+          Output.line(
+            "  its SDK may register next at \(LiveLine.time(next.at)) (\(TerminalText.escaped(next.why)))"
+          )
+        }
+      }
+      await server.clock.sleep(until: nil, orUntil: server.watchChanged, movesPast: generation)
     }
   }
 }

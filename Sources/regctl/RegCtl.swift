@@ -1,4 +1,5 @@
 import ArgumentParser
+import RegistrationCore
 import Session
 import SessionValues
 import ToolSupport
@@ -12,6 +13,7 @@ struct RegCtl: AsyncParsableCommand {
       The same registration engine as the regscope inspector, with no terminal UI. \
       Rules are numbered as in SPEC.md (R1-R8 for the device, S1-S7 for the server).
       """,
+    version: RegScopeVersion.current,
     subcommands: [
       Run.self, ListScenarios.self, Shell.self, State.self, Serve.self, Judge.self, QA.self,
       FleetCommand.self,

@@ -59,7 +59,10 @@ struct Run: AsyncParsableCommand {
         if let line = TimelinePrinter.line(item, json: json) { Output.report(line) }
       }
       if !report.passed { failed += 1 }
-      if !json { Output.report(TimelinePrinter.summary(report) + (quiet ? "" : "\n")) }
+      Output.report(
+        json
+          ? TimelinePrinter.summaryJSON(report)
+          : TimelinePrinter.summary(report) + (quiet ? "" : "\n"))
     }
     if loaded.count > 1 && !json {
       Output.report("\(loaded.count - failed) passed, \(failed) failed")

@@ -224,7 +224,9 @@ final class App {
   /// countdown (at most 20 times a second at high speed), else the next minute of the clock.
   private func scheduleTick() {
     let rate = session.rate
-    guard rate > 0 else {
+    // A demo's clock moves only when its scenario walks it, and each move pushes a snapshot:
+    // nothing to tick for, so a finished or held demo leaves the CPU idle.
+    guard rate > 0, demoPace == nil else {
       tickAt = nil
       return
     }

@@ -31,7 +31,7 @@ final class QAInInspector: Sendable {
   func proceed() { proceedSignal.yield() }
 
   func start(
-    on server: LocalEngagementServer, reportFolder: String,
+    on server: LocalEngagementServer, reportFolder: String, context: QARunContext,
     post: @escaping @Sendable (QAChecklist) -> Void, say: @escaping @Sendable (String) -> Void
   ) {
     let proceeds = self.proceeds
@@ -49,9 +49,9 @@ final class QAInInspector: Sendable {
       })
     let plan = self.plan
     let running = Task { [weak self] in
-      let report = await runner.run(plan)
-      let stamp = Int(report.startedAt.seconds)
-      let path = reportFolder + "/qa-\(plan.name)-\(stamp).md"
+      var report = await runner.run(plan)
+      report.context = context
+      let path = reportFolder + "/" + QAReportText.fileName(report)
       do {
         try OutputFile.write(QAReportText.markdown(report), to: path)
         self?.written.withLock { $0 = path }

@@ -27,7 +27,8 @@ struct RegScope: AsyncParsableCommand {
     discussion: """
       With no options it opens on its embedded default: the local Engagement server in \
       process, a demo app configuration, state under $XDG_STATE_HOME/regscope. Press ? for keys.
-      """)
+      """,
+    version: RegScopeVersion.current)
 
   @OptionGroup var options: SessionOptions
 
@@ -242,7 +243,10 @@ extension RegScope {
     guard let plan = try qaPlan(), let receiver = session as? ReceiverSession else { return nil }
     let run = QAInInspector(plan: plan)
     run.start(
-      on: receiver.server, reportFolder: reportFolder, post: { wake(.finished(.qa($0))) },
+      on: receiver.server, reportFolder: reportFolder,
+      context: QARunContext(
+        receiver: receiver.url, app: try? receiverApp().described,
+        har: self.receiver.har.map(TerminalText.escaped)), post: { wake(.finished(.qa($0))) },
       say: { wake(.message($0, isError: false)) })
     return run
   }

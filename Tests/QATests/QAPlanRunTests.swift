@@ -84,6 +84,8 @@ func act(on engine: RegistrationEngine, clock: VirtualClock) -> @Sendable (Strin
     if text.contains("Install and open") {
       try? await engine.launch()
     } else if text.contains("qa-a and qa-b") {
+      _ = try? await engine.apply(.addTag("qa-start"))
+      try? await engine.advance(clock, to: clock.now() + 5)
       _ = try? await engine.apply(.addTag("qa-a"))
       try? await engine.advance(clock, to: clock.now() + 10)
       _ = try? await engine.apply(.addTag("qa-b"))

@@ -31,7 +31,7 @@ public enum BuiltInPlans {
     """
 
   static let throttleSteps = """
-      - ask: "Within one minute, add the tags qa-a and qa-b in the app (two changes)."
+      - ask: "Add the tag qa-start in the app; then, within one minute of it, add the tags qa-a and qa-b."
         timeout: 10m
       - expect: body-has
         tags: [qa-a, qa-b]
@@ -42,7 +42,7 @@ public enum BuiltInPlans {
 
   static let throttle = """
     name: throttle
-    description: Two changes inside a minute travel in one registration (R3.2).
+    description: Two changes made inside the minute after a send travel together in the next registration, never one by one (R3.2, R3.3).
     steps:
     \(throttleSteps)
     """

@@ -9,9 +9,13 @@ public enum QAReportText {
       "# QA run: \(report.plan.name)", "",
       report.plan.description.isEmpty ? nil : report.plan.description,
       report.plan.description.isEmpty ? nil : "",
-      "- Result: **\(report.passed ? "passed" : "failed")** (\(report.results.filter { $0.verdict == .pass }.count) of \(report.plan.steps.count) steps passed)",
+      "- Result: **\(verdict(report))** (\(report.results.filter { $0.verdict == .pass }.count) of \(report.plan.steps.count) steps passed)",
       "- Plan: \(report.plan.source)",
       "- Run: \(CaptureText.stamp(report.startedAt)) to \(CaptureText.stamp(report.endedAt))",
+      "- RegScope: \(report.context.version)",
+      report.context.receiver.map { "- Receiver: \($0)" },
+      report.context.app.map { "- Accepted: \($0)" },
+      "- Capture: \(report.context.har ?? "none kept (--har FILE keeps one)")",
     ].compactMap { $0 }
     if let device = report.device {
       let identity = device.identity
@@ -21,6 +25,9 @@ public enum QAReportText {
       )
     } else {
       lines.append("- Device: none registered")
+    }
+    if report.interrupted {
+      lines.append("- Stopped before the end (Ctrl-C): the steps not reached are marked not run")
     }
     lines += ["", "| # | step | verdict |", "| --- | --- | --- |"]
     for result in report.results {
@@ -47,10 +54,10 @@ public enum QAReportText {
     var xml = [
       #"<?xml version="1.0" encoding="UTF-8"?>"#,
       #"<testsuites name="regctl qa" tests="\#(report.plan.steps.count)" failures="\#(failures)" errors="\#(timedOut)">"#,
-      #"  <testsuite name="\#(escape(report.plan.name))" tests="\#(report.plan.steps.count)" failures="\#(failures)" errors="\#(timedOut)" time="\#(NumberText.compact(report.endedAt - report.startedAt))">"#,
+      #"  <testsuite name="\#(escape(report.plan.name))" tests="\#(report.plan.steps.count)" failures="\#(failures)" errors="\#(timedOut)" time="\#(seconds(report.endedAt - report.startedAt))">"#,
     ]
     for result in report.results {
-      let time = NumberText.compact(result.endedAt - result.startedAt)
+      let time = seconds(result.endedAt - result.startedAt)
       xml.append(
         #"    <testcase classname="\#(escape(report.plan.name))" name="\#(escape("\(result.step.number). \(result.step.summary)"))" time="\#(time)">"#
       )
@@ -62,6 +69,8 @@ public enum QAReportText {
           #"      <failure message="\#(escape(result.step.summary))">\#(evidence)</failure>"#)
       case .timedOut:
         xml.append(#"      <error message="timed out">\#(evidence)</error>"#)
+      case .notRun:
+        xml.append(#"      <skipped message="not run: the run was stopped"/>"#)
       }
       xml.append("    </testcase>")
     }
@@ -82,6 +91,11 @@ public enum QAReportText {
     struct Run: Encodable {
       var plan: String
       var passed: Bool
+      var interrupted: Bool
+      var version: String
+      var receiver: String?
+      var app: String?
+      var har: String?
       var startedAt: Double
       var endedAt: Double
       var device: WatchViews.Client?
@@ -89,7 +103,9 @@ public enum QAReportText {
       var steps: [Step]
     }
     let run = Run(
-      plan: report.plan.name, passed: report.passed, startedAt: report.startedAt.seconds,
+      plan: report.plan.name, passed: report.passed, interrupted: report.interrupted,
+      version: report.context.version, receiver: report.context.receiver,
+      app: report.context.app, har: report.context.har, startedAt: report.startedAt.seconds,
       endedAt: report.endedAt.seconds,
       device: report.device.map { WatchViews.client($0, maskToken: TokenText.fingerprinted) },
       deviceID: report.device?.deviceID,
@@ -102,6 +118,44 @@ public enum QAReportText {
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return String(decoding: (try? encoder.encode(run)) ?? Data("{}".utf8), as: UTF8.self)
+  }
+
+  /// "qa-throttle-20261125T121530Z.md": the plan's name made safe for a file name (never a
+  /// path: anything but letters, digits, dash and underscore becomes a dash) and the run's
+  /// start in UTC.
+  public static func fileName(_ report: QAReport) -> String {
+    let safe = String(
+      report.plan.name.unicodeScalars.prefix(64).map { scalar in
+        scalar.isASCII
+          && (CharacterSet.alphanumerics.contains(scalar) || "_-".unicodeScalars.contains(scalar))
+          ? Character(scalar) : "-"
+      }
+    ).trimmingCharacters(in: CharacterSet(charactersIn: "-"))
+    let stamp = DateText.utcStamp(Date(timeIntervalSince1970: report.startedAt.seconds))
+      .replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+      .prefix(15)
+    return "qa-\(safe.isEmpty ? "plan" : safe)-\(stamp)Z.md"
+  }
+
+  /// The verdict of the whole run, in a word.
+  public static func verdict(_ report: QAReport) -> String {
+    report.passed ? "passed" : report.interrupted ? "stopped" : "failed"
+  }
+
+  /// "2 of 3 steps passed; step 2 failed: expect: ...": a line for the terminal.
+  public static func summaryLine(_ report: QAReport, written: [String]) -> String {
+    let passedCount = report.results.filter { $0.verdict == .pass }.count
+    let first = report.results.first { $0.verdict != .pass }
+    return
+      "QA \(report.plan.name): \(verdict(report)), \(passedCount) of \(report.plan.steps.count) steps passed"
+      + (first.map { "; step \($0.step.number) \($0.verdict.rawValue): \($0.step.summary)" } ?? "")
+      + (written.isEmpty ? "" : "; report in " + written.joined(separator: ", "))
+  }
+
+  /// Seconds with millisecond precision, as JUnit readers expect: `0.021`.
+  static func seconds(_ value: Double) -> String {
+    guard value.isFinite, value >= 0 else { return "0.000" }
+    return String(format: "%.3f", value)
   }
 
   /// XML text and attribute values: markup escaped, control characters as visible escapes.

@@ -21,9 +21,40 @@ public struct QAReport: Sendable {
   public var startedAt: Instant
   public var endedAt: Instant
   public var device: DeviceWatch.Device?
+  /// Where and with what it ran, for the ticket: set by the tool that ran it.
+  public var context = QARunContext()
+
+  public init(
+    plan: QAPlan, results: [QAStepResult], startedAt: Instant, endedAt: Instant,
+    device: DeviceWatch.Device?
+  ) {
+    self.plan = plan
+    self.results = results
+    self.startedAt = startedAt
+    self.endedAt = endedAt
+    self.device = device
+  }
 
   public var passed: Bool {
     results.count == plan.steps.count && results.allSatisfy { $0.verdict == .pass }
+  }
+
+  /// True when the run was stopped before its end (Ctrl-C): some steps were not run.
+  public var interrupted: Bool { results.contains { $0.verdict == .notRun } }
+}
+
+/// What a report names besides the steps: the build that judged, where it listened, the app it
+/// accepted, the capture kept.
+public struct QARunContext: Sendable {
+  public var version = RegScopeVersion.current
+  public var receiver: String?
+  public var app: String?
+  public var har: String?
+
+  public init(receiver: String? = nil, app: String? = nil, har: String? = nil) {
+    self.receiver = receiver
+    self.app = app
+    self.har = har
   }
 }
 
@@ -42,11 +73,14 @@ public struct QARunner: Sendable {
   public let server: LocalEngagementServer
   public let ask: @Sendable (QAStep, String) async -> Void
   public let progress: @Sendable (QAProgress) -> Void
+  /// Which findings fail a `no-violation` step.
+  public var gate = FindingGate()
 
   public init(
     server: LocalEngagementServer, ask: @escaping @Sendable (QAStep, String) async -> Void,
-    progress: @escaping @Sendable (QAProgress) -> Void = { _ in }
+    progress: @escaping @Sendable (QAProgress) -> Void = { _ in }, gate: FindingGate = FindingGate()
   ) {
+    self.gate = gate
     self.server = server
     self.ask = ask
     self.progress = progress
@@ -71,6 +105,14 @@ public struct QARunner: Sendable {
       results.append(result)
       progress(.finished(result))
     }
+    // Stopped early: every step not reached is said so, not left out.
+    let stoppedAt = clock.now()
+    for step in plan.steps.dropFirst(results.count) {
+      results.append(
+        QAStepResult(
+          step: step, verdict: .notRun, evidence: ["the run was stopped before this step"],
+          deviceID: nil, startedAt: stoppedAt, endedAt: stoppedAt))
+    }
     var device: DeviceWatch.Device?
     if let id = bound[plan.device] { device = await server.watchedDevice(id) }
     return QAReport(
@@ -91,6 +133,7 @@ public struct QARunner: Sendable {
     switch step.action {
     case .ask(let text):
       await ask(step, text)
+      if Task.isCancelled { return result(.notRun, ["the run was stopped during the ask"]) }
       return result(.pass, ["the tester went on"])
     case .fault(let fault):
       await server.setFault(fault.fault(now: started))
@@ -105,7 +148,7 @@ public struct QARunner: Sendable {
         if let id = bound[choice], let device = await server.watchedDevice(id) {
           let baseline = since ?? before[id] ?? 0
           if let decision = QAJudge.decide(
-            expectation, device: device, since: baseline, runStart: before[id] ?? 0)
+            expectation, device: device, since: baseline, runStart: before[id] ?? 0, gate: gate)
           {
             return result(decision.verdict, decision.evidence, id)
           }
@@ -116,9 +159,19 @@ public struct QARunner: Sendable {
         if clock.now() >= deadline || Task.isCancelled {
           var evidence: [String] = []
           if let id = bound[choice], let device = await server.watchedDevice(id) {
-            evidence = QAJudge.recent(device, after: since ?? before[id] ?? 0).map(QAJudge.line)
+            evidence = QAJudge.recent(device, after: since ?? before[id] ?? 0).flatMap(
+              QAJudge.detailed)
           }
-          return result(.timedOut, evidence.isEmpty ? ["nothing arrived in time"] : evidence)
+          if Task.isCancelled {
+            return result(.notRun, ["the run was stopped before this step was decided"] + evidence)
+          }
+          return result(
+            .timedOut,
+            [
+              "expected: \(expectation.summary), within \(DurationText.describe(step.timeout ?? 300))"
+            ]
+              + (evidence.isEmpty
+                ? ["actual: nothing arrived in time"] : ["actual: not decided by:"] + evidence))
         }
         await clock.sleep(until: deadline, orUntil: server.watchChanged, movesPast: generation)
       }

@@ -1,0 +1,81 @@
+import EngagementCore
+import Foundation
+import RegistrationCore
+import Scenarios
+import TestSupport
+import Testing
+
+/// A failed QA step says what a lead needs for a ticket; "carries both tags" means one
+/// registration carries both (R3.3).
+@Suite("QA failures a lead can act on")
+struct QAFailureDetailTests {
+  static func device(_ bodies: [(Double, [String], Int)]) -> DeviceWatch.Device {
+    var watch = DeviceWatch(makeToken: { "t" })
+    for (at, tags, status) in bodies {
+      _ = watch.record(
+        deviceID: "D",
+        payload: try? WireDecoding.payload(
+          from: Data(sdkBody(device: "D", tags: tags).utf8)
+        ).get(),
+        body: Array(sdkBody(device: "D", tags: tags).utf8),
+        facts: RequestFacts(userAgent: androidAgent), at: Instant(at), status: status,
+        retryAfter: nil,
+        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+    }
+    return watch.devices["D"]!
+  }
+
+  @Test("qa-a and qa-b in two registrations 5 s apart fail; in one registration they pass")
+  func bothTags() throws {
+    let expectation = QAExpectation.bodyHas(tags: ["qa-a", "qa-b"], attributes: [:])
+    let split = Self.device([
+      (0, ["ALL"], 201), (100, ["ALL", "qa-a"], 201), (105, ["ALL", "qa-a", "qa-b"], 201),
+    ])
+    let failed = try #require(QAJudge.decide(expectation, device: split, since: 1, runStart: 1))
+    #expect(failed.verdict == .fail)
+    #expect(failed.evidence.first == "expected: one registration carrying tag qa-a and tag qa-b")
+    #expect(failed.evidence.contains("actual: the first to carry any carried only tag qa-a"))
+    let together = Self.device([(0, ["ALL"], 201), (100, ["ALL", "qa-a", "qa-b"], 201)])
+    #expect(QAJudge.decide(expectation, device: together, since: 1, runStart: 1)?.verdict == .pass)
+    // Nothing carrying them yet: undecided.
+    let none = Self.device([(0, ["ALL"], 201)])
+    #expect(QAJudge.decide(expectation, device: none, since: 1, runStart: 1) == nil)
+  }
+
+  @Test("a failed no-violation step gives expected, actual, the registrations, messages and fixes")
+  func violationDetail() throws {
+    let hammered = Self.device([(0, ["ALL"], 201), (5, ["ALL"], 201)])
+    let decision = try #require(
+      QAJudge.decide(.noViolation, device: hammered, since: 0, runStart: 0))
+    #expect(decision.verdict == .fail)
+    #expect(decision.evidence.contains { $0.hasPrefix("expected: no registration of the run") })
+    #expect(decision.evidence.contains { $0.hasPrefix("actual: 1 with a violation") })
+    #expect(decision.evidence.contains { $0.contains("throttleViolated (violation, R3.2):") })
+    #expect(decision.evidence.contains { $0.contains("fix: let the SDK decide when to register") })
+  }
+
+  @Test("--allow lets a code pass a no-violation step; --fail-on warning fails on a warning")
+  func gate() throws {
+    let hammered = Self.device([(0, ["ALL"], 201), (5, ["ALL"], 201)])
+    let allowed = FindingGate(allowed: ["throttleViolated", "unchangedResent"])
+    #expect(
+      QAJudge.decide(.noViolation, device: hammered, since: 0, runStart: 0, gate: allowed)?
+        .verdict == .pass)
+    #expect(
+      FindingGate.parse(failOn: "warning", allow: ["contactKeyChanged"]).map(\.allowed)
+        == .success(["contactKeyChanged"]))
+  }
+
+  @Test("report file names: a readable UTC time, and a plan name that can never be a path")
+  func fileName() throws {
+    var plan = try #require(BuiltInPlans.plan("throttle"))
+    plan.name = "quick/../../x"
+    let report = QAReport(
+      plan: plan, results: [], startedAt: Instant(1_795_600_061.46),
+      endedAt: Instant(1_795_600_062),
+      device: nil)
+    let name = QAReportText.fileName(report)
+    #expect(!name.contains("/") && !name.contains(".."))
+    #expect(name.hasSuffix("Z.md") && name.contains("20261125T094741Z"))
+  }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import TestSupport
+import Testing
+
+#if canImport(Glibc)
+  import Glibc
+#endif
+
+/// `regctl qa` as a tester and a lead meet it: a line as each registration arrives, Ctrl-C
+/// leaving a report with the steps not reached, a one-line verdict with --report, and gates
+/// that say what is wrong with a bad value.
+@Suite("regctl qa's output and its report after Ctrl-C", .serialized, .timeLimit(.minutes(2)))
+struct QARunOutputTests {
+  @Test("each registration is a line as it arrives; Ctrl-C writes the report so far, exit 130")
+  func interrupted() async throws {
+    let markdown = try temporaryFile("report.md", "")
+    let junit = markdown + ".xml"
+    let process = try InteractiveProcess(
+      try regctlURL(),
+      ["qa", "retry-ladder", "--yes", "--port", "0", "--report", markdown, "--junit", junit])
+    let line = try await process.readLine { $0.contains("point the app at") } ?? ""
+    let port = Int(line.split(separator: ":").last ?? "") ?? 0
+    let app = try await process.readLine { $0.hasPrefix("app ") } ?? ""
+    #expect(app.contains("0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b"))
+    let request = ServeBinaryTests.androidRegistration(
+      device: "QA-ANDROID", app: "0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b",
+      token: "demo-access-token-012345")
+    let answer = try await rawExchange(port: port, Array(request.utf8))
+    #expect(answer.hasPrefix("HTTP/1.1 503"))
+    let arrived = try await process.readLine { $0.contains("QA-ANDROID") } ?? ""
+    #expect(arrived.contains("503"), "\(arrived)")
+    #expect(try await process.readLine { $0.contains("its SDK may register next at") } != nil)
+    kill(process.processIdentifier, SIGINT)
+    let summary = try await process.readLine { $0.hasPrefix("QA retry-ladder:") } ?? ""
+    #expect(summary.contains("stopped") && summary.contains("report in \(markdown)"), "\(summary)")
+    #expect(try await process.finish() == 130)
+    let report = try String(contentsOfFile: markdown, encoding: .utf8)
+    #expect(report.contains("Result: **stopped**"))
+    #expect(report.contains("| 4 | expect: the subscriber token is sent back | not run |"))
+    #expect(report.contains("RegScope: ") && report.contains("Receiver: http://127.0.0.1:\(port)"))
+    #expect(report.contains("SDK: android 10.0.0"))
+    let xml = try String(contentsOfFile: junit, encoding: .utf8)
+    #expect(xml.contains("<skipped"))
+    #expect(xml.firstMatch(of: #/time="\d+\.\d{3}"/#) != nil)
+    #expect(xml.firstMatch(of: #/time="[0-9.]+e-?\d+"/#) == nil)
+  }
+
+  @Test("a bad --fail-on or --allow exits 2 with what would do; --allow takes finding codes")
+  func gates() async throws {
+    for arguments in [["--fail-on", "sometimes"], ["--allow", "contactKeyChangd"]] {
+      let qa = try await runProcess(
+        try regctlURL(), ["qa", "first-registration", "--yes"] + arguments)
+      #expect(qa.status == 2, "\(arguments): \(qa.stderr)")
+      let har = try temporaryFile("empty.har", #"{"log":{"version":"1.2","entries":[]}}"#)
+      let judge = try await runProcess(try regctlURL(), ["judge", har] + arguments)
+      #expect(judge.status == 2, "\(arguments): \(judge.stderr)")
+      #expect(judge.stderr.contains(arguments[1]))
+    }
+  }
+
+  @Test("regctl run --json ends each scenario with a summary record")
+  func runSummary() async throws {
+    let run = try await runProcess(try regctlURL(), ["run", "--json", "throttle-coalesces"])
+    #expect(run.status == 0)
+    let last = try #require(run.stdout.split(separator: "\n").last)
+    let object = try JSONSerialization.jsonObject(with: Data(last.utf8)) as? [String: Any]
+    #expect(object?["type"] as? String == "summary")
+    #expect(object?["passed"] as? Bool == true && object?["checks"] as? Int == 8)
+  }
+}
