@@ -75,11 +75,18 @@ public struct DeviceWatch: Sendable {
   /// Devices whose timeline was dropped for the limit, oldest first.
   public private(set) var dropped: OrderedSet<String> = []
   private let makeToken: @Sendable () -> String
+  /// Devices kept before the one seen longest ago is dropped: `deviceLimit` for a live
+  /// receiver; a judged capture keeps every device it holds.
+  private let keptDevices: Int
 
   /// `makeToken` hands out subscriber tokens: from the system's random source unless a test
   /// needs fixed ones.
-  public init(makeToken: @escaping @Sendable () -> String = DeviceWatch.randomToken) {
+  public init(
+    makeToken: @escaping @Sendable () -> String = DeviceWatch.randomToken,
+    keptDevices: Int = DeviceWatch.deviceLimit
+  ) {
     self.makeToken = makeToken
+    self.keptDevices = keptDevices
   }
 
   /// An opaque token like the tenant's, 128 bits from the system's random source: one server's
@@ -248,7 +255,7 @@ public struct DeviceWatch: Sendable {
     devices.removeValue(forKey: device.deviceID)
     devices[device.deviceID] = device
     dropped.remove(device.deviceID)
-    while devices.count > Self.deviceLimit {
+    while devices.count > keptDevices {
       let gone = devices.removeFirst().key
       dropped.append(gone)
       if dropped.count > Self.droppedLimit { dropped.removeFirst() }

@@ -32,6 +32,8 @@ public final class EngagementHTTPServer: Sendable {
     public var limits = ConnectionLimits()
     /// Told every device exchange, once its answer has gone (`--har`).
     public var capture: (@Sendable (CapturedExchange) -> Void)?
+    /// Names `Host` may carry besides IP addresses and localhost (`--host-name`).
+    public var hostNames: [String] = []
 
     public init() {}
   }

@@ -56,6 +56,7 @@ enum EngagementRoutes {
     recorder: ExchangeRecorder
   ) -> Router<EngagementRequestContext> {
     let router = Router(context: EngagementRequestContext.self)
+    router.add(middleware: HostCheckMiddleware(names: options.hostNames))
     router.add(middleware: JSONErrorMiddleware())
     router.add(middleware: DeclaredLengthMiddleware(limit: options.maxBodyBytes))
     // Every device exchange is recorded as it went over the wire (the API's HAR view, --har).

@@ -242,15 +242,21 @@ public actor LocalEngagementServer {
   }
 
   /// `--any-app`: takes this request's app id and bearer token as the app's, if no app was
-  /// adopted yet. Returns whether it did.
+  /// adopted yet, and only from a request that is then accepted: one refused for its body
+  /// (400) must not make the real app's later requests 401. Returns whether it did.
   public func adoptIfFirst(authorization: String?, payload: RegistrationPayload?) -> Bool {
     guard adoptsFirstApp, adoptedApp == nil,
       let parts = authorization?.split(separator: " ", maxSplits: 1), parts.count == 2,
       parts[0].lowercased() == "bearer",
-      let appID = payload?.etAppId.map(InputRules.trimmed), !appID.isEmpty
+      let appID = payload?.etAppId.map(InputRules.trimmed), !appID.isEmpty,
+      [payload?.deviceID, payload?.platform].allSatisfy({
+        !InputRules.trimmed($0 ?? "").isEmpty
+      })
     else { return false }
     let token = InputRules.trimmed(String(parts[1]))
-    guard !token.isEmpty else { return false }
+    guard !token.isEmpty, BearerAuthorization.problem(authorization, token: token) == nil else {
+      return false
+    }
     core.adopt(appID: appID, accessToken: token)
     checked.withLock {
       $0.appID = appID

@@ -13,26 +13,31 @@ public enum HARReader {
   /// The largest capture read: 4 GiB.
   public static let largestFile: Int64 = 4 << 30
 
-  /// Judges every SDK registration in `paths`, merged and ordered by start time.
-  public static func judge(_ paths: [String]) throws(HARError) -> CaptureJudge {
+  /// Judges every SDK registration in `paths`, merged and ordered by start time. An entry
+  /// that cannot be read is an error naming it, unless `skipUnreadable` (then it is counted).
+  public static func judge(_ paths: [String], skipUnreadable: Bool = false) throws(HARError)
+    -> CaptureJudge
+  {
     var documents: [(name: String, bytes: Data)] = []
     for path in paths { documents.append((path, try load(path))) }
-    return try judge(documents: documents)
+    return try judge(documents: documents, skipUnreadable: skipUnreadable)
   }
 
   /// The same, for documents already in memory (`name` says where each came from).
-  public static func judge(documents: [(name: String, bytes: Data)]) throws(HARError)
-    -> CaptureJudge
-  {
+  public static func judge(
+    documents: [(name: String, bytes: Data)], skipUnreadable: Bool = false
+  ) throws(HARError) -> CaptureJudge {
     var judge = CaptureJudge()
     var found: [(time: Double, file: Int, range: Range<Int>)] = []
     for (number, document) in documents.enumerated() {
+      var index = 0
       do {
         try document.bytes.withUnsafeBytes { bytes in
           try HARScanner.scan(bytes) { range in
+            defer { index += 1 }
             let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
             guard let entry = HAREntry.object(slice) else {
-              judge.counts.ignored += 1
+              judge.counts.unreadable.append("entry \(index) (byte \(range.lowerBound))")
               return
             }
             guard let time = HAREntry.startTime(entry) else {
@@ -51,6 +56,14 @@ public enum HARReader {
       } catch {
         throw HARError(.unreadable, "\(error)", file: document.name)
       }
+      if !skipUnreadable, let first = judge.counts.unreadable.first {
+        let count = judge.counts.unreadable.count
+        throw HARError(
+          .unreadable,
+          "\(first)\(count > 1 ? " and \(count - 1) more" : "") cannot be read as JSON (a lone surrogate, a number out of range or invalid UTF-8?); --skip-unreadable judges the rest",
+          file: document.name)
+      }
+      judge.counts.unreadable = judge.counts.unreadable.map { "\(document.name) \($0)" }
     }
     // Stable: entries started in the same instant keep the capture's order.
     let ordered = found.enumerated().sorted {
@@ -66,8 +79,11 @@ public enum HARReader {
     return judge
   }
 
-  /// The file's bytes, mapped rather than read where the system can.
+  /// The file's bytes, read (not mapped: a mapped file truncated by another process while it
+  /// is read kills the reader with SIGBUS). A file whose size changes while it is read is an
+  /// error: what was read may be half of two versions.
   static func load(_ path: String) throws(HARError) -> Data {
+    let before: SystemCalls.FileInfo
     switch SystemCalls.fileInfo(path) {
     case .failure(let failure):
       throw HARError(.unreadable, "cannot be read (\(failure))", file: path)
@@ -79,11 +95,22 @@ public enum HARReader {
         throw HARError(
           .tooLarge, "is \(file.size) bytes; a capture is read up to 4 GiB", file: path)
       }
+      before = file
     }
+    let data: Data
     do {
-      return try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped)
+      data = try Data(contentsOf: URL(fileURLWithPath: path))
     } catch {
       throw HARError(.unreadable, "cannot be read (\(error.localizedDescription))", file: path)
     }
+    if case .success(let after) = SystemCalls.fileInfo(path),
+      after.size != before.size || Int64(data.count) != before.size
+    {
+      throw HARError(
+        .unreadable,
+        "changed while it was read (\(before.size) bytes, then \(after.size)): read it again once it is written",
+        file: path)
+    }
+    return data
   }
 }

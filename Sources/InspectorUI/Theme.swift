@@ -1,4 +1,5 @@
 import Foundation
+import RegistrationCore
 import SessionValues
 import Yams
 
@@ -128,6 +129,12 @@ public enum ThemeLoader {
     var theme = base ?? Theme(name: "default", styles: [:])
     func at(_ node: Node?) -> String { "\(source):\(node?.mark?.line ?? 1)" }
     let root: Node
+    if let use = YAMLAliases.firstUse(in: yaml) {
+      return Loaded(
+        theme: theme,
+        problems: ["\(source):\(use.line): \(YAMLAliases.message(alias: use.alias)); using default"]
+      )
+    }
     do {
       // Every value is read as text, so no tag needs resolving: the basic resolver spares the
       // default one's regular expressions (ICU's pattern tables and heap) at every start.

@@ -30,6 +30,11 @@ public enum ScenarioParser {
     /// The document's root node; an empty file, or text that is not YAML, is an error that
     /// says where.
     func compose(_ yaml: String, ifEmpty: String) throws(ScenarioError) -> Node {
+      if let use = YAMLAliases.firstUse(in: yaml) {
+        throw ScenarioError(
+          SourcePosition(file: source, line: use.line, column: use.column),
+          YAMLAliases.message(alias: use.alias))
+      }
       do {
         guard let node = try Yams.compose(yaml: yaml) else {
           throw ScenarioError(position(nil), "the file is empty; \(ifEmpty)")

@@ -32,13 +32,17 @@ public struct ReceiverOptions: Sendable {
   public var anyApp: Bool
   /// `--har`: write every device request and answer to this HAR 1.2 file.
   public var har: String?
+  /// Names the front answers to besides IP addresses and localhost (`--host-name`).
+  public var hostNames: [String] = []
   /// Told the number of exchanges each time the `--har` file has been written.
   public var harWritten: (@Sendable (Int) -> Void)?
 
   public init(
     port: Int, upstream: String? = nil, host: String = "127.0.0.1",
-    tls: (certificate: String, key: String)? = nil, anyApp: Bool = false, har: String? = nil
+    tls: (certificate: String, key: String)? = nil, anyApp: Bool = false, har: String? = nil,
+    hostNames: [String] = []
   ) {
+    self.hostNames = hostNames
     self.har = har
     self.anyApp = anyApp
     self.port = port

@@ -27,6 +27,7 @@ public struct HTTPNetwork: SessionNetwork {
     var options = EngagementHTTPServer.Options()
     options.port = receiver.port
     options.host = receiver.host
+    options.hostNames = receiver.hostNames
     if let upstream = receiver.upstream {
       guard let relay = Upstream(upstream) else { throw BadUpstream(text: upstream) }
       options.upstream = relay

@@ -46,6 +46,15 @@ public struct ReceiverArguments: ParsableArguments {
       valueName: "file"))
   public var har: String?
 
+  @Option(
+    name: .customLong("host-name"),
+    help: ArgumentHelp(
+      "A name the receiver answers to besides IP addresses and localhost (repeat for more).",
+      discussion:
+        "Requests whose Host is another name get 421: a web page could otherwise point a name at this machine and read or drive the receiver through a browser (DNS rebinding).",
+      valueName: "name"))
+  public var hostNames: [String] = []
+
   public init() {}
 
   public func validate() throws {
@@ -61,7 +70,7 @@ public struct ReceiverArguments: ParsableArguments {
   /// True when any of these options was given: they mean nothing without a receiver.
   public var given: Bool {
     port != 8080 || listen != "127.0.0.1" || upstream != nil || tlsCert != nil || tlsKey != nil
-      || anyApp || har != nil
+      || anyApp || har != nil || !hostNames.isEmpty
   }
 
   /// True when the address lets more than this machine in.
@@ -70,7 +79,8 @@ public struct ReceiverArguments: ParsableArguments {
   public var options: ReceiverOptions {
     ReceiverOptions(
       port: port, upstream: upstream, host: listen,
-      tls: tlsCert.flatMap { cert in tlsKey.map { (cert, $0) } }, anyApp: anyApp, har: har)
+      tls: tlsCert.flatMap { cert in tlsKey.map { (cert, $0) } }, anyApp: anyApp, har: har,
+      hostNames: hostNames)
   }
 
   /// The warning a receiver bound beyond loopback prints at start.

@@ -34,6 +34,12 @@ struct Judge: ParsableCommand {
       valueName: "code"))
   var allow: [String] = []
 
+  @Flag(
+    help:
+      "Judge the rest when an entry cannot be read as JSON (it is counted and named); without it, such an entry exits 2."
+  )
+  var skipUnreadable = false
+
   func run() throws {
     let gate: FindingGate
     switch FindingGate.parse(failOn: failOn, allow: allow) {
@@ -44,7 +50,7 @@ struct Judge: ParsableCommand {
     }
     let judge: CaptureJudge
     do {
-      judge = try HARReader.judge(files)
+      judge = try HARReader.judge(files, skipUnreadable: skipUnreadable)
     } catch {
       Output.error("regctl judge: \(error)")
       throw ExitCode(2)

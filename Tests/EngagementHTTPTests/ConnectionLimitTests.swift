@@ -19,7 +19,7 @@ struct ConnectionLimitTests {
   @Test("a connection that sends nothing, or half its headers, is closed by the server")
   func idleAndHalfHeaders() async throws {
     let rig = try await Rig(limits: Self.short)
-    for bytes in ["", "POST /device/v1/registration HTTP/1.1\r\nHost: x\r\nContent-Ty"] {
+    for bytes in ["", "POST /device/v1/registration HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Ty"] {
       let ended = try await rawExchangeEnding(port: rig.port, Array(bytes.utf8), timeout: 8)
       #expect(ended.closedByServer, "\(bytes.debugDescription)")
     }
@@ -40,7 +40,7 @@ struct ConnectionLimitTests {
     #expect(kept.answer.hasPrefix("HTTP/1.0 200"))
     #expect(kept.answer.lowercased().contains("connection: keep-alive"))
     let modern = try await rawExchangeEnding(
-      port: rig.port, Array("GET /api/stats HTTP/1.1\r\nHost: x\r\n\r\n".utf8), timeout: 5)
+      port: rig.port, Array("GET /api/stats HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8), timeout: 5)
     #expect(modern.answer.hasPrefix("HTTP/1.1 200"))
     await rig.stop()
   }
@@ -51,14 +51,14 @@ struct ConnectionLimitTests {
     let stalled = try await rawExchangeEnding(
       port: rig.port,
       Array(
-        "POST /device/v1/registration HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(watchToken)\r\nContent-Length: 100\r\n\r\n{\"dev"
+        "POST /device/v1/registration HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(watchToken)\r\nContent-Length: 100\r\n\r\n{\"dev"
           .utf8), timeout: 8)
     #expect(stalled.closedByServer)
     for length in ["10000000000", "99999999999999999999999"] {
       let huge = try await rawExchangeEnding(
         port: rig.port,
         Array(
-          "POST /device/v1/registration HTTP/1.1\r\nHost: x\r\nContent-Length: \(length)\r\n\r\nx"
+          "POST /device/v1/registration HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: \(length)\r\n\r\nx"
             .utf8), timeout: 8)
       // A length past Int is refused by the HTTP parser itself (400); either way, at once.
       #expect(
@@ -74,7 +74,7 @@ struct ConnectionLimitTests {
     var limits = Self.short
     limits.idle = .seconds(60)  // only the limit may close them here
     let rig = try await Rig(limits: limits)
-    let half = Array("POST /device/v1/registration HTTP/1.1\r\nHost: x\r\n".utf8)
+    let half = Array("POST /device/v1/registration HTTP/1.1\r\nHost: 127.0.0.1\r\n".utf8)
     // Twenty connections that never finish their headers, against a limit of eight: at least
     // twelve are closed long before the idle time.
     let closed = try await withThrowingTaskGroup(of: Bool.self) { group in

@@ -84,7 +84,7 @@ struct LoopbackRig {
     let port = try #require(baseURL.port)
     let authorization = authorized ? "Authorization: Bearer \(token)\r\n" : ""
     let head =
-      "POST /\(path) HTTP/1.1\r\nHost: x\r\n\(authorization)Content-Type: application/json\r\n"
+      "POST /\(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n\(authorization)Content-Type: application/json\r\n"
       + "Content-Length: \(body.count)\r\n\r\n"
     return try await rawExchange(port: port, Array(head.utf8) + body)
   }
@@ -332,7 +332,7 @@ struct HTTPEndToEndTests {
     ] {
       let answer = try await rawExchange(
         port: rig.baseURL.port ?? 0,
-        Array("\(method) /\(path) HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n".utf8))
+        Array("\(method) /\(path) HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n".utf8))
       #expect(answer.hasPrefix("HTTP/1.1 405"), "\(method) \(path): \(answer.prefix(80))")
       #expect(answer.lowercased().contains("allow: \(allow.lowercased())"), "\(method) \(path)")
     }

@@ -82,7 +82,7 @@ struct RelayReliabilityTests {
     // The relay's own deadline is far off: only the app leaving can end the tenant call soon.
     let relay = try await Rig(upstream: "http://127.0.0.1:\(tenant.port)")
     let body = sdkBody(device: "LEAVER", app: watchAppID)
-    var head = "POST /device/v1/registration HTTP/1.1\r\nhost: x\r\n"
+    var head = "POST /device/v1/registration HTTP/1.1\r\nhost: 127.0.0.1\r\n"
     for (name, value) in Rig.android { head += "\(name): \(value)\r\n" }
     head += "content-length: \(body.utf8.count)\r\n\r\n"
     // The app gives up after a second and closes its connection.

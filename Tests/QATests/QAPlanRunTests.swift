@@ -169,7 +169,7 @@ struct QAPlanRunTests {
         for _ in 0..<6 {
           let body = sdkBody(device: "BROKEN", app: watchAppID, tags: ["ALL", "ask\(ask)"])
           let head =
-            "POST /device/v1/registration HTTP/1.1\r\nhost: x\r\nuser-agent: \(androidAgent)\r\n"
+            "POST /device/v1/registration HTTP/1.1\r\nhost: 127.0.0.1\r\nuser-agent: \(androidAgent)\r\n"
             + "authorization: Bearer \(watchToken)\r\ncontent-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n"
           let answer = (try? await rawExchange(port: port, Array((head + body).utf8))) ?? ""
           if answer.hasPrefix("HTTP/1.1 201") { return }

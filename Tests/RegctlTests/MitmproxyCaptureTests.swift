@@ -46,7 +46,7 @@ struct MitmproxyCaptureTests {
     func register(_ tags: [String]) async throws -> Int {
       let body = sdkBody(device: "MITM-1", platform: "Android", app: "app", tags: tags)
       var head =
-        "POST /device/v1/registration HTTP/1.1\r\nhost: x\r\nuser-agent: \(androidAgent)\r\n"
+        "POST /device/v1/registration HTTP/1.1\r\nhost: 127.0.0.1\r\nuser-agent: \(androidAgent)\r\n"
         + "authorization: Bearer \(ServeProcess.token)\r\ncontent-type: application/json; charset=utf-8\r\n"
         + "x-sdk-version: 10.0.0\r\n"
       if let token { head += "x-subscriber-token: \(token)\r\n" }
@@ -61,7 +61,7 @@ struct MitmproxyCaptureTests {
     }
     func fault(_ json: String) async throws {
       let answer = try await serve.request(
-        "POST /api/faults HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.token)\r\n"
+        "POST /api/faults HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ServeProcess.token)\r\n"
           + "Content-Length: \(json.utf8.count)\r\nConnection: close\r\n\r\n\(json)")
       #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
     }
@@ -74,7 +74,8 @@ struct MitmproxyCaptureTests {
     #expect(try await register(["ALL", "news"]) == 201)  // before Retry-After
 
     let live = try await serve.request(
-      "GET /api/devices/MITM-1/registrations HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+      "GET /api/devices/MITM-1/registrations HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n"
+    )
     let liveBody = live.components(separatedBy: "\r\n\r\n").dropFirst().joined(
       separator: "\r\n\r\n")
     let liveFindings = try Self.findings(liveBody)

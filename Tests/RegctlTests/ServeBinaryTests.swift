@@ -58,13 +58,13 @@ struct ServeBinaryTests {
     #expect(serve.port > 0)
     let body = #"{"status":429,"retryAfter":1e20,"times":1}"#
     let answer = try await serve.request(
-      "POST /api/faults HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \(ServeProcess.token)\r\n"
+      "POST /api/faults HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ServeProcess.token)\r\n"
         + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)"
     )
     #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer)")
     #expect(answer.contains("retryAfter"))
     let stats = try await serve.request(
-      "GET /api/stats HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+      "GET /api/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     #expect(stats.hasPrefix("HTTP/1.1 200"), "\(stats)")
     try await serve.stop()
   }
@@ -73,7 +73,7 @@ struct ServeBinaryTests {
   static func androidRegistration(device: String, app: String, token: String) -> String {
     let body =
       #"{"deviceID":"\#(device)","etAppId":"\#(app)","platform":"Android","tags":["ALL"],"timeZone":"0"}"#
-    return "POST /device/v1/registration HTTP/1.1\r\nhost: x\r\n"
+    return "POST /device/v1/registration HTTP/1.1\r\nhost: 127.0.0.1\r\n"
       + "user-agent: MarketingCloudSdk/10.0.0 (Android 14; en_US; Google/Pixel 8) com.example.app/1.0\r\n"
       + "authorization: Bearer \(token)\r\ncontent-type: application/json\r\n"
       + "content-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n\(body)"
@@ -103,7 +103,7 @@ struct ServeBinaryTests {
     #expect(refusals.first?.contains("--any-app") == true)
     #expect(!said.joined().contains(wrong))
     let devices = try await serve.request(
-      "GET /api/devices HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+      "GET /api/devices HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     #expect(devices.contains(#""refused" : 3"#), "\(devices)")
     #expect(devices.contains("the bearer token is not this app's"))
     try await serve.stop()
@@ -132,7 +132,7 @@ struct ServeBinaryTests {
   func methodNotAllowed() async throws {
     let serve = try await ServeProcess.start()
     let answer = try await serve.request(
-      "PATCH /api/faults HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+      "PATCH /api/faults HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
     #expect(answer.hasPrefix("HTTP/1.1 405"), "\(answer)")
     #expect(answer.lowercased().contains("allow: post, delete"))
     try await serve.stop()
@@ -144,7 +144,7 @@ struct ServeBinaryTests {
     let body = [UInt8](repeating: UInt8(ascii: "x"), count: 2 * 1024 * 1024)
     func upload(_ authorization: String) async throws {
       let answer = try await serve.request(
-        "POST /device/v1/registration HTTP/1.1\r\nHost: x\r\n\(authorization)"
+        "POST /device/v1/registration HTTP/1.1\r\nHost: 127.0.0.1\r\n\(authorization)"
           + "Content-Type: application/json\r\nConnection: close\r\nContent-Length: \(body.count)\r\n\r\n",
         body: body)
       #expect(answer.hasPrefix("HTTP/1.1 413") || answer.hasPrefix("HTTP/1.1 401"), "\(answer)")
@@ -205,7 +205,7 @@ struct ServeBinaryTests {
         #"{"app_Version":"1.0","attributes":[],"dST":false,"deviceID":"PIXEL-8","etAppId":"app","hwid":"Google Pixel 8","locale":"en_US","location_Enabled":false,"platform":"Android","platform_Version":"14","proximity_Enabled":false,"push_Enabled":true,"quietPushEnabled":false,"registrationDateUtc":"2026-11-22T10:00:00.000Z","sdk_Version":"10.0.0","tags":[\#(tags)],"timeZone":"0","uuid":"\#(UUID().uuidString)"}"#
       // The Android SDK's header names are lower case (SDK-FACTS).
       return try await serve.request(
-        "POST /device/v1/registration HTTP/1.1\r\nhost: x\r\naccept: application/json\r\n"
+        "POST /device/v1/registration HTTP/1.1\r\nhost: 127.0.0.1\r\naccept: application/json\r\n"
           + "content-type: application/json; charset=utf-8\r\n"
           + "user-agent: MarketingCloudSdk/10.0.0 (Android 14; en_US; Google/Pixel 8) com.example.app/1.0\r\n"
           + "authorization: Bearer \(ServeProcess.token)\r\nx-sdk-version: 10.0.0\r\n"
@@ -213,7 +213,7 @@ struct ServeBinaryTests {
     }
     func client() async throws -> [String: Any] {
       let answer = try await serve.request(
-        "GET /api/devices HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n")
+        "GET /api/devices HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
       let json = String(answer.split(separator: "\r\n\r\n", maxSplits: 1).last ?? "")
       let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
       let device = (object?["devices"] as? [[String: Any]])?.first {

@@ -16,7 +16,7 @@ struct ServeOutputTests {
     let body =
       #"{"app_Version":"1.0","attributes":[\#(attributes)],"dST":false,"deviceID":"\#(device)","etAppId":"\#(demoAppID)","hwid":"Google Pixel 8","locale":"en_US","platform":"Android","platform_Version":"14","push_Enabled":true,"sdk_Version":"10.0.0","tags":["ALL"],"timeZone":"0"}"#
     return try await serve.request(
-      "POST /device/v1/registration HTTP/1.1\r\nhost: x\r\n"
+      "POST /device/v1/registration HTTP/1.1\r\nhost: 127.0.0.1\r\n"
         + "user-agent: MarketingCloudSdk/10.0.0 (Android 14; en_US; Google/Pixel 8) com.example.app/1.0\r\n"
         + "authorization: Bearer \(token)\r\ncontent-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n\(body)"
     )

@@ -41,7 +41,7 @@ struct QAChecklistScreenTests {
     let body =
       #"{"deviceID":"QA-PHONE","etAppId":"0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b","platform":"Android","tags":["ALL","qa-a"]}"#
     let head =
-      "POST /device/v1/registration HTTP/1.1\r\nhost: x\r\nuser-agent: \(androidAgent)\r\n"
+      "POST /device/v1/registration HTTP/1.1\r\nhost: 127.0.0.1\r\nuser-agent: \(androidAgent)\r\n"
       + "authorization: Bearer demo-access-token-012345\r\ncontent-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n"
     let answer = try await rawExchange(port: port, Array((head + body).utf8))
     #expect(answer.hasPrefix("HTTP/1.1 201"))

@@ -15,6 +15,9 @@ public struct CaptureCounts: Sendable, Hashable, Codable {
   public var ignored = 0
   /// Entries without a start time, or with one that cannot be read: left out.
   public var skippedTimes = 0
+  /// Entries the scanner found but that cannot be read as JSON (a lone surrogate, a number
+  /// out of range, invalid UTF-8), by file and index: they fail the run unless skipped.
+  public var unreadable: [String] = []
 
   public init() {}
 }
@@ -28,7 +31,8 @@ public struct CaptureCounts: Sendable, Hashable, Codable {
 public struct CaptureJudge: Sendable {
   /// The tokens are the tenant's, from the answers: none is made up for a device that was
   /// never given one.
-  public private(set) var watch = DeviceWatch(makeToken: { "" })
+  /// Every device is kept, however many: a gate on a capture must see each one.
+  public private(set) var watch = DeviceWatch(makeToken: { "" }, keptDevices: .max)
   public var counts = CaptureCounts()
   private var contacts = ContactBook()
 

@@ -43,6 +43,12 @@ public enum CaptureText {
       parts.append(
         "\(counts.notRegistrations) posted to the registration route but no registration")
     }
+    if !counts.unreadable.isEmpty {
+      parts.append(
+        "\(counts.unreadable.count) unreadable, skipped: "
+          + counts.unreadable.prefix(5).map(TerminalText.escaped).joined(separator: ", ")
+          + (counts.unreadable.count > 5 ? ", ..." : ""))
+    }
     if counts.skippedTimes > 0 {
       parts.append("\(counts.skippedTimes) without a readable start time, left out")
     }

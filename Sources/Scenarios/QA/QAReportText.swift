@@ -160,9 +160,25 @@ public enum QAReportText {
 
   /// XML text and attribute values: markup escaped, control characters as visible escapes.
   static func escape(_ text: String) -> String {
-    TerminalText.escaped(text).replacingOccurrences(of: "&", with: "&amp;")
+    xmlCharacters(TerminalText.escaped(text)).replacingOccurrences(of: "&", with: "&amp;")
       .replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
       .replacingOccurrences(of: "\"", with: "&quot;")
+  }
+
+  /// Only characters XML 1.0 allows (tab, newline, return, U+0020-U+D7FF, U+E000-U+FFFD,
+  /// U+10000 and up); any other is written as its code, so a parser never refuses the file.
+  static func xmlCharacters(_ text: String) -> String {
+    var out = String.UnicodeScalarView()
+    for scalar in text.unicodeScalars {
+      switch scalar.value {
+      case 0x9, 0xA, 0xD, 0x20...0xD7FF, 0xE000...0xFFFD, 0x10000...0x10FFFF:
+        out.append(scalar)
+      default:
+        out.append(
+          contentsOf: "\\u{\(String(scalar.value, radix: 16, uppercase: true))}".unicodeScalars)
+      }
+    }
+    return String(out)
   }
 
   static func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }

@@ -1,0 +1,49 @@
+import EngagementCore
+import Foundation
+import Hummingbird
+import NIOCore
+import RegistrationCore
+
+/// Refuses a request whose `Host` is a name this receiver was not told about: a web page can
+/// point a name it controls at 127.0.0.1 (DNS rebinding) and then read the devices, inject
+/// faults or adopt the app through the visitor's browser. IP addresses (the emulator's
+/// 10.0.2.2, a LAN address, loopback) and `localhost` are always accepted; other names only
+/// when given (`--host-name`). The answer is a 421 that says why.
+struct HostCheckMiddleware: RouterMiddleware {
+  typealias Context = EngagementRequestContext
+  let names: Set<String>
+
+  init(names: [String]) { self.names = Set(names.map { $0.lowercased() }) }
+
+  func handle(
+    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
+  ) async throws -> Response {
+    guard let authority = request.head.authority, !Self.accepts(authority, names: names) else {
+      return try await next(request, context)
+    }
+    let host = TerminalText.escaped(String(Self.hostPart(of: authority).prefix(200)))
+    return EngagementRoutes.json(
+      421,
+      EngagementServerCore.errorBody(
+        "misdirectedRequest",
+        "this receiver answers to loopback, IP addresses and the names given with --host-name, not \"\(host)\" (a name pointed at it by someone else could read it through a browser); add --host-name \(host) if it is yours",
+        field: "Host"))
+  }
+
+  /// The host of `authority`, without its port: `[::1]:8080` is `::1`.
+  static func hostPart(of authority: String) -> Substring {
+    if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
+      return authority[authority.index(after: authority.startIndex)..<close]
+    }
+    if authority.filter({ $0 == ":" }).count > 1 { return Substring(authority) }
+    return authority.split(separator: ":", maxSplits: 1).first ?? ""
+  }
+
+  static func accepts(_ authority: String, names: Set<String>) -> Bool {
+    var host = String(hostPart(of: authority)).lowercased()
+    if host.hasSuffix(".") { host.removeLast() }
+    if host.isEmpty || host == "localhost" || names.contains(host) { return true }
+    // An address, not a name: no one else's DNS can point it here.
+    return (try? SocketAddress(ipAddress: host, port: 0)) != nil
+  }
+}

@@ -1,0 +1,56 @@
+import EngagementCore
+import Foundation
+import RegistrationCore
+import TestSupport
+import Testing
+
+@testable import HAR
+
+/// Captures that could fool a CI gate: entries that cannot be read, and more devices than the
+/// live watch keeps.
+@Suite("captures a gate cannot be fooled by")
+struct HARGateTests {
+  static let violating = sdkBody(device: "BAD", tags: ["ALL"], attributes: ["contactKey": "x"])
+
+  @Test(
+    "an entry the scanner finds but JSON cannot read is named by index and fails the read",
+    arguments: [#"\ud800"#, "1e400", String(repeating: "9", count: 400)])
+  func unreadable(_ poison: String) throws {
+    let bad = entry("2026-11-22T10:00:01Z", body: "x", extra: #","_x":"\#(poison)""#)
+      .replacingOccurrences(
+        of: #""_x":"\#(poison)""#,
+        with: #""_x":\#(poison.hasPrefix("\\") ? "\"\(poison)\"" : poison)"#)
+    let data = har([entry("2026-11-22T10:00:00Z", body: Self.violating), bad])
+    #expect {
+      _ = try HARReader.judge(documents: [("c.har", data)])
+    } throws: { error in
+      "\(error)".contains("c.har: entry 1 (byte") && "\(error)".contains("--skip-unreadable")
+    }
+    let skipped = try HARReader.judge(documents: [("c.har", data)], skipUnreadable: true)
+    #expect(skipped.counts.unreadable.count == 1)
+    #expect(skipped.worstSeverity == .violation)
+  }
+
+  @Test("a judged capture keeps every device: one violation among 5,200 clean ones still counts")
+  func everyDevice() throws {
+    var judge = CaptureJudge()
+    var exchanges = [
+      CapturedExchange(
+        startedAt: Instant(1), method: "POST", url: "https://x/device/v1/registration",
+        requestHeaders: [HeaderField("User-Agent", androidAgent)], status: 201)
+    ]
+    exchanges[0].requestBody = Array(Self.violating.utf8)
+    for index in 0..<5_200 {
+      var clean = CapturedExchange(
+        startedAt: Instant(2 + Double(index)), method: "POST",
+        url: "https://x/device/v1/registration",
+        requestHeaders: [HeaderField("User-Agent", androidAgent)], status: 201)
+      clean.requestBody = Array(sdkBody(device: "OK-\(index)").utf8)
+      exchanges.append(clean)
+    }
+    for exchange in exchanges { judge.add(exchange) }
+    #expect(judge.devices.count == 5_201)
+    #expect(judge.worstSeverity == .violation)
+    #expect(FindingGate().fails(try #require(judge.devices.first { $0.deviceID == "BAD" })))
+  }
+}
