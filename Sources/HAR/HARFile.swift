@@ -17,19 +17,35 @@ public final class HARFile: Sendable {
   public let path: String
   /// Told the number of exchanges each time the file has been written.
   private let written: (@Sendable (Int) -> Void)?
+  /// Told at once when a write fails (and again only after one succeeded).
+  private let failed: (@Sendable (String) -> Void)?
+  /// The advisory lock that keeps a second writer off this path.
+  private let lock: Int32
   private struct State {
     var exchanges: [CapturedExchange] = []
     var beyondLimit = 0
     var flush: Task<Void, Never>?
     var lastProblem: String?
+    var closed = false
   }
   private let state = Mutex(State())
 
   /// Writes an empty capture at once, so a path that cannot be written is an error at start.
-  public init(path: String, written: (@Sendable (Int) -> Void)? = nil) throws(HARError) {
+  public init(
+    path: String, written: (@Sendable (Int) -> Void)? = nil,
+    failed: (@Sendable (String) -> Void)? = nil
+  ) throws(HARError) {
     self.path = path
     self.written = written
+    self.failed = failed
+    switch SystemCalls.lockForWriting(path) {
+    case .failure(let failure):
+      throw HARError(
+        .unreadable, "--har \(TerminalText.escaped(path)): cannot be written (\(failure))")
+    case .success(let descriptor): lock = descriptor
+    }
     if let problem = SystemCalls.replaceFile(path, with: Array(HARDocument.encode([]))) {
+      SystemCalls.unlock(lock, path: path)
       throw HARError(
         .unreadable, "--har \(TerminalText.escaped(path)): cannot be written (\(problem))")
     }
@@ -61,12 +77,14 @@ public final class HARFile: Sendable {
 
   /// Writes what is held now (the process is stopping).
   public func close() {
-    let pending = state.withLock { state in
-      defer { state.flush = nil }
-      return state.flush
+    let (pending, alreadyClosed) = state.withLock { state in
+      defer { (state.flush, state.closed) = (nil, true) }
+      return (state.flush, state.closed)
     }
+    guard !alreadyClosed else { return }
     pending?.cancel()
     write()
+    SystemCalls.unlock(lock, path: path)
   }
 
   private func write() {
@@ -79,7 +97,13 @@ public final class HARFile: Sendable {
       ($0.element.startedAt, $0.offset) < ($1.element.startedAt, $1.offset)
     }.map(\.element)
     let problem = SystemCalls.replaceFile(path, with: Array(HARDocument.encode(ordered)))
-    state.withLock { $0.lastProblem = problem }
+    let firstFailure = state.withLock { state in
+      defer { state.lastProblem = problem }
+      return problem != nil && state.lastProblem == nil
+    }
+    if let problem, firstFailure {
+      failed?("--har \(TerminalText.escaped(path)): cannot be written (\(problem))")
+    }
     if problem == nil { written?(ordered.count) }
   }
 }

@@ -32,6 +32,8 @@ public struct ReceiverOptions: Sendable {
   public var anyApp: Bool
   /// `--har`: write every device request and answer to this HAR 1.2 file.
   public var har: String?
+  /// Told at once when a write of the `--har` file fails.
+  public var harFailed: (@Sendable (String) -> Void)?
   /// Names the front answers to besides IP addresses and localhost (`--host-name`).
   public var hostNames: [String] = []
   /// Told the number of exchanges each time the `--har` file has been written.

@@ -38,7 +38,7 @@ public struct HTTPNetwork: SessionNetwork {
       options.tls = tls
     }
     let capture = try receiver.har.map { path throws(HARError) in
-      try HARFile(path: path, written: receiver.harWritten)
+      try HARFile(path: path, written: receiver.harWritten, failed: receiver.harFailed)
     }
     if let capture { options.capture = { capture.record($0) } }
     let front = EngagementHTTPServer(server: server, options: options)

@@ -39,25 +39,37 @@ public enum SystemCalls {
   }
 
   /// Writes `bytes` to `path` so that a reader (or a crash) sees the old file or the new one,
-  /// never half of either: a private (0600) file beside it, synced, then renamed over it.
+  /// never half of either: a private (0600) file made by `mkstemp` beside it (no fixed name, so
+  /// nothing planted there is followed or overwritten), synced, then renamed over it. A device
+  /// or a pipe at `path` (`/dev/null`, `/dev/stdout`) is written in place, never replaced.
   /// Nil when that worked, else the reason.
   public static func replaceFile(_ path: String, with bytes: [UInt8]) -> String? {
-    let temporary = path + ".partial"
-    let descriptor = open(temporary, O_CREAT | O_TRUNC | O_WRONLY | O_CLOEXEC, 0o600)
-    guard descriptor >= 0 else { return lastErrorText }
-    var written = 0
-    while written < bytes.count {
-      let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-      if count < 0 && errno == EINTR { continue }
-      guard count > 0 else {
-        let reason = lastErrorText
-        close(descriptor)
-        unlink(temporary)
-        return reason
-      }
-      written += count
+    var status = stat()
+    if lstat(path, &status) == 0,
+      (status.st_mode & S_IFMT) == S_IFCHR
+        || (status.st_mode & S_IFMT) == S_IFIFO
+    {
+      let descriptor = open(path, O_WRONLY | O_CLOEXEC)
+      guard descriptor >= 0 else { return lastErrorText }
+      defer { close(descriptor) }
+      return writeAll(descriptor, bytes)
     }
-    fsync(descriptor)
+    var template = Array((path + ".XXXXXX").utf8CString)
+    let descriptor = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+    guard descriptor >= 0 else { return lastErrorText }
+    let temporary = String(cString: template)
+    fchmod(descriptor, 0o600)
+    if let reason = writeAll(descriptor, bytes) {
+      close(descriptor)
+      unlink(temporary)
+      return reason
+    }
+    guard fsync(descriptor) == 0 || errno == EINVAL else {
+      let reason = lastErrorText
+      close(descriptor)
+      unlink(temporary)
+      return reason
+    }
     close(descriptor)
     guard rename(temporary, path) == 0 else {
       let reason = lastErrorText
@@ -65,6 +77,48 @@ public enum SystemCalls {
       return reason
     }
     return nil
+  }
+
+  private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> String? {
+    var written = 0
+    while written < bytes.count {
+      let count = bytes[written...].withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+      if count < 0 && errno == EINTR { continue }
+      guard count > 0 else { return count == 0 ? "nothing could be written" : lastErrorText }
+      written += count
+    }
+    return nil
+  }
+
+  /// An advisory lock held for as long as the writer lives, so a second RegScope writing the
+  /// same file is refused instead of overwriting it: `flock` on `path`.lock (made 0600, not
+  /// following a link). Returns the descriptor that holds it, or the reason it is not held.
+  public static func lockForWriting(_ path: String) -> Result<Int32, Failure> {
+    let descriptor = open(path + ".lock", O_CREAT | O_RDWR | O_CLOEXEC | O_NOFOLLOW, 0o600)
+    guard descriptor >= 0 else { return .failure(Failure(description: lastErrorText)) }
+    guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+      let busy = errno == EWOULDBLOCK
+      let reason = lastErrorText
+      close(descriptor)
+      return .failure(
+        Failure(description: busy ? "another RegScope is writing it" : reason))
+    }
+    return .success(descriptor)
+  }
+
+  /// Gives up a lock from `lockForWriting` and removes its file.
+  public static func unlock(_ descriptor: Int32, path: String) {
+    unlink(path + ".lock")
+    close(descriptor)
+  }
+
+  /// Whether two paths name one file (the same device and inode); false when either is
+  /// missing.
+  public static func sameFile(_ first: String, _ second: String) -> Bool {
+    var a = stat()
+    var b = stat()
+    guard stat(first, &a) == 0, stat(second, &b) == 0 else { return false }
+    return a.st_dev == b.st_dev && a.st_ino == b.st_ino
   }
 
   /// Sends standard error to the end of `path` (created 0600). Returns the descriptor that

@@ -1,6 +1,8 @@
 import ArgumentParser
+import Foundation
 import RegistrationCore
 import Session
+import SystemCalls
 
 /// How a receiver listens, spelled the same in `regctl serve` and `regscope --receive`.
 public struct ReceiverArguments: ParsableArguments {
@@ -71,6 +73,28 @@ public struct ReceiverArguments: ParsableArguments {
   public var given: Bool {
     port != 8080 || listen != "127.0.0.1" || upstream != nil || tlsCert != nil || tlsKey != nil
       || anyApp || har != nil || !hostNames.isEmpty
+  }
+
+  /// Refuses two files of one run that are one file: `--har` over the `--db` store would turn
+  /// the store into a capture, and two outputs on one path overwrite each other. `others`
+  /// pairs an option's name with its path.
+  public func checkDistinctFiles(_ others: [(option: String, path: String?)]) throws {
+    let named = ([("--har", har)] + others).compactMap { entry in
+      entry.1.map { (option: entry.0, path: $0) }
+    }
+    for (index, first) in named.enumerated() {
+      for second in named.dropFirst(index + 1) {
+        let same =
+          URL(fileURLWithPath: first.path).standardizedFileURL.path
+          == URL(fileURLWithPath: second.path).standardizedFileURL.path
+          || SystemCalls.sameFile(first.path, second.path)
+        if same {
+          throw ValidationError(
+            "\(first.option) and \(second.option) name one file (\(TerminalText.escaped(first.path))): give each its own"
+          )
+        }
+      }
+    }
   }
 
   /// True when the address lets more than this machine in.

@@ -68,6 +68,7 @@ struct QA: AsyncParsableCommand {
     if list || print != nil { return }
     guard plan != nil else { throw ValidationError("give a plan: a file, or a name from --list") }
     _ = try receiverApp()
+    try receiver.checkDistinctFiles([("--report", report), ("--junit", junit)])
     if let problem = HTTPNetwork.problem(with: receiver.options) {
       throw ValidationError(problem)
     }

@@ -8,6 +8,7 @@ import RegistrationEngine
 import Session
 import SessionHTTP
 import SessionValues
+import Synchronization
 import ToolSupport
 
 struct Serve: AsyncParsableCommand {
@@ -41,6 +42,7 @@ struct Serve: AsyncParsableCommand {
 
   func validate() throws {
     _ = try receiverApp()
+    try receiver.checkDistinctFiles([("--db", db)])
     if let problem = HTTPNetwork.problem(with: receiver.options) {
       throw ValidationError(problem)
     }
@@ -54,11 +56,17 @@ struct Serve: AsyncParsableCommand {
     let app = try receiverApp()
     let settings = app.settings
     let quiet = self.quiet
+    let captureFailed = Mutex(false)
     let session: ReceiverSession
     do {
       let store = try db.map { try ServerStore.open(at: $0) } ?? ServerStore.temporary()
       session = try await SessionFactory(network: HTTPNetwork()).receiver(
-        ReceiverSetup(settings: settings, store: store, options: captureOptions(quiet: quiet)),
+        ReceiverSetup(
+          settings: settings, store: store,
+          options: captureOptions(quiet: quiet) { problem in
+            captureFailed.withLock { $0 = true }
+            Output.error("regctl serve: \(problem)")
+          }),
         log: RunLog(limit: RunLog.liveLimit) { event in
           if !quiet { Output.line(LiveLine.event(event, json: false)) }
         })
@@ -83,12 +91,17 @@ struct Serve: AsyncParsableCommand {
     await session.stop()
     if let written = session.front.written { Output.line(written) }
     if !quiet { Output.line("stopped") }
+    // A capture that could not be kept is a failed run, whatever else went well.
+    if captureFailed.withLock({ $0 }) { throw ExitCode(1) }
   }
 
   /// The receiver's options; with --har, each write of the capture is said (at most once a
   /// second), so a user sees it is being kept.
-  func captureOptions(quiet: Bool) -> ReceiverOptions {
+  func captureOptions(quiet: Bool, failed: @escaping @Sendable (String) -> Void)
+    -> ReceiverOptions
+  {
     var options = receiver.options
+    options.harFailed = failed
     if let har = receiver.har, !quiet {
       let shown = TerminalText.escaped(har)
       options.harWritten = { count in

@@ -204,7 +204,7 @@ final class InteractiveProcess: @unchecked Sendable {
     process.standardInput = input
     process.standardOutput = output
     process.standardError = FileHandle.nullDevice
-    try process.run()
+    try launch(process)
     _ = Watchdog(process: process, seconds: 60)
   }
 

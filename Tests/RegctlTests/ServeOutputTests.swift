@@ -75,3 +75,25 @@ struct ServeOutputTests {
     #expect(said == 3, "\(rest.withLock { $0 })")
   }
 }
+
+@Suite("regctl serve's files", .serialized, .timeLimit(.minutes(1)))
+struct ServeFilesTests {
+  @Test("--har naming the --db store, or a file another serve is writing, is refused")
+  func refusedFiles() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("files-\(UUID().uuidString)").path
+    try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+    let same = try await runProcess(
+      try regctlURL(),
+      ["serve", "--port", "0", "--db", folder + "/x.db", "--har", folder + "/./x.db"])
+    #expect(
+      same.status != 0 && same.stderr.contains("--har and --db name one file"), "\(same.stderr)")
+    let first = try await ServeProcess.start(["--har", folder + "/one.har"])
+    let second = try await runProcess(
+      try regctlURL(), ["serve", "--port", "0", "--har", folder + "/one.har"],
+      environment: ["REGSCOPE_ACCESS_TOKEN": ServeProcess.token], timeLimit: 20)
+    #expect(second.status != 0)
+    #expect(second.stderr.contains("another RegScope is writing it"), "\(second.stderr)")
+    try await first.stop()
+  }
+}

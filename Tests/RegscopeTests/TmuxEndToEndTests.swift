@@ -40,7 +40,7 @@ struct Tmux {
     // waiting for end-of-file for a minute.
     closeOtherDescriptors(&actions)
     var pid: pid_t = 0
-    let spawned = posix_spawnp(&pid, "tmux", &actions, nil, argv, environment)
+    let spawned = launchingAlone { posix_spawnp(&pid, "tmux", &actions, nil, argv, environment) }
     guard spawned == 0 else { throw CocoaError(.executableNotLoadable) }
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

@@ -29,7 +29,7 @@ public func runProcess(
     process.standardOutput = out
     process.standardError = err
     process.standardInput = inPipe
-    try process.run()
+    try launch(process)
     let watchdog = Watchdog(process: process, seconds: timeLimit)
     let stdoutReader = PipeReader(out.fileHandleForReading)
     let stderrReader = PipeReader(err.fileHandleForReading)
@@ -106,3 +106,16 @@ final class PipeReader: Sendable {
     return data.withLock { $0 }
   }
 }
+
+/// Starts `process`, one launch at a time: Foundation's Process.run on Linux is not safe to
+/// call from several threads at once (two parallel tests crashed in its memcpy under load).
+public func launch(_ process: Process) throws {
+  try launches.withLock { _ in try process.run() }
+}
+
+/// Runs `body` (a posix_spawn of a test's own) under the same lock as `launch`.
+public func launchingAlone<T>(_ body: () throws -> T) rethrows -> T {
+  try launches.withLock { _ in try body() }
+}
+
+private let launches = Mutex(())
