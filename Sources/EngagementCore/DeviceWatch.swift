@@ -149,8 +149,13 @@ public struct DeviceWatch: Sendable {
           sdk: device.identity.sdk),
         memory: &device.memory, server: server)
     }
+    // From the registration before that the server took: a refused try is no send of the
+    // app's, so the first accepted one after it reads as the first.
+    let previous =
+      refusal == nil
+      ? device.registrations.last { !$0.findings.contains { $0.code == "refused" } } : nil
     let entry = WatchedRegistration(
-      at: now, interval: device.registrations.last.map { now - $0.at }, status: status,
+      at: now, interval: previous.map { now - $0.at }, status: status,
       retryAfter: retryAfter?.seconds, body: Self.kept(body),
       changes: changes, findings: findings, local: local,
       subscriberTokenSent: facts.subscriberToken != nil)

@@ -69,7 +69,9 @@ public struct InspectorModel: Sendable {
   public var abilities: SessionAbilities {
     var abilities: SessionAbilities = hasLocalServer ? [.localServer] : []
     if jobScreen == .device { abilities.formUnion([.device, .clockControl]) }
-    return abilities
+    // A demo keeps its clock keys; the rest would take its scenario off script.
+    if demo != nil { return [.clockControl] }
+    return abilities.union(.unscripted)
   }
   public var events: [ShownEvent] = []
   /// Events scrolled back from the tail; 0 follows the tail.

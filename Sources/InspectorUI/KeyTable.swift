@@ -78,11 +78,18 @@ public struct SessionAbilities: OptionSet, Sendable, Hashable {
   /// A clock that jumps, pauses and changes speed (not while receiving: real apps run in
   /// real time).
   public static let clockControl = SessionAbilities(rawValue: 4)
+  /// Free to leave a script: not a demo, whose edits and faults would take its scenario off
+  /// the script its captions and checks tell.
+  public static let unscripted = SessionAbilities(rawValue: 8)
 
-  public static let all: SessionAbilities = [.localServer, .device, .clockControl]
+  public static let all: SessionAbilities = [.localServer, .device, .clockControl, .unscripted]
 
   /// Why a key that needs `missing` does nothing here.
   public func refusal(for missing: SessionAbilities, key: String) -> String {
+    if !contains(.unscripted) {
+      return
+        "\(key): a demo plays its scenario as written; edits and faults would take it off script (run regscope without --scenario to try them)"
+    }
     if missing.contains(.clockControl) {
       return
         "\(key): the receiver watches real apps in real time; its clock never jumps, pauses or speeds up"
@@ -188,7 +195,7 @@ public enum KeyTable {
     KeyBinding(keys: [.character("?")], action: .help, hint: "help", help: "Show every key"),
     KeyBinding(
       keys: [.character(":")], action: .commandLine, hint: "command",
-      help: "Type a command: tag add sports, server fail 503 times 3"),
+      help: "Type a command: tag add sports, server fail 503 times 3", needs: .unscripted),
     KeyBinding(
       keys: [.character("a")], action: .editAttributes, hint: "attrs", help: "Edit attributes",
       needs: .device),

@@ -148,7 +148,10 @@ extension Inspector {
       return
     }
     var x = 1
-    for (key, hint) in KeyTable.hints(model.keyContext, abilities: model.abilities) {
+    for (key, shown) in KeyTable.hints(model.keyContext, abilities: model.abilities) {
+      // With --step, Space takes the demo on rather than pausing it.
+      let stepping = model.demo.map { $0.stepByStep && !$0.finished } ?? false
+      let hint = key == "Space" && stepping ? "next" : shown
       let width = TextWidth.of(key) + TextWidth.of(hint) + 3
       if x + width > rect.width { break }
       x += canvas.buffer.put(key, x: x, y: rect.y, role: .keyName)

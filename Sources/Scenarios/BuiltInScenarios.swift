@@ -141,7 +141,7 @@ public enum BuiltInScenarios {
         steps:
           - { at: 0s, do: launch, say: "The app registers before anyone logs in: the server invents a contact for this phone." }
           - { at: 5m, expect: ["server.distinctContacts == 1", "server.madeUpContacts == 1"], say: "Processed: one contact, invented by the server." }
-          - { at: 10m, do: contact-key set user.a@example.com, say: "User A logs in. The invented contact is left with no phone: it can never be reached, and still counts for billing." }
+          - { at: 10m, do: contact-key set user.a@example.com, say: "User A logs in. Once the server processes this, the invented contact has no phone left: it can never be reached, and still counts for billing." }
           - { at: 10m, expect: "warnings.orphanRisk == 1", say: "The SDK warns: this key change orphans a contact." }
           - { at: 16m, expect: ["sent == 2", "orphaned == 1", "server.distinctContacts == 2", "server.orphanedContacts == 1"], say: "Shown: one phone, two contacts billed, one of them orphaned. Delay registration until the key is set to avoid it." }
         """),
@@ -153,7 +153,7 @@ public enum BuiltInScenarios {
         config: { delayRegistrationUntilContactKeyIsSet: true }
         steps:
           - { at: 0s, do: [launch, contact-key set user.a@example.com], say: "User A logs in on a phone; the app waits for the key before registering." }
-          - { at: 10m, do: contact-key set user.b@example.com, say: "User A logged out and User B logged in on the same phone: A can no longer be reached, and still counts for billing." }
+          - { at: 10m, do: contact-key set user.b@example.com, say: "User A logged out and User B logged in on the same phone. Once the server processes this, A has no phone left: unreachable, and still billed." }
           - { at: 10m, expect: "warnings.orphanRisk == 1", say: "The SDK warns that A's contact is about to be orphaned." }
           - { at: 20m, expect: ["sent == 2", "orphaned == 1", "server.distinctContacts == 2", "server.orphanedContacts == 1"], say: "Shown: sharing a phone between logins leaves A orphaned: two contacts billed, one unreachable." }
         """),

@@ -51,8 +51,8 @@ extension RunEvent {
       }
     case .server(let event):
       switch event {
-      case .received(let id, _, let status, let processAt):
-        text = "server: #\(id) answered \(status), processing at \(time(processAt))"
+      case .received(let id, let deviceID, let status, let processAt):
+        text = "server: #\(id) answered \(status) to \(deviceID), processing at \(time(processAt))"
       case .refused(let status, let reason, let deviceID):
         let words = reason.hasPrefix("refused: ") ? String(reason.dropFirst(9)) : reason
         text = "server: refused \(deviceID ?? "a request") (\(status)): \(words)"

@@ -193,6 +193,17 @@ public struct ReceiverApp: Sendable {
     }
   }
 
+  /// The app in a few words, for a report: the id and where it came from (no token).
+  public var brief: String {
+    switch source {
+    case .anyApp: "any app (--any-app)"
+    case .demo: "the demo app \(settings.appID)"
+    case .given: "app \(TerminalText.escaped(settings.appID))"
+    case .configFile(let path):
+      "app \(TerminalText.escaped(settings.appID)) (from \(TerminalText.escaped(path)))"
+    }
+  }
+
   /// The settings line: processing delay and demographics.
   public var processing: String {
     "processing delay \(DurationText.describe(settings.processingDelay)), demographics "

@@ -102,16 +102,17 @@ struct QA: AsyncParsableCommand {
     let yes = self.yes
     // One reader of standard input for the whole run: each ask takes the next line.
     let input = yes ? AsyncStream { $0.finish() } : StandardInput.lines()
-    let runner = QARunner(
+    var runner = QARunner(
       server: session.server,
       ask: { _, _ in await Self.awaitEnter(yes: yes, input: input) },
       progress: QAProgressLine(total: loaded.steps.count).show, gate: gate)
+    runner.assumeAsked = yes
     let feed = Task { await QARegistrationFeed.follow(session.server) }
     let (finished, signal) = await Self.runUntilSignal(runner, loaded)
     feed.cancel()
     var result = finished
     result.context = QARunContext(
-      receiver: session.url, app: app.described, har: receiver.har.map(TerminalText.escaped))
+      receiver: session.url, app: app.brief, har: receiver.har.map(TerminalText.escaped))
     await session.stop()
     if let written = session.front.written { Output.line(written) }
     try writeReports(result)
@@ -223,10 +224,9 @@ final class QAProgressLine: Sendable {
       // Once a step, and again when the SDK's next allowed send is known.
       let key = step.number * 2 + (next == nil ? 0 : 1)
       guard announced.withLock({ $0.insert(key).inserted }) else { return }
-      let until = CaptureText.stamp(deadline)
       Output.line(
-        "  waiting until \(until)"
-          + (next.map { "; the SDK may register next at \(CaptureText.stamp($0))" } ?? ""))
+        "  waiting until \(LiveLine.time(deadline))"
+          + (next.map { "; the SDK may register next at \(LiveLine.time($0))" } ?? ""))
     case .finished(let result):
       Output.line("  \(result.verdict.rawValue)")
       for line in result.evidence.prefix(5) { Output.line("    \(TerminalText.escaped(line))") }

@@ -245,7 +245,7 @@ extension RegScope {
     run.start(
       on: receiver.server, reportFolder: reportFolder,
       context: QARunContext(
-        receiver: receiver.url, app: try? receiverApp().described,
+        receiver: receiver.url, app: try? receiverApp().brief,
         har: self.receiver.har.map(TerminalText.escaped)), post: { wake(.finished(.qa($0))) },
       say: { wake(.message($0, isError: false)) })
     return run

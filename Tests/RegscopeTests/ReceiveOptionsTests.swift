@@ -69,6 +69,8 @@ struct ReceiveOptionsTests {
       #expect(posted.stdout == expected, "\(token)")
     }
     #expect(
-      await tmux.waitFor("the device") { $0.contains("OWN-1") && $0.contains("refused 1x (401)") })
+      await tmux.waitFor("the device, accepted after the refusal") {
+        $0.contains("OWN-1") && $0.contains("refused 1x earlier; accepted since")
+      })
   }
 }

@@ -1,6 +1,10 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+  import Glibc
+#endif
+
 /// What a child process printed and how it ended.
 public struct ProcessOutput: Sendable {
   public let status: Int32
@@ -18,30 +22,23 @@ public func runProcess(
   environment: [String: String] = [:], unset: Set<String> = [], timeLimit: Double = 60
 ) async throws -> ProcessOutput {
   try await offThePool {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-      .filter { !unset.contains($0.key) }
-    let out = Pipe()
-    let err = Pipe()
-    let inPipe = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    process.standardInput = inPipe
-    try launch(process)
-    let watchdog = Watchdog(process: process, seconds: timeLimit)
-    let stdoutReader = PipeReader(out.fileHandleForReading)
-    let stderrReader = PipeReader(err.fileHandleForReading)
-    if let input { inPipe.fileHandleForWriting.write(Data(input.utf8)) }
-    try? inPipe.fileHandleForWriting.close()
-    process.waitUntilExit()
+    var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+    for key in unset { env.removeValue(forKey: key) }
+    let child = try SpawnedChild(executable.path, arguments, environment: env)
+    let watchdog = ChildWatchdog(pid: child.pid, seconds: timeLimit)
+    let stdoutReader = PipeReader(FileHandle(fileDescriptor: child.stdout, closeOnDealloc: true))
+    let stderrReader = PipeReader(FileHandle(fileDescriptor: child.stderr, closeOnDealloc: true))
+    let inHandle = FileHandle(fileDescriptor: child.stdin, closeOnDealloc: true)
+    if let input { inHandle.write(Data(input.utf8)) }
+    try? inHandle.close()
+    let status = child.wait()
+    watchdog.cancel()
     // Once the child has ended, its output is in the pipes. A grandchild that inherited a
     // pipe could hold it open far longer; what the child wrote is read by then.
     let stdout = stdoutReader.wait(seconds: 5)
     let stderr = stderrReader.wait(seconds: 5)
     return ProcessOutput(
-      status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
+      status: status, stdout: String(decoding: stdout, as: UTF8.self),
       stderr: String(decoding: stderr, as: UTF8.self), timedOut: watchdog.fired)
   }
 }
@@ -119,3 +116,78 @@ public func launchingAlone<T>(_ body: () throws -> T) rethrows -> T {
 }
 
 private let launches = Mutex(())
+
+/// A child started with posix_spawn (not Foundation's Process, whose run crashed in a memcpy
+/// when the test process had hundreds of threads): its three standard files are pipes, every
+/// other descriptor is closed in it.
+struct SpawnedChild {
+  let pid: pid_t
+  let stdin: Int32
+  let stdout: Int32
+  let stderr: Int32
+
+  init(_ path: String, _ arguments: [String], environment: [String: String]) throws {
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    defer { for pointer in argv { free(pointer) } }
+    let envp = environment.map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { for pointer in envp { free(pointer) } }
+    var pid: pid_t = 0
+    // The pipes are made close-on-exec under the launch lock, so no other child started at
+    // the same moment inherits them (and holds them open).
+    var pipes: [[Int32]] = []
+    let spawned = launchingAlone { () -> Int32 in
+      for _ in 0..<3 {
+        var ends: [Int32] = [0, 0]
+        guard pipe(&ends) == 0 else { return errno }
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+        pipes.append(ends)
+      }
+      posix_spawn_file_actions_adddup2(&actions, pipes[0][0], 0)
+      posix_spawn_file_actions_adddup2(&actions, pipes[1][1], 1)
+      posix_spawn_file_actions_adddup2(&actions, pipes[2][1], 2)
+      return posix_spawn(&pid, path, &actions, nil, argv, envp)
+    }
+    guard pipes.count == 3 else { throw CocoaError(.fileWriteUnknown) }
+    close(pipes[0][0])
+    close(pipes[1][1])
+    close(pipes[2][1])
+    guard spawned == 0 else {
+      for ends in pipes { close(ends[0] == pipes[0][0] ? ends[1] : ends[0]) }
+      throw CocoaError(.executableNotLoadable)
+    }
+    self.pid = pid
+    stdin = pipes[0][1]
+    stdout = pipes[1][0]
+    stderr = pipes[2][0]
+  }
+
+  /// Waits for the child and gives its exit status (128 + the signal when one ended it).
+  func wait() -> Int32 {
+    var status: Int32 = 0
+    while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+    let signal = status & 0x7f
+    return signal == 0 ? (status >> 8) & 0xff : 128 + signal
+  }
+}
+
+/// Ends a spawned child that outlives its time limit.
+final class ChildWatchdog: Sendable {
+  private let state = Mutex((fired: false, cancelled: false))
+
+  init(pid: pid_t, seconds: Double) {
+    DispatchQueue.global().asyncAfter(deadline: .now() + seconds) { [self] in
+      let fire = self.state.withLock { state -> Bool in
+        guard !state.cancelled else { return false }
+        state.fired = true
+        return true
+      }
+      if fire { kill(pid, SIGTERM) }
+    }
+  }
+
+  func cancel() { state.withLock { $0.cancelled = true } }
+  var fired: Bool { state.withLock { $0.fired } }
+}

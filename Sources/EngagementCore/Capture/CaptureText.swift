@@ -97,8 +97,9 @@ public enum CaptureText {
   }
 
   /// "+1 min 1 s" since the registration before, or "first".
-  static func interval(_ entry: WatchedRegistration) -> String {
-    entry.interval.map { "+" + DurationText.describe($0) } ?? "first"
+  public static func interval(_ entry: WatchedRegistration) -> String {
+    if entry.findings.contains(where: { $0.code == "refused" }) { return "refused" }
+    return entry.interval.map { "+" + DurationText.describe($0) } ?? "first"
   }
 
   static func status(_ entry: WatchedRegistration) -> String {

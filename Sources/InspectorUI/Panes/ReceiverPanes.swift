@@ -128,15 +128,19 @@ enum ReceiverPanes {
       ("    " + TerminalText.escaped(identity.sdkName), .dim),
       ("  app \(TerminalText.escaped(identity.appVersion ?? "?"))", .dim),
     ])
-    if let refusal = device.lastRefusal {
+    let refusedLast = device.registrations.last?.findings.contains { $0.code == "refused" } ?? false
+    if let refusal = device.lastRefusal, refusedLast {
       // First contact: what the server refused; the Findings pane has the whole fix.
       lines.append([
         ("    refused \(device.refusedCount)x (\(refusal.status)): ", .error),
         (TerminalText.escaped(refusal.reason), .normal),
       ])
+    } else if device.refusedCount > 0 {
+      lines.append([("    refused \(device.refusedCount)x earlier; accepted since", .dim)])
     }
     let contact =
-      device.lastSent?.subscriberKey.map { TerminalText.escaped($0) } ?? "(no contact)"
+      device.lastSent?.subscriberKey.map { TerminalText.escaped($0) }
+      ?? (device.lastSent == nil ? "(nothing accepted yet)" : "(no contact key: anonymous)")
     lines.append([
       ("    " + contact, .normal),
       ("  seen \(model.format(device.lastSeen))", .dim),
@@ -151,7 +155,7 @@ enum ReceiverPanes {
     var lines: [[(String, StyleRole)]] = device.registrations.map { entry in
       let status = entry.status.map(String.init) ?? "---"
       let ok = entry.status.map(RetryPolicy.isSuccess) ?? false
-      let interval = entry.interval.map { "+" + DurationText.describe($0) } ?? "first"
+      let interval = CaptureText.interval(entry)
       return [
         (model.format(entry.at) + " ", .dim),
         (TextWidth.column(interval, 12), .normal),

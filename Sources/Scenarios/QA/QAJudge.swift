@@ -29,15 +29,19 @@ public enum QAJudge {
     let new = Array(recent(device, after: since))
     switch expectation {
     case .registration:
-      return new.first.map { Decision(verdict: .pass, evidence: [line($0)]) }
+      // A refused request (a wrong token or app) is no registration: the app is not set up.
+      return new.first(where: { !isRefused($0) }).map {
+        Decision(verdict: .pass, evidence: [line($0)])
+      }
     case .noViolation:
       let violating = recent(device, after: runStart).filter {
         $0.findings.contains(where: gate.fails)
       }
       guard !violating.isEmpty else {
+        let count = device.registrationCount - runStart
         return Decision(
           verdict: .pass,
-          evidence: ["\(device.registrationCount - runStart) registrations, none with a violation"])
+          evidence: ["\(count) registration\(count == 1 ? "" : "s"), none with a violation"])
       }
       let what = gate.threshold == .warning ? "a violation or a warning" : "a violation"
       return failure(
@@ -65,10 +69,13 @@ public enum QAJudge {
       guard ignored else {
         return Decision(verdict: .pass, evidence: [line(new[answered]), line(next)])
       }
+      let wait = new[answered].retryAfter ?? 0
+      let waited = next.at - new[answered].at
       return failure(
         expected:
-          "the next send after Retry-After \(NumberText.compact(new[answered].retryAfter ?? 0)) s",
-        actual: "sent \(DurationText.describe((next.at - new[answered].at).rounded())) after it",
+          "the next send at least \(NumberText.compact(wait)) s after the answer that asked it (Retry-After)",
+        actual:
+          "sent \(DurationText.describe(waited.rounded())) after that answer, \(DurationText.describe((wait - waited).rounded())) too soon",
         [new[answered], next])
     case .tokenReturned:
       // Over the whole run: decided once a request after the first could have sent it back.
@@ -153,6 +160,11 @@ public enum QAJudge {
   > {
     let newer = max(0, device.registrationCount - count)
     return device.registrations.suffix(newer)
+  }
+
+  /// Refused by the server (S1): the setup's problem, not a registration of the app's.
+  public static func isRefused(_ entry: WatchedRegistration) -> Bool {
+    entry.findings.contains { $0.code == "refused" }
   }
 
   static func isSuccess(_ entry: WatchedRegistration) -> Bool {

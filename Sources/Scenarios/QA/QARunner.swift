@@ -75,6 +75,8 @@ public struct QARunner: Sendable {
   public let progress: @Sendable (QAProgress) -> Void
   /// Which findings fail a `no-violation` step.
   public var gate = FindingGate()
+  /// `--yes`: nobody is asked; the report says so rather than that a tester acted.
+  public var assumeAsked = false
 
   public init(
     server: LocalEngagementServer, ask: @escaping @Sendable (QAStep, String) async -> Void,
@@ -134,7 +136,8 @@ public struct QARunner: Sendable {
     case .ask(let text):
       await ask(step, text)
       if Task.isCancelled { return result(.notRun, ["the run was stopped during the ask"]) }
-      return result(.pass, ["the tester went on"])
+      return result(
+        .pass, [assumeAsked ? "not asked: --yes goes straight on" : "the tester went on"])
     case .fault(let fault):
       await server.setFault(fault.fault(now: started))
       return result(.pass, ["the receiver now answers: \(fault.text)"])
@@ -183,8 +186,15 @@ public struct QARunner: Sendable {
     switch choice {
     case .id(let id): return await server.watchedDevice(id) == nil ? nil : id
     case .first:
+      // The first device with a registration the server took: a refused request (or a
+      // client's stand-in) is not the app under test registering.
       return await server.watchedDevices(newest: DeviceWatch.deviceLimit)
-        .filter { $0.registrationCount > (before[$0.deviceID] ?? 0) }
+        .filter { device in
+          device.registrationCount > (before[device.deviceID] ?? 0)
+            && QAJudge.recent(device, after: before[device.deviceID] ?? 0).contains {
+              !QAJudge.isRefused($0)
+            }
+        }
         .min { $0.firstSeen < $1.firstSeen }?.deviceID
     }
   }
