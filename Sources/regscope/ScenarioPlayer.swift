@@ -24,7 +24,8 @@ enum ScenarioPlayer {
           switch item {
           case .caption(let step, _, let text): note(.caption(step: step, text: text))
           case .check(let result):
-            let check = DemoCheck(text: result.text, passed: result.passed, actual: result.actual)
+            let check = DemoCheck(
+              text: shownCheck(result.text), passed: result.passed, actual: result.actual)
             let all = pending.withLock {
               $0.append(check)
               return $0
@@ -53,6 +54,16 @@ enum ScenarioPlayer {
       .message(
         "demo \(scenario.name) finished: \(verdict); q quits", isError: passed < played.checks.count
       ))
+  }
+
+  /// A check as the screen shows it: an instant written as a time since the start
+  /// (`nextSend == 122820` reads `nextSend == 1d 10:07:00`), never raw seconds.
+  static func shownCheck(_ text: String) -> String {
+    let parts = text.split(separator: " ", maxSplits: 2).map(String.init)
+    guard parts.count == 3, parts[0] == "nextSend",
+      let seconds = DurationText.seconds(parts[2]) ?? Double(parts[2])
+    else { return text }
+    return "\(parts[0]) \(parts[1]) \(Timestamp.format(Instant(seconds)))"
   }
 
   private static func stepChecks(_ scenario: Scenario, _ number: Int) -> Int {

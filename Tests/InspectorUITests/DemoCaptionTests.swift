@@ -58,4 +58,15 @@ struct DemoCaptionTests {
     model.demo?.stepByStep = false
     #expect(Inspector.update(&model, .key(.character(" "))) == [.setRate(0)])
   }
+
+  @Test("a demo refuses the keys that would take it off script, saying why; time keys work")
+  func offScript() {
+    var model = model()
+    for key in ["e", "d", "a", "t", "c", ":"] {
+      #expect(Inspector.update(&model, .key(.character(Character(key)))).isEmpty, "\(key)")
+      #expect(model.flash?.text.contains("off script") == true, "\(key)")
+      #expect(model.flash?.isError == true)
+    }
+    #expect(Inspector.update(&model, .key(.character("+"))).isEmpty == false)
+  }
 }

@@ -78,4 +78,26 @@ struct QAFailureDetailTests {
     #expect(!name.contains("/") && !name.contains(".."))
     #expect(name.hasSuffix("Z.md") && name.contains("20261125T094741Z"))
   }
+
+  @Test("a refused request is no registration: the step waits for one the server took")
+  func refusedIsNoRegistration() throws {
+    var watch = DeviceWatch(makeToken: { "t" })
+    let body = sdkBody(device: "D")
+    _ = watch.recordRefusal(
+      Refusal(
+        kind: .unauthorized, status: 401, reason: "wrong token",
+        payload: try WireDecoding.payload(from: Data(body.utf8)).get()),
+      facts: RequestFacts(userAgent: androidAgent), at: Instant(1))
+    let refusedOnly = try #require(watch.devices["D"])
+    #expect(QAJudge.decide(.registration, device: refusedOnly, since: 0, runStart: 0) == nil)
+    _ = watch.record(
+      deviceID: "D", payload: try WireDecoding.payload(from: Data(body.utf8)).get(),
+      body: Array(body.utf8), facts: RequestFacts(userAgent: androidAgent), at: Instant(5),
+      status: 201, retryAfter: nil,
+      server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+    let accepted = try #require(watch.devices["D"])
+    #expect(QAJudge.decide(.registration, device: accepted, since: 0, runStart: 0)?.verdict == .pass)
+    // The first accepted registration after a refusal reads as the first.
+    #expect(accepted.registrations.last?.interval == nil)
+  }
 }
