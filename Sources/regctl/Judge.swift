@@ -25,14 +25,7 @@ struct Judge: ParsableCommand {
   @Flag(help: "One JSON object per device, shaped as GET /api/devices/{id}/registrations.")
   var json = false
 
-  @Option(help: "The lowest severity that fails the run: violation, warning or never.")
-  var failOn: String = "violation"
-
-  @Option(
-    help: ArgumentHelp(
-      "Finding codes that never fail the run (repeat, or separate with commas).",
-      valueName: "code"))
-  var allow: [String] = []
+  @OptionGroup var gateOptions: FindingGateOptions
 
   @Flag(
     help:
@@ -41,13 +34,7 @@ struct Judge: ParsableCommand {
   var skipUnreadable = false
 
   func run() throws {
-    let gate: FindingGate
-    switch FindingGate.parse(failOn: failOn, allow: allow) {
-    case .failure(let problem):
-      Output.error("regctl judge: \(problem)")
-      throw ExitCode(2)
-    case .success(let parsed): gate = parsed
-    }
+    let gate = try gateOptions.gate(tool: "regctl judge")
     let judge: CaptureJudge
     do {
       judge = try HARReader.judge(files, skipUnreadable: skipUnreadable)

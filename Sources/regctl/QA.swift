@@ -46,17 +46,7 @@ struct QA: AsyncParsableCommand {
   @Flag(help: "Print the report as JSON instead of Markdown.")
   var json = false
 
-  @Option(
-    help:
-      "The lowest severity that fails a no-violation step: violation (the default), warning or never."
-  )
-  var failOn: String = "violation"
-
-  @Option(
-    help: ArgumentHelp(
-      "Finding codes that never fail a step (repeat, or separate with commas), e.g. contactKeyChanged.",
-      valueName: "code"))
-  var allow: [String] = []
+  @OptionGroup(title: "What fails a no-violation step") var gateOptions: FindingGateOptions
 
   @OptionGroup(title: "The app it accepts") var app: AppCredentials
 
@@ -93,7 +83,7 @@ struct QA: AsyncParsableCommand {
       return
     }
     let loaded = try loadPlan()
-    let gate = try findingGate()
+    let gate = try gateOptions.gate(tool: "regctl qa")
     let app = try receiverApp()
     let session = try await openReceiver(app)
     Output.line(
@@ -139,15 +129,6 @@ struct QA: AsyncParsableCommand {
     let report = await run.value
     watcher.cancel()
     return (report, caught.withLock { $0 })
-  }
-
-  func findingGate() throws -> FindingGate {
-    switch FindingGate.parse(failOn: failOn, allow: allow) {
-    case .failure(let problem):
-      Output.error("regctl qa: \(problem)")
-      throw ExitCode(2)
-    case .success(let gate): return gate
-    }
   }
 
   /// A file that exists first, then a built-in name.
