@@ -79,7 +79,10 @@ public final class EngagementHTTPServer: Sendable {
   public var port: Int? { state.withLock { $0.port } }
 
   public var baseURL: URL? {
-    port.flatMap { URL(string: "http://\(options.host):\($0)") }
+    port.flatMap { port in
+      let host = options.host.contains(":") ? "[\(options.host)]" : options.host
+      return URL(string: "http://\(host):\(port)")
+    }
   }
 
   /// Whether connections are accepted right now (false while a "down" fault holds).

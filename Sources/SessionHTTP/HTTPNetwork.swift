@@ -45,7 +45,7 @@ public struct HTTPNetwork: SessionNetwork {
     let bound = try await front.start()
     let scheme = receiver.tls == nil ? "http" : "https"
     return LoopbackFront(
-      front: front, url: "\(scheme)://\(receiver.host):\(bound)", capture: capture)
+      front: front, url: "\(scheme)://\(Self.urlHost(receiver.host)):\(bound)", capture: capture)
   }
 }
 
@@ -99,5 +99,12 @@ extension HTTPNetwork {
   /// The tenant's base URL as it may be shown: credentials in it are never printed.
   public static func relayShown(_ upstream: String) -> String {
     Upstream(upstream)?.base ?? TerminalText.escaped(upstream)
+  }
+}
+
+extension HTTPNetwork {
+  /// A host as a URL writes it: an IPv6 address in brackets (`http://[::1]:8080`).
+  public static func urlHost(_ host: String) -> String {
+    host.contains(":") && !host.hasPrefix("[") ? "[\(host)]" : host
   }
 }

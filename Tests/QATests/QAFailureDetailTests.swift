@@ -96,8 +96,27 @@ struct QAFailureDetailTests {
       status: 201, retryAfter: nil,
       server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
     let accepted = try #require(watch.devices["D"])
-    #expect(QAJudge.decide(.registration, device: accepted, since: 0, runStart: 0)?.verdict == .pass)
+    #expect(
+      QAJudge.decide(.registration, device: accepted, since: 0, runStart: 0)?.verdict == .pass)
     // The first accepted registration after a refusal reads as the first.
     #expect(accepted.registrations.last?.interval == nil)
+  }
+
+  @Test("a device id is a code span in the Markdown report: no markup, no link")
+  func markdownDeviceID() throws {
+    var watch = DeviceWatch(makeToken: { "t" })
+    let id = "<script>[x](http://e)`"
+    let body = sdkBody(device: "X").replacingOccurrences(
+      of: #""deviceID":"X""#, with: #""deviceID":"<script>[x](http://e)`""#)
+    _ = watch.record(
+      deviceID: id, payload: try WireDecoding.payload(from: Data(body.utf8)).get(),
+      body: Array(body.utf8), facts: RequestFacts(userAgent: androidAgent), at: Instant(5),
+      status: 201, retryAfter: nil,
+      server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+    let plan = try #require(BuiltInPlans.plan("first-registration"))
+    let report = QAReport(
+      plan: plan, results: [], startedAt: Instant(0), endedAt: Instant(1), device: watch.devices[id]
+    )
+    #expect(QAReportText.markdown(report).contains("- Device: `` <script>[x](http://e)` ``"))
   }
 }

@@ -66,7 +66,7 @@ struct QABinaryTests {
     #expect(counts.cases == 3 && counts.failures == 0 && counts.errors == 0)
     let report = try String(contentsOfFile: markdown, encoding: .utf8)
     #expect(report.contains("# QA run: first-registration"))
-    #expect(report.contains("Result: **passed**") && report.contains("Device: QA-1"))
+    #expect(report.contains("Result: **passed**") && report.contains("Device: ` QA-1 `"))
     #expect(!report.contains(ServeProcess.token))
   }
 

@@ -19,7 +19,7 @@ public enum QAReportText {
     ].compactMap { $0 }
     if let device = report.device {
       let identity = device.identity
-      lines.append("- Device: \(device.deviceID)")
+      lines.append("- Device: \(code(device.deviceID))")
       lines.append(
         "- App: \(identity.bundleID ?? "?") \(identity.appVersion ?? "?"); SDK: \(identity.sdk.rawValue) \(identity.sdkVersion ?? "?") on \(identity.platform ?? "?") \(identity.systemVersion ?? "")"
       )
@@ -179,6 +179,14 @@ public enum QAReportText {
       }
     }
     return String(out)
+  }
+
+  /// Text from a device as a Markdown code span, so `<script>` or `[a](b)` in a device id is
+  /// shown as written and never becomes markup or a link in a ticket.
+  static func code(_ text: String) -> String {
+    let longest = text.split(whereSeparator: { $0 != "`" }).map(\.count).max() ?? 0
+    let fence = String(repeating: "`", count: longest + 1)
+    return "\(fence) \(text) \(fence)"
   }
 
   static func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }
