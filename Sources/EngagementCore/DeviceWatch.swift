@@ -108,10 +108,13 @@ public struct DeviceWatch: Sendable {
 
   /// Records a registration and judges it. Returns the subscriber token to answer with.
   public mutating func record(
-    deviceID: String, payload: RegistrationPayload?, body: [UInt8], facts: RequestFacts,
+    deviceID: String, payload received: RegistrationPayload?, body: [UInt8], facts: RequestFacts,
     at now: Instant, status: Int?, retryAfter: RetryAfter.Value?, server: ServerFacts,
     issuedToken: String? = nil, refusal: Refusal? = nil, local: Bool = false
   ) -> String {
+    // What the watch remembers of a body (5,000 devices' last ones) holds values cut as the
+    // server keeps them; the judge compares cut with cut, fingerprints included.
+    let payload = received.map(ProcessingRules.kept)
     var device =
       devices[deviceID]
       ?? Device(

@@ -146,7 +146,8 @@ public struct EngagementServerCore: Sendable {
       changes.events.append(.refused(status: refusal.status, reason: refusal.summary))
       return (answer, changes)
     case .valid(let valid, let received):
-      payload = valid
+      // Attribute values are cut on receipt: waiting registrations hold no 100 KB values.
+      payload = ProcessingRules.kept(valid)
       body = received
     }
     let registration = ServerRegistration(

@@ -42,12 +42,32 @@ public enum ProcessingRules {
   /// devices, and one app sending 100 KB values must not make it hold gigabytes.
   public static let keptValueBytes = 4 << 10
 
-  /// An attribute value as the server keeps it: whole, or its first `keptValueBytes` and how
-  /// long it was.
+  /// An attribute value as the server keeps it: whole, or its first `keptValueBytes`, how long
+  /// it was and a fingerprint of the whole, so two long values that differ only past the cut
+  /// still differ (a change is never taken for a resend). Cutting a cut value changes nothing.
   public static func kept(_ value: String) -> String {
-    guard value.utf8.count > keptValueBytes else { return value }
+    guard value.utf8.count > keptValueBytes, !isKept(value) else { return value }
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+    for byte in value.utf8 { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
     return String(decoding: value.utf8.prefix(keptValueBytes), as: UTF8.self)
-      + "… (\(value.utf8.count) bytes; the first \(keptValueBytes) kept)"
+      + "… (\(value.utf8.count) bytes; the first \(keptValueBytes) kept; \(String(hash, radix: 16)))"
+  }
+
+  static func isKept(_ value: String) -> Bool {
+    value.hasSuffix(")") && value.contains("kept; ")
+      && value.utf8.count < keptValueBytes + 80
+  }
+
+  /// The payload with every attribute value cut as the server keeps it: what it holds from
+  /// the moment a registration is received, so a burst of large values costs no memory.
+  public static func kept(_ payload: RegistrationPayload) -> RegistrationPayload {
+    guard
+      let attributes = payload.attributes,
+      attributes.contains(where: { $0.value.utf8.count > keptValueBytes })
+    else { return payload }
+    var cut = payload
+    cut.attributes = attributes.map { .init(key: $0.key, value: kept($0.value)) }
+    return cut
   }
 
   /// About how many bytes a body takes in memory: its strings, and a little for the rest.
