@@ -18,6 +18,21 @@ public enum HARDocument {
     return (try? encoder.encode(document)) ?? Data(#"{"log":{"version":"1.2","entries":[]}}"#.utf8)
   }
 
+  /// A document's text up to its first entry, and after its last: a capture on disk is the
+  /// head, the entries separated by commas, and the tail, so an entry is appended by writing
+  /// over the tail.
+  public static let head = Data(
+    (#"{"log":{"version":"1.2","creator":{"name":"RegScope","version":"\#(creatorVersion)"},"pages":[],"entries":["#)
+      .utf8)
+  public static let tail = Data("\n]}}\n".utf8)
+
+  /// One exchange as an entry of the document, compact.
+  public static func encodedEntry(_ exchange: CapturedExchange) -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return (try? encoder.encode(entry(exchange))) ?? Data("{}".utf8)
+  }
+
   /// The headers a capture may show: tokens masked, everything else as it was.
   public static func masked(_ fields: [HeaderField]) -> [HeaderField] {
     fields.map { field in

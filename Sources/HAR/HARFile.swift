@@ -5,13 +5,16 @@ import Synchronization
 import SystemCalls
 
 /// `--har FILE`: every device request and its answer, kept as a HAR 1.2 file that is valid
-/// JSON at every moment. The file is rewritten whole (a private file renamed over it, so a
-/// reader or a `kill -9` sees the last version, never half of one) a second after a change,
-/// and once more when the process stops. At most `entryLimit` exchanges are kept; later ones
-/// are counted, and the count is said at the end.
+/// JSON at every moment. The file is made whole at start (by the one writer,
+/// `SystemCalls.replaceFile`); after that each exchange is appended, written over the
+/// document's tail with the tail after it, in one write a second after a change (and at stop).
+/// So a write costs what the new exchanges cost, however long the session, and nothing is held
+/// in memory but the last second's. Past `byteBudget` bytes on disk, exchanges are counted,
+/// not kept, and the count is said at the end.
 public final class HARFile: Sendable {
-  public static let entryLimit = 100_000
-  /// How long after a change the file is rewritten.
+  /// The most a capture file may grow to: 512 MiB.
+  public static let byteBudget = 512 << 20
+  /// How long after a change the new exchanges are written.
   public static let flushDelay: Duration = .seconds(1)
 
   public let path: String
@@ -21,9 +24,15 @@ public final class HARFile: Sendable {
   private let failed: (@Sendable (String) -> Void)?
   /// The advisory lock that keeps a second writer off this path.
   private let lock: Int32
+  /// The bytes the file may grow to (`byteBudget`, less in tests).
+  private let budget: Int
   private struct State {
-    var exchanges: [CapturedExchange] = []
-    var beyondLimit = 0
+    /// Entries encoded but not yet written (the last second's).
+    var pending: [Data] = []
+    var pendingBytes = 0
+    var kept = 0
+    var bytesOnDisk = 0
+    var beyondBudget = 0
     var flush: Task<Void, Never>?
     var lastProblem: String?
     var closed = false
@@ -33,8 +42,9 @@ public final class HARFile: Sendable {
   /// Writes an empty capture at once, so a path that cannot be written is an error at start.
   public init(
     path: String, written: (@Sendable (Int) -> Void)? = nil,
-    failed: (@Sendable (String) -> Void)? = nil
+    failed: (@Sendable (String) -> Void)? = nil, budget: Int = HARFile.byteBudget
   ) throws(HARError) {
+    self.budget = budget
     self.path = path
     self.written = written
     self.failed = failed
@@ -44,20 +54,26 @@ public final class HARFile: Sendable {
         .unreadable, "--har \(TerminalText.escaped(path)): cannot be written (\(failure))")
     case .success(let descriptor): lock = descriptor
     }
-    if let problem = SystemCalls.replaceFile(path, with: Array(HARDocument.encode([]))) {
+    let empty = HARDocument.head + HARDocument.tail
+    if let problem = SystemCalls.replaceFile(path, with: Array(empty)) {
       SystemCalls.unlock(lock, path: path)
       throw HARError(
         .unreadable, "--har \(TerminalText.escaped(path)): cannot be written (\(problem))")
     }
+    state.withLock { $0.bytesOnDisk = empty.count }
   }
 
   public func record(_ exchange: CapturedExchange) {
+    let entry = HARDocument.encodedEntry(exchange)
     state.withLock { state in
-      guard state.exchanges.count < Self.entryLimit else {
-        state.beyondLimit += 1
+      guard !state.closed,
+        state.bytesOnDisk + state.pendingBytes + entry.count + 2 <= budget
+      else {
+        state.beyondBudget += 1
         return
       }
-      state.exchanges.append(exchange)
+      state.pending.append(entry)
+      state.pendingBytes += entry.count + 2
       guard state.flush == nil else { return }
       state.flush = Task { [weak self] in
         try? await Task.sleep(for: Self.flushDelay)
@@ -67,15 +83,15 @@ public final class HARFile: Sendable {
     }
   }
 
-  /// How many exchanges the file holds, and how many came past the limit.
-  public var counts: (kept: Int, beyondLimit: Int) {
-    state.withLock { ($0.exchanges.count, $0.beyondLimit) }
+  /// How many exchanges the file holds, and how many came past the budget.
+  public var counts: (kept: Int, beyondBudget: Int) {
+    state.withLock { ($0.kept + $0.pending.count, $0.beyondBudget) }
   }
 
   /// The last write's failure, if the last write failed.
   public var problem: String? { state.withLock { $0.lastProblem } }
 
-  /// Writes what is held now (the process is stopping).
+  /// Writes what is waiting (the process is stopping) and lets the path go.
   public func close() {
     let (pending, alreadyClosed) = state.withLock { state in
       defer { (state.flush, state.closed) = (nil, true) }
@@ -87,23 +103,32 @@ public final class HARFile: Sendable {
     SystemCalls.unlock(lock, path: path)
   }
 
+  /// Appends the waiting entries over the tail, in one write.
   private func write() {
-    let exchanges = state.withLock { state in
-      state.flush = nil
-      return state.exchanges
+    let (entries, first, offset) = state.withLock { state in
+      defer { (state.pending, state.pendingBytes, state.flush) = ([], 0, nil) }
+      return (state.pending, state.kept == 0, state.bytesOnDisk - HARDocument.tail.count)
     }
-    // In the order the requests started, whatever order their answers ended in.
-    let ordered = exchanges.enumerated().sorted {
-      ($0.element.startedAt, $0.offset) < ($1.element.startedAt, $1.offset)
-    }.map(\.element)
-    let problem = SystemCalls.replaceFile(path, with: Array(HARDocument.encode(ordered)))
-    let firstFailure = state.withLock { state in
-      defer { state.lastProblem = problem }
-      return problem != nil && state.lastProblem == nil
+    guard !entries.isEmpty else { return }
+    var bytes = Data()
+    for (index, entry) in entries.enumerated() {
+      bytes.append(contentsOf: Array((index == 0 && first ? "\n" : ",\n").utf8))
+      bytes.append(entry)
+    }
+    bytes.append(HARDocument.tail)
+    let problem = SystemCalls.writeFile(path, bytes: Array(bytes), at: offset)
+    let (count, firstFailure) = state.withLock { state in
+      let firstFailure = problem != nil && state.lastProblem == nil
+      state.lastProblem = problem
+      if problem == nil {
+        state.kept += entries.count
+        state.bytesOnDisk = offset + bytes.count
+      }
+      return (state.kept, firstFailure)
     }
     if let problem, firstFailure {
       failed?("--har \(TerminalText.escaped(path)): cannot be written (\(problem))")
     }
-    if problem == nil { written?(ordered.count) }
+    if problem == nil { written?(count) }
   }
 }

@@ -74,7 +74,8 @@ struct LoopbackFront: ServerFront {
     let (kept, beyond) = capture.counts
     return
       "capture: \(kept) exchange\(kept == 1 ? "" : "s") in \(TerminalText.escaped(capture.path))"
-      + (beyond > 0 ? "; \(beyond) more past the limit of \(HARFile.entryLimit) were not kept" : "")
+      + (beyond > 0
+        ? "; \(beyond) more past its budget of \(HARFile.byteBudget >> 20) MB were not kept" : "")
       + (capture.problem.map { "; the last write failed: \($0)" } ?? "")
   }
 }

@@ -79,6 +79,19 @@ public enum SystemCalls {
     return nil
   }
 
+  /// Writes `bytes` into the regular file at `path` from `offset` on, and ends the file there:
+  /// how a capture appends over its own tail. The file is opened without following a link.
+  /// Nil when that worked, else the reason.
+  public static func writeFile(_ path: String, bytes: [UInt8], at offset: Int) -> String? {
+    let descriptor = open(path, O_WRONLY | O_CLOEXEC | O_NOFOLLOW)
+    guard descriptor >= 0 else { return lastErrorText }
+    defer { close(descriptor) }
+    guard lseek(descriptor, off_t(offset), SEEK_SET) >= 0 else { return lastErrorText }
+    if let reason = writeAll(descriptor, bytes) { return reason }
+    guard ftruncate(descriptor, off_t(offset + bytes.count)) == 0 else { return lastErrorText }
+    return nil
+  }
+
   private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> String? {
     var written = 0
     while written < bytes.count {

@@ -44,7 +44,7 @@ public struct ReceiverArguments: ParsableArguments {
     help: ArgumentHelp(
       "Write every device request and answer to this HAR 1.2 file (tokens masked).",
       discussion:
-        "Valid JSON at every moment: rewritten a second after each change and when the receiver stops. Read it back with regctl judge.",
+        "Valid JSON after every write: each exchange appended a second after it ends, and when the receiver stops; at most 512 MB. Read it back with regctl judge.",
       valueName: "file"))
   public var har: String?
 
