@@ -8,8 +8,14 @@ import Testing
 struct PackageGraphTests {
   struct Target: Decodable {
     var name: String
-    var target_dependencies: [String]?
-    var product_dependencies: [String]?
+    var targetDependencies: [String]?
+    var productDependencies: [String]?
+
+    enum CodingKeys: String, CodingKey {
+      case name
+      case targetDependencies = "target_dependencies"
+      case productDependencies = "product_dependencies"
+    }
   }
   struct Description: Decodable { var targets: [Target] }
 
@@ -20,8 +26,8 @@ struct PackageGraphTests {
     var queue = [name]
     while let next = queue.popLast() {
       guard seen.insert(next).inserted, let target = targets[next] else { continue }
-      products.formUnion(target.product_dependencies ?? [])
-      queue += target.target_dependencies ?? []
+      products.formUnion(target.productDependencies ?? [])
+      queue += target.targetDependencies ?? []
     }
     return products
   }
@@ -48,7 +54,7 @@ struct PackageGraphTests {
     var queue = ["InspectorUI"]
     while let next = queue.popLast() {
       guard reached.insert(next).inserted else { continue }
-      queue += targets[next]?.target_dependencies ?? []
+      queue += targets[next]?.targetDependencies ?? []
     }
     for heavy in ["RegistrationEngine", "EngagementServer", "Session", "SessionHTTP"] {
       #expect(!reached.contains(heavy), "InspectorUI reaches \(heavy)")

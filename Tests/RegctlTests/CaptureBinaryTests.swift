@@ -17,7 +17,7 @@ func browserCapture(retryAfter: Double = 5) -> String {
        "request":{"method":"POST","url":"https://mc.example.com/device/v1/registration","httpVersion":"HTTP/2",
          "headers":[{"name":"User-Agent","value":"\#(androidAgent)"},{"name":"Authorization","value":"Bearer secret-app-token-0123456789"}\#(tokenHeader)],
          "queryString":[],"cookies":[],"headersSize":-1,"bodySize":-1,
-         "postData":{"mimeType":"application/json","text":\#(JSONText(body))}},
+         "postData":{"mimeType":"application/json","text":\#(jsonLiteral(body))}},
        "response":{"status":\#(status),"statusText":"","httpVersion":"HTTP/2",
          "headers":[{"name":"X-Subscriber-Token","value":"tenant-subscriber-token-42"}],
          "cookies":[],"content":{"size":-1,"mimeType":"application/json","text":"{}"},"redirectURL":"","headersSize":-1,"bodySize":-1},
@@ -35,7 +35,7 @@ func browserCapture(retryAfter: Double = 5) -> String {
 }
 
 /// A JSON string literal of `text`.
-func JSONText(_ text: String) -> String {
+func jsonLiteral(_ text: String) -> String {
   String(decoding: try! JSONSerialization.data(withJSONObject: [text]), as: UTF8.self)
     .dropFirst().dropLast().description
 }
