@@ -119,8 +119,14 @@ public enum CommandParser {
       var times: Int?
       var retryAfter: Double?
       var duration: Double?
+      var seen: Set<String> = []
       while let option = cursor.peek {
         cursor.advance()
+        guard seen.insert(option.text).inserted else {
+          throw CommandError(
+            column: option.column,
+            message: "\(TerminalText.escaped(option.text)) is given twice; give each option once")
+        }
         switch option.text {
         case "times":
           let word = try cursor.next(expecting: "how many requests")

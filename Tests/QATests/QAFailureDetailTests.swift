@@ -120,3 +120,27 @@ struct QAFailureDetailTests {
     #expect(QAReportText.markdown(report).contains("- Device: `` <script>[x](http://e)` ``"))
   }
 }
+
+@Suite("plan faults said once, in decimal")
+struct QAFaultOptionTests {
+  @Test(
+    "a repeated option or a hex number is refused with the place",
+    arguments: ["503 x3 x5", "429 retry-after 0x10", "503 times 2 times 3"])
+  func refused(_ fault: String) {
+    let yaml = "name: f\nsteps:\n  - fault: \"\(fault)\"\n"
+    #expect(throws: (any Error).self) { _ = try QAPlanParser.parse(yaml, source: "f.yaml") }
+  }
+
+  @Test("each option once, in decimal, is taken")
+  func taken() throws {
+    let plan = try QAPlanParser.parse(
+      "name: f\nsteps:\n  - fault: \"429 x2 retry-after 120 for 5m\"\n", source: "f.yaml")
+    guard case .fault(let fault) = plan.steps.first?.action,
+      case .status(429, let times, let retryAfter, let duration) = fault.kind
+    else {
+      Issue.record("not a status fault")
+      return
+    }
+    #expect(times == 2 && retryAfter == 120 && duration == 300)
+  }
+}

@@ -105,3 +105,15 @@ extension Command {
     return nil
   }
 }
+
+@Suite("server fail options, each once")
+struct ServerFailOptionTests {
+  @Test("an option given twice is an error naming it and its column")
+  func twice() {
+    #expect {
+      _ = try CommandParser.parse("server fail 503 times 2 times 3")
+    } throws: { error in
+      "\(error)".contains("times is given twice")
+    }
+  }
+}

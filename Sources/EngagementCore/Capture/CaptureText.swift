@@ -71,7 +71,7 @@ public enum CaptureText {
     for entry in device.registrations {
       let retry = entry.retryAfter.map { " Retry-After \(NumberText.compact($0)) s" } ?? ""
       lines.append(
-        "  \(stamp(entry.at))  \(interval(entry).padding(toLength: 10, withPad: " ", startingAt: 0)) \(status(entry))\(retry)"
+        "  \(stamp(entry.at))  \(padded(interval(entry), 10)) \(status(entry))\(retry)"
           + (entry.changes.isEmpty ? "" : "  " + entry.changes.joined(separator: "; ")))
       for finding in entry.findings {
         lines.append(
@@ -94,6 +94,11 @@ public enum CaptureText {
           .joined(separator: ", "))
     }
     return lines
+  }
+
+  /// `text` padded to `width`, never cut: a long interval pushes the column, it is not lost.
+  static func padded(_ text: String, _ width: Int) -> String {
+    text + String(repeating: " ", count: max(0, width - text.count))
   }
 
   /// "+1 min 1 s" since the registration before, or "first".

@@ -182,8 +182,14 @@ enum QAFaultText {
       var retryAfter: Double?
       var duration: Double?
       var index = 1
+      var seen: Set<String> = []
       while index < words.count {
         let word = words[index]
+        // Each option once: `503 x3 x5` says two things, and neither is taken.
+        let option = word.hasPrefix("x") ? "times" : word
+        guard seen.insert(option == "times" || option == "x" ? "times" : option).inserted else {
+          return nil
+        }
         if word.hasPrefix("x"), let count = Int(word.dropFirst()), (1...1_000).contains(count) {
           times = count
           index += 1
@@ -193,6 +199,7 @@ enum QAFaultText {
           times = count
           index += 2
         } else if index + 1 < words.count, word == "retry-after",
+          words[index + 1].allSatisfy({ $0.isASCII && ($0.isNumber || $0 == ".") }),
           let seconds = Double(words[index + 1]), seconds >= 0, seconds <= 86_400
         {
           retryAfter = seconds
