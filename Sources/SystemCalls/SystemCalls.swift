@@ -92,6 +92,21 @@ public enum SystemCalls {
     return nil
   }
 
+  /// Starts this very program again with `name=value` added to its environment, unless it is
+  /// set already (an empty value counts as unset); returns only when it is set, or when the
+  /// program cannot be started again. For a setting the runtime reads once, at start
+  /// (SWIFT_BACKTRACE).
+  public static func restartWith(environment name: String, value: String) {
+    if let current = getenv(name), current.pointee != 0 { return }
+    setenv(name, value, 1)
+    #if os(Linux)
+      let argv = CommandLine.arguments.map { strdup($0) } + [nil]
+      execv("/proc/self/exe", argv)
+      // Still here: exec failed; go on as we are.
+      for pointer in argv { free(pointer) }
+    #endif
+  }
+
   private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) -> String? {
     var written = 0
     while written < bytes.count {

@@ -19,7 +19,12 @@ import ToolSupport
 
 @main
 struct RegScope: AsyncParsableCommand {
-  static func main() async { await mainEscapingMessages() }
+  static func main() async {
+    // A crash must never leave a user's terminal in the runtime's interactive backtrace
+    // prompt (it waits 30 s for a key): the runtime reads this once, at start.
+    SystemCalls.restartWith(environment: "SWIFT_BACKTRACE", value: "interactive=no")
+    await mainEscapingMessages()
+  }
 
   static let configuration = CommandConfiguration(
     commandName: "regscope",
