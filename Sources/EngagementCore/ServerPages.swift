@@ -6,6 +6,11 @@ import RegistrationCore
 public struct ServerPage<Item: Sendable>: Sendable {
   public var items: [Item]
   public var next: String?
+
+  public init(items: [Item], next: String?) {
+    self.items = items
+    self.next = next
+  }
 }
 
 /// A cursor that names nothing the server holds.

@@ -47,11 +47,26 @@ struct APIViewRoutes {
       return error.response
     }
     do throws(UnknownCursor) {
-      let page = try await server.devicesPage(limit: query.limit, before: query.before)
+      // The devices still waiting for processing come first, paged like the rest
+      // (`next` = "waiting:ID" while more wait), then the processed ones.
+      let waitingCursor = query.before.flatMap {
+        $0.hasPrefix("waiting:") ? String($0.dropFirst(8)) : nil
+      }
+      var awaiting: [DeviceWatch.Device] = []
+      if query.before == nil || waitingCursor != nil {
+        awaiting = await server.watchedAwaitingProcessing(
+          limit: query.limit + 1, after: waitingCursor)
+        if awaiting.count > query.limit {
+          let shown = Array(awaiting.prefix(query.limit))
+          let page = ServerPage<ServerDevice>(
+            items: [], next: "waiting:" + shown[shown.count - 1].deviceID)
+          return EngagementRoutes.json(
+            200, ServerAPIViews.encode(ServerAPIViews.devices(page, awaiting: shown)))
+        }
+      }
+      let processedBefore = waitingCursor == nil ? query.before : nil
+      let page = try await server.devicesPage(limit: query.limit, before: processedBefore)
       let watched = await server.watchedDevices(page.items.map(\.deviceID))
-      // The first page also lists the devices still waiting for processing.
-      let awaiting =
-        query.before == nil ? await server.watchedAwaitingProcessing(limit: query.limit) : []
       return EngagementRoutes.json(
         200,
         ServerAPIViews.encode(ServerAPIViews.devices(page, watched: watched, awaiting: awaiting)))

@@ -190,9 +190,14 @@ public actor LocalEngagementServer {
 
   /// Devices that registered but that processing (S2) has not made devices of yet, newest
   /// first: a real app shows up at once, not after the processing delay.
-  public func watchedAwaitingProcessing(limit: Int) -> [DeviceWatch.Device] {
+  public func watchedAwaitingProcessing(limit: Int, after: String? = nil) -> [DeviceWatch.Device] {
     var found: [DeviceWatch.Device] = []
+    var passed = after == nil
     for device in watch.devices.values.reversed() where core.devices[device.deviceID] == nil {
+      if !passed {
+        passed = device.deviceID == after
+        continue
+      }
       found.append(device)
       if found.count == limit { break }
     }

@@ -1,0 +1,45 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// `/api/devices` pages over the devices still waiting for processing too: 150 waiting with
+/// `limit=100` is two pages, never 100 and the end.
+@Suite("paging the devices that wait for processing")
+struct WaitingPagesTests {
+  typealias Rig = WatchOverHTTPTests.Rig
+
+  @Test("150 waiting devices, limit 100: two pages, each device once, then the end")
+  func waitingPaged() async throws {
+    let rig = try await Rig()
+    for index in 0..<150 {
+      let body = sdkBody(device: "W\(index)", app: watchAppID)
+      let answer = try await rawExchange(
+        port: rig.port,
+        Array(
+          ("POST /device/v1/registration HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer \(watchToken)\r\n"
+            + "content-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n\(body)").utf8))
+      #expect(answer.hasPrefix("HTTP/1.1 201"))
+    }
+    var seen: [String] = []
+    var cursor: String?
+    var pages = 0
+    repeat {
+      let query =
+        "limit=100"
+        + (cursor.map {
+          "&before=\($0.addingPercentEncoding(withAllowedCharacters: .alphanumerics)!)"
+        } ?? "")
+      let (status, _, body) = try await rig.raw("GET", "/api/devices?\(query)", headers: [])
+      #expect(status == 200)
+      let object = try JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+      let devices = object?["devices"] as? [[String: Any]] ?? []
+      #expect(devices.count <= 100)
+      seen += devices.compactMap { $0["deviceID"] as? String }
+      cursor = object?["next"] as? String
+      pages += 1
+    } while cursor != nil && pages < 5
+    #expect(pages == 2)
+    #expect(seen.count == 150 && Set(seen).count == 150)
+    await rig.stop()
+  }
+}
