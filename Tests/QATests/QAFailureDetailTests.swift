@@ -144,3 +144,17 @@ struct QAFaultOptionTests {
     #expect(times == 2 && retryAfter == 120 && duration == 300)
   }
 }
+
+@Suite("the QA report's timeline")
+struct QAReportTimelineTests {
+  @Test("each registration in the timeline comes with its findings' messages and fixes")
+  func fixes() throws {
+    let hammered = QAFailureDetailTests.device([(0, ["ALL"], 201), (5, ["ALL"], 201)])
+    let plan = try #require(BuiltInPlans.plan("first-registration"))
+    let report = QAReport(
+      plan: plan, results: [], startedAt: Instant(0), endedAt: Instant(6), device: hammered)
+    let markdown = QAReportText.markdown(report)
+    #expect(markdown.contains("throttleViolated (violation, R3.2): sent 5 s after"))
+    #expect(markdown.contains("fix: let the SDK decide when to register"))
+  }
+}

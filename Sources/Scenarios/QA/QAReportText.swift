@@ -43,7 +43,9 @@ public enum QAReportText {
     }
     if let device = report.device {
       lines += ["", "## Timeline", ""]
-      lines += device.registrations.map { "    " + QAJudge.line($0) }
+      // Each registration with its findings' messages and, for a violation or a warning,
+      // what to change in the app.
+      lines += device.registrations.flatMap(QAJudge.detailed).map { "    " + $0 }
     }
     return lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
   }
