@@ -15,11 +15,8 @@ enum HAREntry {
   }
 
   /// The method and URL, enough to tell whether the SDK made the request.
-  static func route(_ entry: [String: Any]) -> SDKRoutes.Route? {
-    let request = entry["request"] as? [String: Any] ?? [:]
-    let exchange = CapturedExchange(
-      startedAt: .zero, method: request["method"] as? String ?? "",
-      url: request["url"] as? String ?? "", status: nil)
+  static func route(method: String, url: String) -> SDKRoutes.Route? {
+    let exchange = CapturedExchange(startedAt: .zero, method: method, url: url, status: nil)
     return SDKRoutes.route(method: exchange.method, path: exchange.path, query: exchange.query)
   }
 

@@ -28,27 +28,29 @@ public enum HARReader {
     documents: [(name: String, bytes: Data)], skipUnreadable: Bool = false
   ) throws(HARError) -> CaptureJudge {
     var judge = CaptureJudge()
-    var found: [(time: Double, file: Int, range: Range<Int>)] = []
+    var found: [(time: Double, file: Int, range: Range<Int>, index: Int)] = []
+    var unreadable: [(file: Int, index: Int, byte: Int)] = []
     for (number, document) in documents.enumerated() {
       var index = 0
       do {
         try document.bytes.withUnsafeBytes { bytes in
           try HARScanner.scan(bytes) { range in
             defer { index += 1 }
-            let slice = UnsafeRawBufferPointer(rebasing: bytes[range])
-            guard let entry = HAREntry.object(slice) else {
-              judge.counts.unreadable.append("entry \(index) (byte \(range.lowerBound))")
+            // Only the time, method and URL are read here: an entry is built whole only
+            // when it is the SDK's, one at a time, in time order.
+            guard let head = HARScanner.head(UnsafeRawBufferPointer(rebasing: bytes[range])) else {
+              unreadable.append((number, index, range.lowerBound))
               return
             }
-            guard let time = HAREntry.startTime(entry) else {
+            guard let time = head.started.flatMap(HARTime.parse) else {
               judge.counts.skippedTimes += 1
               return
             }
-            guard HAREntry.route(entry) != nil else {
+            guard HAREntry.route(method: head.method ?? "", url: head.url ?? "") != nil else {
               judge.counts.ignored += 1
               return
             }
-            found.append((time, number, range))
+            found.append((time, number, range, index))
           }
         }
       } catch let error as HARError {
@@ -56,14 +58,6 @@ public enum HARReader {
       } catch {
         throw HARError(.unreadable, "\(error)", file: document.name)
       }
-      if !skipUnreadable, let first = judge.counts.unreadable.first {
-        let count = judge.counts.unreadable.count
-        throw HARError(
-          .unreadable,
-          "\(first)\(count > 1 ? " and \(count - 1) more" : "") cannot be read as JSON (a lone surrogate, a number out of range or invalid UTF-8?); --skip-unreadable judges the rest",
-          file: document.name)
-      }
-      judge.counts.unreadable = judge.counts.unreadable.map { "\(document.name) \($0)" }
     }
     // Stable: entries started in the same instant keep the capture's order.
     let ordered = found.enumerated().sorted {
@@ -72,10 +66,23 @@ public enum HARReader {
     for item in ordered {
       documents[item.file].bytes.withUnsafeBytes { bytes in
         guard let entry = HAREntry.object(UnsafeRawBufferPointer(rebasing: bytes[item.range]))
-        else { return }
+        else {
+          unreadable.append((item.file, item.index, item.range.lowerBound))
+          return
+        }
         judge.add(HAREntry.exchange(entry, startedAt: item.time))
       }
     }
+    let named = unreadable.sorted { ($0.file, $0.index) < ($1.file, $1.index) }.map {
+      (documents[$0.file].name, "entry \($0.index) (byte \($0.byte))")
+    }
+    if !skipUnreadable, let first = named.first {
+      throw HARError(
+        .unreadable,
+        "\(first.1)\(named.count > 1 ? " and \(named.count - 1) more" : "") cannot be read as JSON (a lone surrogate, a number out of range or invalid UTF-8?); --skip-unreadable judges the rest",
+        file: first.0)
+    }
+    judge.counts.unreadable = named.map { "\($0.0) \($0.1)" }
     return judge
   }
 

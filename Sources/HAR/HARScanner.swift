@@ -1,3 +1,4 @@
+import Foundation
 import RegistrationCore
 
 /// Finds the entries of a HAR document (`log.entries`) without building the document: one pass
@@ -18,6 +19,69 @@ struct HARScanner {
   static func scan(_ bytes: UnsafeRawBufferPointer, entry: (Range<Int>) throws -> Void) throws {
     var scanner = HARScanner(bytes)
     try scanner.document(entry)
+  }
+
+  /// An entry's start time, method and URL.
+  struct EntryHead {
+    var started: String?
+    var method: String?
+    var url: String?
+  }
+
+  /// Reads an entry's start time, method and URL from its bytes without building it (a
+  /// 200 MB body costs nothing here): what the reader needs to tell the SDK's entries and
+  /// order them. Nil when the entry is not an object or its syntax is broken.
+  static func head(_ bytes: UnsafeRawBufferPointer) -> EntryHead? {
+    var scanner = HARScanner(bytes)
+    return try? scanner.entryHead()
+  }
+
+  private mutating func entryHead() throws -> EntryHead? {
+    skipSpace()
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else { return nil }
+    index += 1
+    var head = EntryHead()
+    var first = true
+    while let key = try nextMember(&first) {
+      switch key {
+      case "startedDateTime": head.started = try stringValue()
+      case "request":
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
+          try skipValue()
+          continue
+        }
+        index += 1
+        var firstInRequest = true
+        while let name = try nextMember(&firstInRequest) {
+          switch name {
+          case "method": head.method = try stringValue()
+          case "url": head.url = try stringValue()
+          default: try skipValue()
+          }
+        }
+      default: try skipValue()
+      }
+    }
+    return head
+  }
+
+  /// A string value decoded (escapes included), or nil when the value is no string.
+  private mutating func stringValue() throws -> String? {
+    guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+      try skipValue()
+      return nil
+    }
+    let start = index
+    _ = try string(keeping: false)
+    let literal = UnsafeRawBufferPointer(rebasing: bytes[start..<index])
+    if !literal.contains(UInt8(ascii: "\\")) {
+      return String(
+        decoding: UnsafeRawBufferPointer(rebasing: literal.dropFirst().dropLast()), as: UTF8.self)
+    }
+    // Rare (an exporter that writes \/): the literal alone, decoded by the JSON parser.
+    return
+      (try? JSONSerialization.jsonObject(
+        with: Data(literal), options: .fragmentsAllowed)) as? String
   }
 
   private mutating func document(_ entry: (Range<Int>) throws -> Void) throws {

@@ -54,3 +54,25 @@ struct HARGateTests {
     #expect(FindingGate().fails(try #require(judge.devices.first { $0.deviceID == "BAD" })))
   }
 }
+
+@Suite("an entry's time and URL read without building it")
+struct HAREntryHeadTests {
+  @Test("escaped slashes in the URL, members in any order, and a huge other entry")
+  func heads() throws {
+    let body = sdkBody(device: "ESC")
+    let escaped = entry("2026-11-22T10:00:00Z", body: body)
+      .replacingOccurrences(
+        of: "https://mc.example.com/device/v1/registration",
+        with: #"https:\/\/mc.example.com\/device\/v1\/registration"#)
+    let big = entry(
+      "2026-11-22T10:00:01Z", url: "https://cdn.example.com/image.png", method: "GET",
+      body: String(repeating: "z", count: 2_000_000))
+    let judged = try HARReader.judge(documents: [("h.har", har([big, escaped]))])
+    #expect(judged.devices.map(\.deviceID) == ["ESC"])
+    #expect(judged.counts.ignored == 1)
+    let head = try #require(
+      Data(escaped.utf8).withUnsafeBytes { HARScanner.head($0) })
+    #expect(head.url == "https://mc.example.com/device/v1/registration")
+    #expect(head.method == "POST" && head.started == "2026-11-22T10:00:00Z")
+  }
+}
