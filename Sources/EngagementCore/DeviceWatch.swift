@@ -156,7 +156,7 @@ public struct DeviceWatch: Sendable {
     // app's, so the first accepted one after it reads as the first.
     let previous =
       refusal == nil
-      ? device.registrations.last { !$0.findings.contains { $0.code == "refused" } } : nil
+      ? device.registrations.last { !$0.refused } : nil
     let entry = WatchedRegistration(
       at: now, interval: previous.map { now - $0.at }, status: status,
       retryAfter: retryAfter?.seconds, body: Self.kept(body),

@@ -110,6 +110,10 @@ public struct WatchedRegistration: Hashable, Sendable, Codable {
   /// the tenant's.
   public var local = false
   public var subscriberTokenSent: Bool
+
+  /// The server refused it (S1: a wrong token or app, a body no SDK sends): the setup's
+  /// problem, not a send of the app's SDK.
+  public var refused: Bool { findings.contains { $0.code == "refused" } }
 }
 
 /// What the judge remembers of one device between its registrations: what the server saw of
@@ -360,9 +364,7 @@ public enum RegistrationJudge {
     _ payload: RegistrationPayload, profile: SDKProfile, definedAttributes: Set<String>?
   ) -> [Finding] {
     var findings: [Finding] = []
-    let missing = [
-      ("deviceID", payload.deviceID), ("etAppId", payload.etAppId), ("platform", payload.platform),
-    ].filter { ($0.1 ?? "").isEmpty }.map(\.0)
+    let missing = ProcessingRules.missingRequired(payload)
     if !missing.isEmpty {
       findings.append(
         Finding(

@@ -253,10 +253,8 @@ public actor LocalEngagementServer {
     guard adoptsFirstApp, adoptedApp == nil,
       let parts = authorization?.split(separator: " ", maxSplits: 1), parts.count == 2,
       parts[0].lowercased() == "bearer",
-      let appID = payload?.etAppId.map(InputRules.trimmed), !appID.isEmpty,
-      [payload?.deviceID, payload?.platform].allSatisfy({
-        !InputRules.trimmed($0 ?? "").isEmpty
-      })
+      let payload, ProcessingRules.missingRequired(payload).isEmpty,
+      let appID = payload.etAppId.map(InputRules.trimmed)
     else { return false }
     let token = InputRules.trimmed(String(parts[1]))
     guard !token.isEmpty, BearerAuthorization.problem(authorization, token: token) == nil else {

@@ -41,11 +41,12 @@ public enum SystemCalls {
   /// Writes `bytes` to `path` so that a reader (or a crash) sees the old file or the new one,
   /// never half of either: a private (0600) file made by `mkstemp` beside it (no fixed name, so
   /// nothing planted there is followed or overwritten), synced, then renamed over it. A device
-  /// or a pipe at `path` (`/dev/null`, `/dev/stdout`) is written in place, never replaced.
-  /// Nil when that worked, else the reason.
+  /// or a pipe at `path` (`/dev/null`, or `/dev/stdout`, a link to one) is written in place,
+  /// never replaced. Nil when that worked, else the reason.
   public static func replaceFile(_ path: String, with bytes: [UInt8]) -> String? {
     var status = stat()
-    if lstat(path, &status) == 0,
+    // What the path leads to: /dev/stdout is a link, and the link must not be replaced.
+    if stat(path, &status) == 0,
       (status.st_mode & S_IFMT) == S_IFCHR
         || (status.st_mode & S_IFMT) == S_IFIFO
     {

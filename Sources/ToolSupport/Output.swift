@@ -44,30 +44,13 @@ public enum Output {
 /// A file a command writes (a CSV, an SVG, a HAR): whole or not at all, and every failure an
 /// error that names the file.
 public enum OutputFile {
-  /// Writes `text` to `path`. A regular file is replaced atomically (a reader never sees half
-  /// of it); a device or a pipe (`/dev/stdout`, `/dev/full`) is written in place, never
-  /// replaced, and a failed write throws.
+  /// Writes `text` to `path` through RegScope's one writer (`SystemCalls.replaceFile`): a
+  /// regular file is replaced atomically from a `mkstemp` temporary beside it (a reader never
+  /// sees half of it, nothing planted is followed); a device or a pipe (`/dev/stdout`,
+  /// `/dev/full`) is written in place, never replaced; a failed write throws.
   public static func write(_ text: String, to path: String) throws(OutputFileError) {
-    let special =
-      switch SystemCalls.fileInfo(path) {
-      case .success(let file): file.kind != .regular
-      case .failure: false
-      }
-    do {
-      if special {
-        guard let handle = FileHandle(forWritingAtPath: path) else {
-          throw OutputFileError(path: path, reason: "cannot be opened for writing")
-        }
-        defer { try? handle.close() }
-        try handle.write(contentsOf: Data(text.utf8))
-        try handle.synchronize()
-      } else {
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-      }
-    } catch let error as OutputFileError {
-      throw error
-    } catch {
-      throw OutputFileError(path: path, reason: reason(error))
+    if let problem = SystemCalls.replaceFile(path, with: Array(text.utf8)) {
+      throw OutputFileError(path: path, reason: problem)
     }
   }
 

@@ -12,13 +12,10 @@ struct WaitingPagesTests {
   func waitingPaged() async throws {
     let rig = try await Rig()
     for index in 0..<150 {
-      let body = sdkBody(device: "W\(index)", app: watchAppID)
-      let answer = try await rawExchange(
-        port: rig.port,
-        Array(
-          ("POST /device/v1/registration HTTP/1.1\r\nhost: 127.0.0.1\r\nauthorization: Bearer \(watchToken)\r\n"
-            + "content-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n\(body)").utf8))
-      #expect(answer.hasPrefix("HTTP/1.1 201"))
+      let (status, _, _) = try await rig.raw(
+        "POST", "/device/v1/registration", headers: [("authorization", "Bearer \(watchToken)")],
+        body: sdkBody(device: "W\(index)", app: watchAppID))
+      #expect(status == 201)
     }
     var seen: [String] = []
     var cursor: String?

@@ -50,6 +50,22 @@ struct ReplaceFileTests {
     #expect(lstat(fifo, &status) == 0 && (status.st_mode & S_IFMT) == S_IFIFO)
   }
 
+  @Test("a link to a pipe (as /dev/stdout is) is written through, and stays a link")
+  func linkToPipe() throws {
+    let dir = try folder()
+    let fifo = dir + "/out.fifo"
+    #expect(mkfifo(fifo, 0o600) == 0)
+    try FileManager.default.createSymbolicLink(atPath: dir + "/stdout", withDestinationPath: fifo)
+    let reader = open(fifo, O_RDONLY | O_NONBLOCK)
+    defer { close(reader) }
+    #expect(SystemCalls.replaceFile(dir + "/stdout", with: Array("via link".utf8)) == nil)
+    var bytes = [UInt8](repeating: 0, count: 16)
+    let count = read(reader, &bytes, bytes.count)
+    #expect(String(decoding: bytes.prefix(max(0, count)), as: UTF8.self) == "via link")
+    var status = stat()
+    #expect(lstat(dir + "/stdout", &status) == 0 && (status.st_mode & S_IFMT) == S_IFLNK)
+  }
+
   @Test("a second writer of the same path is refused while the first holds it")
   func secondWriter() throws {
     let path = try folder() + "/shared.har"

@@ -99,10 +99,9 @@ public struct CaptureJudge: Sendable {
     case 401, 403: inferred = .unauthorized
     case 413: inferred = .bodyTooLarge
     default:
-      let named = [payload?.deviceID, payload?.etAppId, payload?.platform].allSatisfy {
-        !InputRules.trimmed($0 ?? "").isEmpty
-      }
-      inferred = payload == nil ? .invalidBody : named ? .unknownApp : .missingField
+      inferred =
+        payload.map { ProcessingRules.missingRequired($0).isEmpty ? .unknownApp : .missingField }
+        ?? .invalidBody
     }
     let kind = (answer?["error"] as? String).flatMap(Refusal.Kind.init(rawValue:)) ?? inferred
     let reason = (answer?["message"] as? String).map(TerminalText.escaped) ?? "answered \(status)"

@@ -103,7 +103,7 @@ public enum CaptureText {
 
   /// "+1 min 1 s" since the registration before, or "first".
   public static func interval(_ entry: WatchedRegistration) -> String {
-    if entry.findings.contains(where: { $0.code == "refused" }) { return "refused" }
+    if entry.refused { return "refused" }
     return entry.interval.map { "+" + DurationText.describe($0) } ?? "first"
   }
 

@@ -128,7 +128,7 @@ enum ReceiverPanes {
       ("    " + TerminalText.escaped(identity.sdkName), .dim),
       ("  app \(TerminalText.escaped(identity.appVersion ?? "?"))", .dim),
     ])
-    let refusedLast = device.registrations.last?.findings.contains { $0.code == "refused" } ?? false
+    let refusedLast = device.registrations.last?.refused ?? false
     if let refusal = device.lastRefusal, refusedLast {
       // First contact: what the server refused; the Findings pane has the whole fix.
       lines.append([

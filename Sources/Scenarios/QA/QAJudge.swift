@@ -30,7 +30,7 @@ public enum QAJudge {
     switch expectation {
     case .registration:
       // A refused request (a wrong token or app) is no registration: the app is not set up.
-      return new.first(where: { !isRefused($0) }).map {
+      return new.first(where: { !$0.refused }).map {
         Decision(verdict: .pass, evidence: [line($0)])
       }
     case .noViolation:
@@ -160,11 +160,6 @@ public enum QAJudge {
   > {
     let newer = max(0, device.registrationCount - count)
     return device.registrations.suffix(newer)
-  }
-
-  /// Refused by the server (S1): the setup's problem, not a registration of the app's.
-  public static func isRefused(_ entry: WatchedRegistration) -> Bool {
-    entry.findings.contains { $0.code == "refused" }
   }
 
   static func isSuccess(_ entry: WatchedRegistration) -> Bool {

@@ -192,7 +192,7 @@ public struct QARunner: Sendable {
         .filter { device in
           device.registrationCount > (before[device.deviceID] ?? 0)
             && QAJudge.recent(device, after: before[device.deviceID] ?? 0).contains {
-              !QAJudge.isRefused($0)
+              !$0.refused
             }
         }
         .min { $0.firstSeen < $1.firstSeen }?.deviceID
