@@ -20,6 +20,7 @@ struct HTTP1ServerChannel: ServerChildChannel, HTTPChannelHandler {
       try sync.configureHTTPServerPipeline(
         withPipeliningAssistance: false, withErrorHandling: false,
         withOutboundHeaderValidation: false, withEncoderConfiguration: .init())
+      try sync.addHandler(MalformedRequestHandler())
       try sync.addHandler(HTTPVersionHandler())
       try sync.addHandler(HTTP1ToHTTPServerCodec(secure: false))
       try sync.addHandlers(configuration.additionalChannelHandlers())

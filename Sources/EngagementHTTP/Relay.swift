@@ -110,10 +110,8 @@ public struct Upstream: Sendable {
         try await RelayClient.exchange(
           target, head: head, body: body, deadline: deadline, largest: Self.largestAnswer,
           appClosed: appClosed))
-    } catch RelayClient.Failure.invalidStatus(let status) {
-      return .failure(
-        RelayFailure(
-          kind: .invalidStatus, reason: "it answered status \(status)", upstream: base))
+    } catch let failure as RelayClient.Failure where failure.isInvalidAnswer {
+      return .failure(RelayFailure(kind: .invalidAnswer, reason: "\(failure)", upstream: base))
     } catch RelayClient.Failure.deadline {
       return .failure(
         RelayFailure(
@@ -125,12 +123,13 @@ public struct Upstream: Sendable {
   }
 }
 
-/// Why the relay answered the app itself: the tenant could not be reached (502), answered a
-/// status that cannot be passed on (502), did not finish in time (504), or the relay was full
+/// Why the relay answered the app itself: the tenant could not be reached (502), answered
+/// something that cannot be passed on (502: a status outside 200-599, bytes that are not HTTP,
+/// an answer cut short or too large), did not finish in time (504), or the relay was full
 /// (503, RegScope's own limit).
 struct RelayFailure: Error {
   enum Kind {
-    case unreachable, invalidStatus, deadline, full, loop
+    case unreachable, invalidAnswer, deadline, full, loop
   }
 
   var kind: Kind
@@ -139,7 +138,7 @@ struct RelayFailure: Error {
 
   var status: Int {
     switch kind {
-    case .unreachable, .invalidStatus: 502
+    case .unreachable, .invalidAnswer: 502
     case .deadline: 504
     case .full: 503
     case .loop: 508
@@ -155,8 +154,11 @@ struct RelayFailure: Error {
           "upstreamUnreachable",
           "the tenant at \(tenant) did not answer: \(TerminalText.escaped(reason))"
         )
-      case .invalidStatus:
-        ("upstreamInvalid", "the tenant at \(tenant) gave no answer an app can take: \(reason)")
+      case .invalidAnswer:
+        (
+          "upstreamInvalid",
+          "the tenant at \(tenant) gave no answer an app can take: \(TerminalText.escaped(reason))"
+        )
       case .deadline:
         (
           "upstreamTimeout",

@@ -22,15 +22,26 @@ enum RelayClient {
   enum Failure: Error, CustomStringConvertible {
     case unreachable(String)
     case invalidStatus(Int)
+    /// The tenant answered, but not with HTTP an app can take.
+    case notHTTP(String)
     case tooLarge(Int)
     case deadline
     case closedEarly
     case appGone
 
+    /// The tenant was reached and answered, but not with an answer the app can be given.
+    var isInvalidAnswer: Bool {
+      switch self {
+      case .invalidStatus, .notHTTP, .tooLarge, .closedEarly: true
+      case .unreachable, .deadline, .appGone: false
+      }
+    }
+
     var description: String {
       switch self {
       case .unreachable(let reason): reason
       case .invalidStatus(let status): "it answered status \(status)"
+      case .notHTTP(let reason): "its answer is not HTTP (\(reason))"
       case .tooLarge(let limit): "its answer is larger than \(limit) bytes"
       case .deadline: "no whole answer in time"
       case .closedEarly: "it closed the connection before the answer ended"
@@ -145,7 +156,9 @@ private final class AnswerCollector: ChannelInboundHandler, RemovableChannelHand
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
-    promise.fail(RelayClient.Failure.unreachable("\(error)"))
+    promise.fail(
+      error is HTTPParserError
+        ? RelayClient.Failure.notHTTP("\(error)") : RelayClient.Failure.unreachable("\(error)"))
     context.close(promise: nil)
   }
 

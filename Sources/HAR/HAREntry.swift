@@ -20,7 +20,10 @@ enum HAREntry {
     return SDKRoutes.route(method: exchange.method, path: exchange.path, query: exchange.query)
   }
 
-  static func exchange(_ entry: [String: Any], startedAt: Double) -> CapturedExchange {
+  /// `requestText` stands for `request.postData.text` when `HAREntryShrinker` took it out.
+  static func exchange(_ entry: [String: Any], startedAt: Double, requestText: [UInt8]? = nil)
+    -> CapturedExchange
+  {
     let request = entry["request"] as? [String: Any] ?? [:]
     let response = entry["response"] as? [String: Any] ?? [:]
     let postData = request["postData"] as? [String: Any]
@@ -32,7 +35,8 @@ enum HAREntry {
     return CapturedExchange(
       startedAt: Instant(startedAt), duration: max(0, number(entry["time"]) ?? 0) / 1000,
       method: request["method"] as? String ?? "", url: request["url"] as? String ?? "",
-      requestHeaders: headers(request["headers"]), requestBody: body(postData),
+      requestHeaders: headers(request["headers"]),
+      requestBody: body(postData, text: requestText),
       status: status, responseHeaders: headers(response["headers"]), responseBody: body(content),
       error: error)
   }
@@ -46,12 +50,15 @@ enum HAREntry {
 
   /// `text`, decoded when its `encoding` is base64; exporters write a gzip'd answer's text
   /// already inflated.
-  static func body(_ value: [String: Any]?) -> [UInt8] {
-    guard let text = value?["text"] as? String else { return [] }
-    if (value?["encoding"] as? String)?.lowercased() == "base64" {
-      return Data(base64Encoded: text, options: .ignoreUnknownCharacters).map(Array.init) ?? []
+  static func body(_ value: [String: Any]?, text taken: [UInt8]? = nil) -> [UInt8] {
+    guard let text = taken ?? (value?["text"] as? String).map({ Array($0.utf8) }) else {
+      return []
     }
-    return Array(text.utf8)
+    if (value?["encoding"] as? String)?.lowercased() == "base64" {
+      return Data(base64Encoded: Data(text), options: .ignoreUnknownCharacters).map(Array.init)
+        ?? []
+    }
+    return text
   }
 
   static func integer(_ value: Any?) -> Int? {

@@ -20,12 +20,21 @@ public enum HARReader {
   {
     var documents: [(name: String, bytes: Data)] = []
     for path in paths { documents.append((path, try load(path))) }
-    return try judge(documents: documents, skipUnreadable: skipUnreadable)
+    return try judge(owning: &documents, skipUnreadable: skipUnreadable)
   }
 
   /// The same, for documents already in memory (`name` says where each came from).
   public static func judge(
     documents: [(name: String, bytes: Data)], skipUnreadable: Bool = false
+  ) throws(HARError) -> CaptureJudge {
+    var copies = documents
+    return try judge(owning: &copies, skipUnreadable: skipUnreadable)
+  }
+
+  /// Judges documents whose bytes it may overwrite: each SDK entry is shrunk where it lies
+  /// (`HAREntryShrinker`) before it is built, so no second copy of a huge body is made.
+  static func judge(
+    owning documents: inout [(name: String, bytes: Data)], skipUnreadable: Bool
   ) throws(HARError) -> CaptureJudge {
     var judge = CaptureJudge()
     var found: [(time: Double, file: Int, range: Range<Int>, index: Int)] = []
@@ -64,13 +73,16 @@ public enum HARReader {
       ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
     }.map(\.element)
     for item in ordered {
-      documents[item.file].bytes.withUnsafeBytes { bytes in
-        guard let entry = HAREntry.object(UnsafeRawBufferPointer(rebasing: bytes[item.range]))
+      documents[item.file].bytes.withUnsafeMutableBytes { bytes in
+        let entryBytes = UnsafeMutableRawBufferPointer(rebasing: bytes[item.range])
+        guard let shrunk = HAREntryShrinker.shrink(entryBytes),
+          let entry = HAREntry.object(
+            UnsafeRawBufferPointer(rebasing: entryBytes[0..<shrunk.length]))
         else {
           unreadable.append((item.file, item.index, item.range.lowerBound))
           return
         }
-        judge.add(HAREntry.exchange(entry, startedAt: item.time))
+        judge.add(HAREntry.exchange(entry, startedAt: item.time, requestText: shrunk.body))
       }
     }
     let named = unreadable.sorted { ($0.file, $0.index) < ($1.file, $1.index) }.map {

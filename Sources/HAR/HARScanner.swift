@@ -296,17 +296,31 @@ struct HARScanner {
     }
   }
 
+  /// JSON's number grammar exactly: `-? (0 | [1-9][0-9]*) (. [0-9]+)? ([eE] [+-]? [0-9]+)?`.
   private mutating func number() throws {
-    let start = index
-    while index < bytes.count {
-      switch bytes[index] {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "+"),
-        UInt8(ascii: "."), UInt8(ascii: "e"), UInt8(ascii: "E"):
+    func digits() -> Int {
+      let start = index
+      while index < bytes.count, (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(bytes[index]) {
         index += 1
-      default:
-        guard index > start else { throw problem("expected a number", .notJSON) }
-        return
       }
+      return index - start
+    }
+    func take(_ characters: String) -> Bool {
+      guard index < bytes.count, characters.utf8.contains(bytes[index]) else { return false }
+      index += 1
+      return true
+    }
+    _ = take("-")
+    if take("0") {
+    } else if digits() == 0 {
+      throw problem("expected a number", .notJSON)
+    }
+    if take("."), digits() == 0 {
+      throw problem("expected a digit after the decimal point", .notJSON)
+    }
+    if take("eE") {
+      _ = take("+-")
+      guard digits() > 0 else { throw problem("expected a digit in the exponent", .notJSON) }
     }
   }
 

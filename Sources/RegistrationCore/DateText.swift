@@ -4,8 +4,35 @@ import Foundation
 public enum DateText {
   /// `yyyy-MM-dd'T'HH:mm:ss.SSS'Z'` in UTC: how both shipped SDKs write `registrationDateUtc`
   /// and the dates in their state dumps.
+  /// Worked out in whole milliseconds, rounded as Foundation's formatter rounds, in the
+  /// proleptic Gregorian calendar (Foundation's turns Julian before 1582).
   public static func utcStamp(_ date: Date) -> String {
-    formatter("yyyy-MM-dd'T'HH:mm:ss.SSS'Z'", timeZone: "UTC").string(from: date)
+    let seconds = date.timeIntervalSince1970
+    guard seconds.isFinite, abs(seconds) < 1e14 else { return "\(seconds)" }
+    let milliseconds = Int64((seconds * 1000).rounded())
+    let (days, inDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+    let (day, time) = inDay < 0 ? (days - 1, inDay + 86_400_000) : (days, inDay)
+    let (year, month, dayOfMonth) = civil(days: day)
+    func padded(_ value: Int64, _ width: Int) -> String {
+      let text = String(value)
+      return String(repeating: "0", count: max(0, width - text.count)) + text
+    }
+    return "\(padded(year, 4))-\(padded(month, 2))-\(padded(dayOfMonth, 2))T"
+      + "\(padded(time / 3_600_000, 2)):\(padded(time / 60_000 % 60, 2)):"
+      + "\(padded(time / 1000 % 60, 2)).\(padded(time % 1000, 3))Z"
+  }
+
+  /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's algorithm).
+  static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
+    let shifted = days + 719_468
+    let era = (shifted >= 0 ? shifted : shifted - 146_096) / 146_097
+    let dayOfEra = shifted - era * 146_097
+    let yearOfEra = (dayOfEra - dayOfEra / 1460 + dayOfEra / 36524 - dayOfEra / 146_096) / 365
+    let dayOfYear = dayOfEra - (365 * yearOfEra + yearOfEra / 4 - yearOfEra / 100)
+    let monthIndex = (5 * dayOfYear + 2) / 153
+    let day = dayOfYear - (153 * monthIndex + 2) / 5 + 1
+    let month = monthIndex < 10 ? monthIndex + 3 : monthIndex - 9
+    return (yearOfEra + era * 400 + (month <= 2 ? 1 : 0), month, day)
   }
 
   /// The first of `formats` that reads `text` (POSIX locale, the given time zone).

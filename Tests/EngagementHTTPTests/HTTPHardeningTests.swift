@@ -32,6 +32,23 @@ struct HTTPHardeningTests {
     await rig.stop()
   }
 
+  @Test("a head past 80 KB (a 100 KB before=) or bytes that are not HTTP: a status and a reason")
+  func unreadableHeads() async throws {
+    let rig = try await LoopbackRig.start()
+    let port = try #require(rig.baseURL.port)
+    let long =
+      "GET /api/devices?before=\(String(repeating: "A", count: 100_000)) HTTP/1.1\r\n"
+      + "Host: 127.0.0.1\r\n\r\n"
+    let tooLong = try await rawExchange(port: port, Array(long.utf8))
+    #expect(tooLong.hasPrefix("HTTP/1.1 431"), "\(tooLong.prefix(200))")
+    #expect(tooLong.contains(#""error":"headTooLarge""#) && tooLong.contains("80 KB"))
+    let garbage = try await rawExchange(port: port, Array("\u{01}\u{02} NOT HTTP\r\n\r\n".utf8))
+    #expect(garbage.hasPrefix("HTTP/1.1 400"), "\(garbage.prefix(200))")
+    #expect(garbage.contains(#""error":"notHTTP""#))
+    #expect(try await rig.get("api/stats").0 == 200)
+    await rig.stop()
+  }
+
   @Test("S1 the bearer scheme in any case; the control routes need the token too")
   func authorization() async throws {
     let rig = try await LoopbackRig.start(delay: 0)

@@ -38,6 +38,23 @@ struct RelayReliabilityTests {
     }
   }
 
+  @Test(
+    "a tenant that answers garbage or cuts its answer short: 502 upstreamInvalid, not 'unreachable'",
+    arguments: [
+      "SSH-2.0-OpenSSH_9.6\r\n\r\n",
+      "HTTP/1.1 201 Created\r\nContent-Length: 100\r\nConnection: close\r\n\r\n{\"rec",
+    ])
+  func invalidAnswers(_ answer: String) async throws {
+    let tenant = try CaptureServer { _ in .bytes(Array(answer.utf8)) }
+    let relay = try await Rig(upstream: "http://127.0.0.1:\(tenant.port)")
+    let (status, body) = try await Self.register(relay, "ODD")
+    #expect(status == 502, "\(body)")
+    #expect(
+      body.contains("upstreamInvalid") && body.contains("no answer an app can take"), "\(body)")
+    await relay.stop()
+    tenant.stop()
+  }
+
   @Test("a tenant that dribbles its answer: the app gets 504 in the deadline; others still 201")
   func dribblingTenant() async throws {
     let tenant = try CaptureServer { request in

@@ -37,21 +37,27 @@ func judged(_ data: Data) throws -> CaptureJudge {
 @Suite("reading captures (HAR 1.2)")
 struct HARReaderTests {
   @Test("times in any zone and with any fraction order the entries")
-  func times() {
+  func times() throws {
     #expect(HARTime.parse("1970-01-01T00:00:00Z") == 0)
     #expect(HARTime.parse("2026-11-22T10:00:00.123Z") == 1_795_341_600.123)
     #expect(HARTime.parse("2026-11-22T11:00:00.123+01:00") == 1_795_341_600.123)
     #expect(HARTime.parse("2026-11-22T05:30:00-0430") == 1_795_341_600)
-    let micro = HARTime.parse("2026-11-22T10:00:00.123456+00:00") ?? 0
-    #expect(abs(micro - 1_795_341_600.123456) < 1e-6)
+    // Microseconds are cut to the millisecond.
+    #expect(HARTime.parse("2026-11-22T10:00:00.123956+00:00") == 1_795_341_600.123)
+    #expect(HARTime.parse("2026-11-22T10:00:00.1Z") == 1_795_341_600.1)
     // No zone: taken as UTC.
     #expect(HARTime.parse("2026-11-22T10:00:00") == 1_795_341_600)
     for bad in [
       "", "yesterday", "2026-13-01T00:00:00Z", "2026-11-22T10:00:00.Z", "2026-11-22T25:00:00Z",
-      "2026-11-22T10:00:00Zjunk",
+      "2026-11-22T10:00:00Zjunk", "2026-02-31T00:00:00Z", "2025-02-29T00:00:00Z",
+      "0000-01-01T00:00:00Z", "1969-12-31T23:59:59Z",
     ] {
       #expect(HARTime.parse(bad) == nil, "\(bad)")
     }
+    #expect(HARTime.parse("2024-02-29T00:00:00Z") == 1_709_164_800)
+    // The last instant of 9999 is shown in 9999: cut to the millisecond, never rounded up.
+    let last = try #require(HARTime.parse("9999-12-31T23:59:59.999999Z"))
+    #expect(DateText.utcStamp(Date(timeIntervalSince1970: last)) == "9999-12-31T23:59:59.999Z")
   }
 
   @Test(
@@ -89,6 +95,21 @@ struct HARReaderTests {
     }
     #expect(throws: HARError.self) { _ = try judged(Data("{\"log\": {\"entries\": [".utf8)) }
     #expect(throws: HARError.self) { _ = try judged(Data()) }
+  }
+
+  @Test(
+    "numbers follow JSON's grammar: signs, dots and exponents alone are not numbers",
+    arguments: ["--+..e", "+1", "01", "1.", ".5", "1e", "1e+", "-", "0x10", "1.2.3"])
+  func notANumber(_ number: String) {
+    let text = #"{"log":{"entries":[],"x":"# + number + "}}"
+    #expect(throws: HARError.self) { _ = try judged(Data(text.utf8)) }
+  }
+
+  @Test(
+    "every number JSON allows is read", arguments: ["0", "-0", "12", "-1.5e-3", "2E+10", "0.0"])
+  func aNumber(_ number: String) throws {
+    let text = #"{"log":{"entries":[],"x":"# + number + "}}"
+    #expect(try judged(Data(text.utf8)).devices.isEmpty)
   }
 
   @Test("JSON that is not HAR, and a log with no entries, say so")

@@ -1,0 +1,339 @@
+import EngagementCore
+import Foundation
+
+/// Makes an SDK entry with huge strings cheap to build, in its own bytes, before any of it
+/// becomes a `String`: the judge then holds about the capture's size, not four copies of its
+/// largest entry.
+///
+/// The entry is rewritten in place, front to back (every change shortens it, so writing never
+/// overtakes reading), and the part that is left is what `JSONSerialization` builds:
+/// - `request.postData.text` past `bodyInPlace` bytes is unescaped where it lies, each attribute
+///   value in it cut as the server keeps it (`ProcessingRules.kept`, byte for byte), and handed
+///   back apart; the entry keeps `""` in its place;
+/// - any other string past `longString` bytes keeps its first `keptPrefix` bytes and says how
+///   long it was (no judgement reads such a string whole: it is a URL, a header or an answer).
+///
+/// Whitespace between tokens goes too. Whatever the entry is not (bad escapes, a lone
+/// surrogate, invalid UTF-8) makes `shrink` return nil: such an entry cannot be read, as with
+/// `JSONSerialization`.
+struct HAREntryShrinker {
+  static let bodyInPlace = 64 << 10
+  static let longString = 1 << 20
+  static let keptPrefix = 64 << 10
+  /// An attribute value shorter than this (escaped) is left to `ProcessingRules.kept`.
+  static let valueInPlace = 8 << 10
+
+  /// The shrunk entry's length, from the start of `bytes`, and the request body when it was
+  /// taken out of the entry.
+  static func shrink(_ bytes: UnsafeMutableRawBufferPointer) -> (length: Int, body: [UInt8]?)? {
+    var shrinker = HAREntryShrinker(bytes: bytes, read: 0, write: 0, end: bytes.count)
+    guard shrinker.value(path: []) else { return nil }
+    return (shrinker.write, shrinker.body)
+  }
+
+  private let bytes: UnsafeMutableRawBufferPointer
+  private var read: Int
+  private var write: Int
+  private let end: Int
+  private var body: [UInt8]?
+  /// Inside a request body: only attribute values are cut there.
+  private var inBody = false
+
+  private init(bytes: UnsafeMutableRawBufferPointer, read: Int, write: Int, end: Int) {
+    self.bytes = bytes
+    self.read = read
+    self.write = write
+    self.end = end
+  }
+
+  private mutating func value(path: [String]) -> Bool {
+    skipSpace()
+    guard read < end else { return false }
+    switch bytes[read] {
+    case UInt8(ascii: "{"): return container(close: UInt8(ascii: "}"), path: path, keyed: true)
+    case UInt8(ascii: "["): return container(close: UInt8(ascii: "]"), path: path, keyed: false)
+    case UInt8(ascii: "\""): return string(path: path)
+    default:
+      while read < end, !Self.endsScalar(bytes[read]) { copyByte() }
+      return true
+    }
+  }
+
+  private mutating func container(close: UInt8, path: [String], keyed: Bool) -> Bool {
+    copyByte()
+    skipSpace()
+    if read < end, bytes[read] == close {
+      copyByte()
+      return true
+    }
+    while true {
+      var inner = path + ["*"]
+      if keyed {
+        skipSpace()
+        guard read < end, bytes[read] == UInt8(ascii: "\""), let key = key() else { return false }
+        inner = path + [key]
+        skipSpace()
+        guard read < end, bytes[read] == UInt8(ascii: ":") else { return false }
+        copyByte()
+      }
+      guard value(path: inner) else { return false }
+      skipSpace()
+      guard read < end else { return false }
+      if bytes[read] == close {
+        copyByte()
+        return true
+      }
+      guard bytes[read] == UInt8(ascii: ",") else { return false }
+      copyByte()
+    }
+  }
+
+  /// A key, copied; its text when it is short enough to name a field.
+  private mutating func key() -> String? {
+    guard let close = Self.literalEnd(bytes, from: read, end: end) else { return nil }
+    let text =
+      close - read < 64
+      ? String(decoding: UnsafeRawBufferPointer(rebasing: bytes[read + 1..<close]), as: UTF8.self)
+      : ""
+    move(count: close + 1 - read)
+    return text
+  }
+
+  private mutating func string(path: [String]) -> Bool {
+    guard let close = Self.literalEnd(bytes, from: read, end: end) else { return false }
+    let length = close + 1 - read
+    if !inBody, path == ["request", "postData", "text"], length > Self.bodyInPlace {
+      return takeBody(close: close)
+    }
+    if inBody, path.count == 3, path[0] == "attributes", path[2] == "value",
+      length > Self.valueInPlace
+    {
+      return cutValue(close: close)
+    }
+    if !inBody, length > Self.longString { return cutLong(close: close) }
+    guard Self.validUTF8(bytes, read..<close) else { return false }
+    move(count: length)
+    return true
+  }
+
+  /// Unescapes the body where it lies, cuts its attribute values there, and takes it out.
+  private mutating func takeBody(close: Int) -> Bool {
+    let start = write
+    var out = start
+    guard
+      Self.unescape(
+        bytes, read + 1..<close,
+        emit: { byte in
+          bytes[out] = byte
+          out += 1
+        }), Self.validUTF8(bytes, start..<out)
+    else { return false }
+    read = close + 1
+    var inner = HAREntryShrinker(bytes: bytes, read: start, write: start, end: out)
+    inner.inBody = true
+    if inner.peek() == UInt8(ascii: "{"), inner.value(path: []) {
+      inner.skipSpace()
+    }
+    // The walk only drops space and cuts values: what it wrote and what it left unread are
+    // the body, whether or not the body was whole JSON.
+    let taken =
+      Array(UnsafeRawBufferPointer(rebasing: bytes[start..<inner.write]))
+      + Array(UnsafeRawBufferPointer(rebasing: bytes[inner.read..<out]))
+    body = taken
+    write = start
+    put(UInt8(ascii: "\""))
+    put(UInt8(ascii: "\""))
+    return true
+  }
+
+  /// An attribute value as `ProcessingRules.kept` keeps it, computed from the escaped text.
+  private mutating func cutValue(close: Int) -> Bool {
+    var prefix: [UInt8] = []
+    var count = 0
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a, as ProcessingRules.kept
+    // A value the body's JSON cannot hold (a lone surrogate) stays as it came: the body is
+    // then refused as it would have been whole.
+    guard
+      Self.unescape(
+        bytes, read + 1..<close,
+        emit: { byte in
+          if count < ProcessingRules.keptValueBytes { prefix.append(byte) }
+          count += 1
+          hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
+        })
+    else {
+      move(count: close + 1 - read)
+      return true
+    }
+    let original = String(decoding: prefix, as: UTF8.self)
+    guard count > ProcessingRules.keptValueBytes else {
+      move(count: close + 1 - read)
+      return true
+    }
+    let kept =
+      original
+      + "… (\(count) bytes; the first \(ProcessingRules.keptValueBytes) kept; \(String(hash, radix: 16)))"
+    let escaped = Self.escaped(kept)
+    guard escaped.count <= close + 1 - read else {
+      move(count: close + 1 - read)
+      return true
+    }
+    read = close + 1
+    for byte in escaped { put(byte) }
+    return true
+  }
+
+  /// A long string's first `keptPrefix` bytes as they are written, then how long it was.
+  private mutating func cutLong(close: Int) -> Bool {
+    guard Self.validUTF8(bytes, read..<close) else { return false }
+    var cut = read + 1
+    while cut < close, cut - read < Self.keptPrefix {
+      cut += bytes[cut] == UInt8(ascii: "\\") ? (bytes[cut + 1] == UInt8(ascii: "u") ? 6 : 2) : 1
+    }
+    while cut < close, bytes[cut] & 0xC0 == 0x80 { cut += 1 }
+    let length = close + 1 - read
+    move(count: min(cut, close) - read)
+    read = close + 1
+    for byte in "… (\(length) bytes; cut by the judge)\"".utf8 { put(byte) }
+    return true
+  }
+
+  private func peek() -> UInt8? {
+    var index = read
+    while index < end, Self.isSpace(bytes[index]) { index += 1 }
+    return index < end ? bytes[index] : nil
+  }
+
+  private mutating func skipSpace() {
+    while read < end, Self.isSpace(bytes[read]) { read += 1 }
+  }
+
+  private mutating func copyByte() {
+    bytes[write] = bytes[read]
+    write += 1
+    read += 1
+  }
+
+  private mutating func put(_ byte: UInt8) {
+    bytes[write] = byte
+    write += 1
+  }
+
+  private mutating func move(count: Int) {
+    if write != read, let base = bytes.baseAddress {
+      memmove(base + write, base + read, count)
+    }
+    write += count
+    read += count
+  }
+
+  /// Where the string literal starting at `start` (its quote) closes.
+  static func literalEnd(_ bytes: UnsafeMutableRawBufferPointer, from start: Int, end: Int)
+    -> Int?
+  {
+    var index = start + 1
+    while index < end {
+      switch bytes[index] {
+      case UInt8(ascii: "\\"): index += 2
+      case UInt8(ascii: "\""): return index
+      default: index += 1
+      }
+    }
+    return nil
+  }
+
+  /// The bytes a literal's text stands for, one at a time; false at a bad escape or a lone
+  /// surrogate (what `JSONSerialization` refuses).
+  static func unescape(
+    _ bytes: UnsafeMutableRawBufferPointer, _ range: Range<Int>, emit: (UInt8) -> Void
+  ) -> Bool {
+    var index = range.lowerBound
+    func hex4() -> UInt32? {
+      guard index + 4 <= range.upperBound else { return nil }
+      var value: UInt32 = 0
+      for offset in 0..<4 {
+        guard let digit = Character(UnicodeScalar(bytes[index + offset])).hexDigitValue else {
+          return nil
+        }
+        value = value << 4 | UInt32(digit)
+      }
+      index += 4
+      return value
+    }
+    while index < range.upperBound {
+      let byte = bytes[index]
+      index += 1
+      guard byte == UInt8(ascii: "\\") else {
+        guard byte >= 0x20 else { return false }
+        emit(byte)
+        continue
+      }
+      guard index < range.upperBound else { return false }
+      let escape = bytes[index]
+      index += 1
+      switch escape {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): emit(escape)
+      case UInt8(ascii: "b"): emit(0x08)
+      case UInt8(ascii: "f"): emit(0x0C)
+      case UInt8(ascii: "n"): emit(0x0A)
+      case UInt8(ascii: "r"): emit(0x0D)
+      case UInt8(ascii: "t"): emit(0x09)
+      case UInt8(ascii: "u"):
+        guard var scalar = hex4() else { return false }
+        if (0xD800..<0xDC00).contains(scalar) {
+          guard index + 2 <= range.upperBound, bytes[index] == UInt8(ascii: "\\"),
+            bytes[index + 1] == UInt8(ascii: "u")
+          else { return false }
+          index += 2
+          guard let low = hex4(), (0xDC00..<0xE000).contains(low) else { return false }
+          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00..<0xE000).contains(scalar) {
+          return false
+        }
+        guard let unicode = Unicode.Scalar(scalar), let units = UTF8.encode(unicode) else {
+          return false
+        }
+        for unit in units { emit(unit) }
+      default: return false
+      }
+    }
+    return true
+  }
+
+  static func validUTF8(_ bytes: UnsafeMutableRawBufferPointer, _ range: Range<Int>) -> Bool {
+    var iterator = UnsafeRawBufferPointer(rebasing: bytes[range]).makeIterator()
+    var decoder = UTF8()
+    while true {
+      switch decoder.decode(&iterator) {
+      case .scalarValue: continue
+      case .emptyInput: return true
+      case .error: return false
+      }
+    }
+  }
+
+  /// `text` as the inside of a JSON string literal, with its quotes.
+  static func escaped(_ text: String) -> [UInt8] {
+    var out: [UInt8] = [UInt8(ascii: "\"")]
+    for byte in text.utf8 {
+      switch byte {
+      case UInt8(ascii: "\""), UInt8(ascii: "\\"): out += [UInt8(ascii: "\\"), byte]
+      case 0..<0x20:
+        let digits = Array("0123456789abcdef".utf8)
+        out += Array("\\u00".utf8) + [digits[Int(byte >> 4)], digits[Int(byte & 15)]]
+      default: out.append(byte)
+      }
+    }
+    out.append(UInt8(ascii: "\""))
+    return out
+  }
+
+  private static func isSpace(_ byte: UInt8) -> Bool {
+    byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D
+  }
+
+  private static func endsScalar(_ byte: UInt8) -> Bool {
+    isSpace(byte) || byte == UInt8(ascii: ",") || byte == UInt8(ascii: "}")
+      || byte == UInt8(ascii: "]")
+  }
+}

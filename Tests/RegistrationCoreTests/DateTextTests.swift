@@ -1,0 +1,33 @@
+import Foundation
+import Testing
+
+@testable import RegistrationCore
+
+@Suite("dates as the SDKs write them")
+struct DateTextTests {
+  @Test(
+    "registrationDateUtc agrees with a Gregorian formatter from 1970 to 9999, by the millisecond")
+  func agreesWithFormatter() {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "UTC")
+    formatter.dateFormat = "yyyy-MM-dd'T'HH:mm:ss.SSS'Z'"
+    var random = SplitMix64(seed: 25)
+    for _ in 0..<2_000 {
+      let milliseconds = Int64(random.next() % 253_402_300_800_000)
+      let date = Date(timeIntervalSince1970: Double(milliseconds) / 1000)
+      #expect(DateText.utcStamp(date) == formatter.string(from: date), "\(milliseconds)")
+    }
+  }
+
+  @Test("the edges: the epoch, a leap day, the last millisecond of 9999, before the epoch")
+  func edges() {
+    #expect(DateText.utcStamp(Date(timeIntervalSince1970: 0)) == "1970-01-01T00:00:00.000Z")
+    #expect(
+      DateText.utcStamp(Date(timeIntervalSince1970: 1_709_164_800.5)) == "2024-02-29T00:00:00.500Z")
+    #expect(
+      DateText.utcStamp(Date(timeIntervalSince1970: 253_402_300_799.999))
+        == "9999-12-31T23:59:59.999Z")
+    #expect(DateText.utcStamp(Date(timeIntervalSince1970: -0.001)) == "1969-12-31T23:59:59.999Z")
+  }
+}
