@@ -54,14 +54,8 @@ public struct InspectorModel: Sendable {
   public var qa: QAChecklist?
   public var qaShown = true
   public var qaOpened: Int?
-  /// How far the receiver's timeline and findings are scrolled back (Page Up, Page Down);
-  /// 0 when another device is chosen.
-  public var receiverScroll = 0
-  /// The device the receiver layout shows, by id, so it stays selected as the list moves.
-  public var selectedDeviceID: String?
-  /// The selected device's last body as readable lines, made when it changes (not per frame),
-  /// with the device and the time of the registration they show.
-  public var receiverBody: (deviceID: String, at: Instant, lines: [String])?
+  /// The receiver screen's focus, scrolling, chosen device and its body.
+  public var receiver = ReceiverScreen()
   /// False when the session talks to a remote server: the fault keys do nothing then.
   public var hasLocalServer = true
 
@@ -161,7 +155,7 @@ public struct InspectorModel: Sendable {
   /// The receiver layout's device: the one selected, else the most recently seen.
   public var selectedDevice: DeviceWatch.Device? {
     guard let watched else { return nil }
-    return watched.first { $0.deviceID == selectedDeviceID } ?? watched.first
+    return watched.first { $0.deviceID == receiver.selectedDeviceID } ?? watched.first
   }
 
   /// The next instant the screen shows a countdown to, if any: the UI wakes each second then.

@@ -110,6 +110,8 @@ public struct KeyBinding: Sendable {
   public var help: String
   /// What the session must offer for the key to work.
   public var needs: SessionAbilities = []
+  /// The screens whose table holds it: elsewhere the key is neither shown nor obeyed.
+  public var screens: Set<InspectorModel.Screen> = [.device, .receiver, .fleet]
 
   /// Whether the binding works in a session with these abilities.
   public func isEnabled(_ abilities: SessionAbilities) -> Bool { abilities.isSuperset(of: needs) }
@@ -129,9 +131,12 @@ public enum KeyContext: Sendable, Hashable {
 /// The one key table: the status bar and the help overlay are drawn from it, and key presses
 /// are looked up in it, so they can never disagree.
 public enum KeyTable {
-  public static func bindings(_ context: KeyContext) -> [KeyBinding] {
+  /// The bindings of a context; for the normal context, those of one screen's table.
+  public static func bindings(_ context: KeyContext, on screen: InspectorModel.Screen = .device)
+    -> [KeyBinding]
+  {
     switch context {
-    case .normal: normal
+    case .normal: normal.filter { $0.screens.contains(screen) }
     case .commandLine:
       [
         KeyBinding(keys: [.enter], action: .confirm, hint: "run", help: "Run the command"),
@@ -233,63 +238,107 @@ public enum KeyTable {
     KeyBinding(
       keys: [.character("R")], action: .restart, hint: nil,
       help: "Kill the app and relaunch it from the store", needs: .device),
-    KeyBinding(keys: [.character("/")], action: .filter, hint: nil, help: "Filter the events"),
+    KeyBinding(
+      keys: [.character("/")], action: .filter, hint: nil, help: "Filter the events",
+      screens: [.device]),
     KeyBinding(keys: [.tab], action: .focusNext, hint: nil, help: "Next pane"),
     KeyBinding(keys: [.backTab], action: .focusPrevious, hint: nil, help: "Previous pane"),
     KeyBinding(
       keys: PaneID.allCases.map { .character(Character(String($0.rawValue))) },
-      action: .focus(.record),
-      hint: nil, help: "Go to pane 1-7"),
-    KeyBinding(keys: [.up, .character("k")], action: .scrollUp, hint: nil, help: "Scroll up"),
+      action: .focus(.record), hint: nil, help: "Go to pane 1-7", screens: [.device]),
     KeyBinding(
-      keys: [.down, .character("j")], action: .scrollDown, hint: nil, help: "Scroll down"),
-    KeyBinding(keys: [.pageUp], action: .pageUp, hint: nil, help: "Page up"),
-    KeyBinding(keys: [.pageDown], action: .pageDown, hint: nil, help: "Page down"),
-    KeyBinding(keys: [.character("g")], action: .top, hint: nil, help: "Top"),
+      keys: ReceiverScreen.Pane.allCases.map { .character(Character(String($0.rawValue))) },
+      action: .focus(.record), hint: nil,
+      help: "Go to pane 1-4: devices, timeline, findings, body", screens: [.receiver]),
     KeyBinding(
-      keys: [.character("G")], action: .bottom, hint: nil, help: "Bottom (events: follow the tail)"),
+      keys: [.up, .character("k")], action: .scrollUp, hint: nil, help: "Scroll up",
+      screens: [.device, .fleet]),
+    KeyBinding(
+      keys: [.down, .character("j")], action: .scrollDown, hint: nil, help: "Scroll down",
+      screens: [.device, .fleet]),
+    KeyBinding(
+      keys: [.pageUp], action: .pageUp, hint: nil, help: "Page up", screens: [.device, .fleet]),
+    KeyBinding(
+      keys: [.pageDown], action: .pageDown, hint: nil, help: "Page down",
+      screens: [.device, .fleet]),
+    KeyBinding(
+      keys: [.character("g")], action: .top, hint: nil, help: "Top", screens: [.device, .fleet]),
+    KeyBinding(
+      keys: [.character("G")], action: .bottom, hint: nil,
+      help: "Bottom (events: follow the tail)", screens: [.device, .fleet]),
+    KeyBinding(
+      keys: [.up, .character("k")], action: .scrollUp, hint: nil,
+      help: "Devices: the one above; other panes: scroll up", screens: [.receiver]),
+    KeyBinding(
+      keys: [.down, .character("j")], action: .scrollDown, hint: nil,
+      help: "Devices: the one below; other panes: scroll down", screens: [.receiver]),
+    KeyBinding(
+      keys: [.pageUp, .pageDown], action: .pageUp, hint: nil,
+      help: "Devices: 5 up or down; other panes: a page", screens: [.receiver]),
+    KeyBinding(
+      keys: [.character("g"), .character("G")], action: .top, hint: nil,
+      help: "Devices: the first or last; other panes: top or bottom", screens: [.receiver]),
     KeyBinding(keys: [.character("T")], action: .cycleTheme, hint: nil, help: "Next colour theme"),
     KeyBinding(
       keys: [.character("F")], action: .fleet, hint: nil,
       help: "Fleet view: the strategies on many devices"),
     KeyBinding(
       keys: [.character("Q")], action: .qaChecklist, hint: nil,
-      help: "QA: show or hide the plan's checklist (--qa PLAN)"),
+      help: "QA: show or hide the plan's checklist (--qa PLAN)", screens: [.receiver]),
     KeyBinding(
-      keys: [.enter], action: .qaProceed, hint: nil, help: "QA: done, go on after an ask"),
+      keys: [.enter], action: .qaProceed, hint: nil, help: "QA: done, go on after an ask",
+      screens: [.receiver]),
     KeyBinding(
       keys: [.character("[")], action: .qaPreviousStep, hint: nil,
-      help: "QA: open the step before (its evidence)"),
+      help: "QA: open the step before (its evidence)", screens: [.receiver]),
     KeyBinding(
       keys: [.character("]")], action: .qaNextStep, hint: nil,
-      help: "QA: open the step after"),
-    KeyBinding(keys: [.escape], action: .back, hint: nil, help: "Back: close, clear the filter"),
+      help: "QA: open the step after", screens: [.receiver]),
+    KeyBinding(
+      keys: [.escape], action: .back, hint: nil, help: "Back: clear the filter, follow the tail",
+      screens: [.device]),
+    KeyBinding(
+      keys: [.escape], action: .back, hint: nil, help: "Back to the session's screen",
+      screens: [.fleet]),
   ]
 
-  /// The binding for `key` in `context`, if the table has one.
-  public static func binding(for key: Key, in context: KeyContext) -> KeyBinding? {
-    bindings(context).first { $0.keys.contains(key) }
+  /// The binding for `key` in `context` on `screen`, if the table has one.
+  public static func binding(
+    for key: Key, in context: KeyContext, on screen: InspectorModel.Screen = .device
+  ) -> KeyBinding? {
+    bindings(context, on: screen).first { $0.keys.contains(key) }
   }
 
-  /// The action for `key` in `context`, if the table has one.
-  public static func action(for key: Key, in context: KeyContext) -> Action? {
-    for binding in bindings(context) where binding.keys.contains(key) {
-      if case .focus = binding.action, case .character(let character) = key,
-        let number = Int(String(character)), let pane = PaneID(rawValue: number)
-      {
-        return .focus(pane)
-      }
-      return binding.action
+  /// The action for `key` in `context` on `screen`, if the table has one. A binding of two
+  /// keys in opposite directions (Page Up and Down, `g` and `G`) gives each its own.
+  public static func action(
+    for key: Key, in context: KeyContext, on screen: InspectorModel.Screen = .device
+  ) -> Action? {
+    guard let binding = binding(for: key, in: context, on: screen) else { return nil }
+    switch (binding.action, key) {
+    case (.focus, .character(let character)):
+      return Int(String(character)).flatMap(PaneID.init(rawValue:)).map(Action.focus)
+    case (.pageUp, .pageDown): return .pageDown
+    case (.top, .character("G")): return .bottom
+    default: return binding.action
     }
-    return nil
   }
 
   /// The status bar's hints for a context: `q quit  ? help  : command ...`.
-  public static func hints(_ context: KeyContext, abilities: SessionAbilities = .all)
-    -> [(key: String, hint: String)]
-  {
-    bindings(context).filter { $0.isEnabled(abilities) }.compactMap { binding in
+  public static func hints(
+    _ context: KeyContext, on screen: InspectorModel.Screen = .device,
+    abilities: SessionAbilities = .all
+  ) -> [(key: String, hint: String)] {
+    bindings(context, on: screen).filter { $0.isEnabled(abilities) }.compactMap { binding in
       binding.hint.map { (binding.keys.map(\.label).joined(separator: "/"), $0) }
     }
+  }
+
+  /// The keys that work here, for the `?` overlay: the screen's table less what the session
+  /// cannot do.
+  public static func help(on screen: InspectorModel.Screen, abilities: SessionAbilities)
+    -> [KeyBinding]
+  {
+    bindings(.normal, on: screen).filter { $0.isEnabled(abilities) }
   }
 }

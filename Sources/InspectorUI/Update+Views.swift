@@ -3,18 +3,6 @@ import RegistrationCore
 import SessionValues
 
 extension Inspector {
-  /// In the receiver layout, Up and Down choose the device. False elsewhere.
-  static func selectDevice(_ model: inout InspectorModel, by delta: Int) -> Bool {
-    guard let watched = model.watched else { return false }
-    guard !watched.isEmpty else { return true }
-    let current = watched.firstIndex { $0.deviceID == model.selectedDevice?.deviceID } ?? 0
-    let next = min(max(0, current + delta), watched.count - 1)
-    if watched[next].deviceID != model.selectedDeviceID { model.receiverScroll = 0 }
-    model.selectedDeviceID = watched[next].deviceID
-    refreshReceiverBody(&model)
-    return true
-  }
-
   /// `F`: opens the Fleet view (computing the default fleet the first time), or closes it.
   static func fleetKey(_ model: inout InspectorModel) -> [InspectorEffect] {
     if model.screen == .fleet {
@@ -36,13 +24,13 @@ extension Inspector {
     guard let device = model.selectedDevice,
       let entry = device.registrations.last(where: { !$0.body.isEmpty })
     else {
-      model.receiverBody = nil
+      model.receiver.body = nil
       return
     }
-    if model.receiverBody?.deviceID == device.deviceID, model.receiverBody?.at == entry.at {
+    if model.receiver.body?.deviceID == device.deviceID, model.receiver.body?.at == entry.at {
       return
     }
-    model.receiverBody = (device.deviceID, entry.at, ReadableJSON.lines(Array(entry.body.utf8)))
+    model.receiver.body = (device.deviceID, entry.at, ReadableJSON.lines(Array(entry.body.utf8)))
   }
 
   /// The QA keys: `Q` shows or hides the checklist, Enter goes on after an ask, `[` and `]`

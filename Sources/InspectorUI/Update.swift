@@ -186,8 +186,17 @@ public enum Inspector {
 
   static func normal(_ key: Key, _ model: inout InspectorModel) -> [InspectorEffect] {
     model.flash = nil
-    guard let action = KeyTable.action(for: key, in: .normal) else { return [] }
-    if let binding = KeyTable.binding(for: key, in: .normal), !binding.isEnabled(model.abilities) {
+    guard let action = KeyTable.action(for: key, in: .normal, on: model.screen) else {
+      if KeyTable.normal.contains(where: { $0.keys.contains(key) }) {
+        model.flash = InspectorModel.Flash(
+          text: "\(key.label): not on this screen (? lists the keys that work here)",
+          isError: true)
+      }
+      return []
+    }
+    if let binding = KeyTable.binding(for: key, in: .normal, on: model.screen),
+      !binding.isEnabled(model.abilities)
+    {
       model.flash = InspectorModel.Flash(text: refusal(key, binding, model), isError: true)
       return []
     }
@@ -201,28 +210,13 @@ public enum Inspector {
       model.focus = .events
       model.mode = .filter(LineEditor(model.eventFilter))
     case .back:
+      guard model.screen != .fleet else { return fleetKey(&model) }
       model.eventFilter = ""
       model.eventsBack = 0
-    case .focusNext: model.focus = PaneID(rawValue: model.focus.rawValue % 7 + 1) ?? .record
-    case .focusPrevious:
-      model.focus = PaneID(rawValue: (model.focus.rawValue + 5) % 7 + 1) ?? .record
-    case .focus(let pane): model.focus = pane
-    case .scrollUp: if !selectDevice(&model, by: -1) { scroll(&model, by: -1) }
-    case .scrollDown: if !selectDevice(&model, by: 1) { scroll(&model, by: 1) }
-    case .pageUp:
-      if model.screen == .receiver {
-        model.receiverScroll = min(1_000, model.receiverScroll + 10)
-      } else {
-        scroll(&model, by: -10)
-      }
-    case .pageDown:
-      if model.screen == .receiver {
-        model.receiverScroll = max(0, model.receiverScroll - 10)
-      } else {
-        scroll(&model, by: 10)
-      }
-    case .top: scroll(&model, by: -1_000_000)
-    case .bottom: scroll(&model, by: 1_000_000)
+    case .focusNext, .focusPrevious, .focus, .scrollUp, .scrollDown, .pageUp, .pageDown, .top,
+      .bottom:
+      if model.screen == .receiver, receiverKey(action, &model) { return [] }
+      deviceKey(action, &model)
     case .toggleAppState:
       return [.run(model.device?.appState == .background ? .foreground : .background)]
     case .pauseResume:
@@ -261,6 +255,23 @@ public enum Inspector {
     case .confirm, .cancel, .add, .remove, .nextField: break
     }
     return []
+  }
+
+  /// Focus and scrolling on the device screen: the panes of the layout, the events' tail.
+  static func deviceKey(_ action: Action, _ model: inout InspectorModel) {
+    let panes = PaneID.allCases
+    switch action {
+    case .focusNext: model.focus = panes[model.focus.rawValue % panes.count]
+    case .focusPrevious:
+      model.focus = panes[(model.focus.rawValue + panes.count - 2) % panes.count]
+    case .focus(let pane): model.focus = pane
+    case .scrollUp: scroll(&model, by: -1)
+    case .scrollDown: scroll(&model, by: 1)
+    case .pageUp: scroll(&model, by: -10)
+    case .pageDown: scroll(&model, by: 10)
+    case .top: scroll(&model, by: -1_000_000)
+    default: scroll(&model, by: 1_000_000)
+    }
   }
 
   static func scroll(_ model: inout InspectorModel, by delta: Int) {

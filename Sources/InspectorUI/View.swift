@@ -148,7 +148,9 @@ extension Inspector {
       return
     }
     var x = 1
-    for (key, shown) in KeyTable.hints(model.keyContext, abilities: model.abilities) {
+    for (key, shown) in KeyTable.hints(
+      model.keyContext, on: model.screen, abilities: model.abilities)
+    {
       // With --step, Space takes the demo on rather than pausing it.
       let stepping = model.demo.map { $0.stepByStep && !$0.finished } ?? false
       let hint = key == "Space" && stepping ? "next" : shown
@@ -210,7 +212,7 @@ extension Inspector {
   }
 
   static func help(_ model: InspectorModel, _ canvas: inout Canvas) {
-    let bindings = KeyTable.bindings(.normal)
+    let bindings = KeyTable.help(on: model.screen, abilities: model.abilities)
     // One column when it fits; two side by side on a short screen.
     let rows = model.height - 6
     let columns = bindings.count <= rows ? 1 : 2
@@ -237,14 +239,14 @@ extension Inspector {
           (binding.help, .normal),
         ])
     }
-    canvas.line(
-      inner, perColumn + 1,
-      [
-        (
-          " Commands: tag add TAG, attr set KEY VALUE, contact-key set KEY, server fail 503 times 3",
-          .dim
-        )
-      ])
+    let abilities = model.abilities
+    let commands =
+      !abilities.contains(.unscripted)
+      ? nil
+      : abilities.contains(.device)
+        ? " Commands: tag add TAG, attr set KEY VALUE, contact-key set KEY, server fail 503 times 3"
+        : abilities.contains(.localServer) ? " Commands: server fail 503 times 3, server down" : nil
+    if let commands { canvas.line(inner, perColumn + 1, [(commands, .dim)]) }
   }
 
   static func attributeEditor(

@@ -84,7 +84,7 @@ struct HostileTextTests {
         server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
     }
     var model = receiverModel(watch, now: 5_000, receivingAt: "http://127.0.0.1:8080")
-    if let selected { model.selectedDeviceID = selected }
+    if let selected { model.receiver.selectedDeviceID = selected }
     return model
   }
 

@@ -1,11 +1,12 @@
 import EngagementCore
 import EngagementServer
 import Foundation
-import InspectorUI
 import RegistrationCore
 import Session
 import SessionValues
 import Testing
+
+@testable import InspectorUI
 
 /// The receiver's screen as it shows `watch` at `now`: the model after one pushed snapshot.
 func receiverModel(
@@ -122,11 +123,80 @@ struct ReceiverViewTests {
     var text = Inspector.view(model).text
     // The newest at the bottom of the timeline; the newest findings first.
     #expect(text.contains("20-32 of 32 lines"), "\(text)")
+    _ = Inspector.update(&model, .key(.character("2")))
     _ = Inspector.update(&model, .key(.pageUp))
     text = Inspector.view(model).text
-    #expect(text.contains("10-22 of 32 lines"), "\(text)")
+    #expect(text.contains("8-20 of 32 lines"), "\(text)")
     _ = Inspector.update(&model, .key(.pageDown))
     #expect(Inspector.view(model).text.contains("20-32 of 32 lines"))
+  }
+
+  @Test(
+    "every receiver pane takes focus (Tab, Shift-Tab, 1-4) and scrolls; g and G choose a device")
+  func panesTakeFocus() throws {
+    var watch = DeviceWatch()
+    for index in 0..<30 {
+      try Self.register(&watch, "HAMMER", tags: ["t\(index)"], at: Double(index))
+    }
+    for index in 0..<20 { try Self.register(&watch, "dev-\(index)", tags: ["ALL"], at: 100) }
+    var model = receiverModel(watch, now: 200, receivingAt: "http://127.0.0.1:8080")
+    #expect(model.receiver.focus == .devices)
+    for (key, pane) in [
+      (Key.tab, ReceiverScreen.Pane.timeline), (.tab, .findings), (.tab, .body), (.tab, .devices),
+      (.backTab, .body), (.character("3"), .findings), (.character("1"), .devices),
+    ] {
+      _ = Inspector.update(&model, .key(key))
+      #expect(model.receiver.focus == pane, "\(key)")
+    }
+    // g and G move the choice, and the list shows it.
+    _ = Inspector.update(&model, .key(.character("G")))
+    let last = try #require(model.watched?.last?.deviceID)
+    #expect(model.selectedDevice?.deviceID == last)
+    #expect(Inspector.view(model).text.contains("> \(last)"))
+    _ = Inspector.update(&model, .key(.character("g")))
+    let first = try #require(model.watched?.first?.deviceID)
+    #expect(model.selectedDevice?.deviceID == first)
+    #expect(Inspector.view(model).text.contains("> \(first)"))
+    // Choose the device with many findings, then scroll the Findings pane.
+    while model.selectedDevice?.deviceID != "HAMMER" { _ = Inspector.update(&model, .key(.down)) }
+    _ = Inspector.update(&model, .key(.character("3")))
+    var text = Inspector.view(model).text
+    let findingsLines = ReceiverPanes.lines(.findings, model, width: 74).count
+    #expect(findingsLines > 10)
+    let before = text
+    _ = Inspector.update(&model, .key(.pageDown))
+    text = Inspector.view(model).text
+    #expect(text != before, "Page Down moves the Findings pane")
+    _ = Inspector.update(&model, .key(.character("G")))
+    text = Inspector.view(model).text
+    #expect(text.contains("of \(findingsLines) lines"), "\(text)")
+    #expect(model.selectedDevice?.deviceID == "HAMMER", "G in Findings leaves the device chosen")
+    _ = Inspector.update(&model, .key(.character("g")))
+    #expect(model.receiver.view(.findings).first == nil)
+  }
+
+  @Test("? on the receiver lists only the keys that work there")
+  func helpListsWorkingKeys() throws {
+    var model = InspectorModel(
+      width: 120, height: 40, title: "app ← real apps", receivingAt: "http://127.0.0.1:8080")
+    let listed = KeyTable.help(on: model.screen, abilities: model.abilities)
+    for binding in listed {
+      for key in binding.keys where key != .character("q") && key != .character("?") {
+        var copy = model
+        _ = Inspector.update(&copy, .key(key))
+        #expect(
+          copy.flash?.isError != true || copy.flash?.text.contains("QA") == true,
+          "\(key.label): \(copy.flash?.text ?? "")")
+      }
+    }
+    let keys = Set(listed.flatMap(\.keys))
+    for refused in ["a", "t", "c", "n", "R", "f", " ", "/", "5"] {
+      #expect(!keys.contains(.character(Character(refused))), "\(refused) is listed")
+    }
+    _ = Inspector.update(&model, .key(.character("?")))
+    let text = Inspector.view(model).text
+    #expect(text.contains("Go to pane 1-4") && !text.contains("Edit attributes"))
+    #expect(!text.contains("tag add TAG"))
   }
 
   @Test("real time: n, Space, + and - are refused with the reason; the status bar offers none")

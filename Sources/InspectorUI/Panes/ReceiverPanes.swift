@@ -8,42 +8,64 @@ import SessionValues
 /// when the rules expect it next.
 enum ReceiverPanes {
   static func draw(_ model: InspectorModel, _ canvas: inout Canvas) {
-    let top = 1
-    let body = model.height - 2
-    let left = max(30, model.width * 36 / 100)
-    let right = model.width - left
-    let devicesRect = Rect(x: 0, y: top, width: left, height: body)
-    let timelineHeight = body * 40 / 100
-    let findingsHeight = body * 30 / 100
-    let timelineRect = Rect(x: left, y: top, width: right, height: timelineHeight)
-    let findingsRect = Rect(x: left, y: top + timelineHeight, width: right, height: findingsHeight)
-    let bodyRect = Rect(
-      x: left, y: top + timelineHeight + findingsHeight, width: right,
-      height: body - timelineHeight - findingsHeight)
+    let rects = ReceiverScreen.rects(width: model.width, height: model.height)
     let selected = model.selectedDevice
-    let count = model.watched?.count ?? 0
-    canvas.box(devicesRect, title: "Devices (\(count))", focused: true)
-    drawDevices(model, selected, in: devicesRect, &canvas)
-    let name = selected.map { " · " + TerminalText.escaped($0.deviceID) } ?? ""
-    canvas.box(timelineRect, title: "Timeline\(name)", focused: false)
-    let timelineLines = timeline(model, selected)
-    // The newest at the bottom: the view ends at the last line unless scrolled back.
-    scrolled(
-      timelineLines, in: timelineRect, &canvas,
-      start: max(0, timelineLines.count - timelineRect.inner.height - model.receiverScroll),
-      unit: "lines")
-    canvas.box(findingsRect, title: "Findings", focused: false)
-    scrolled(
-      findings(selected, model.glyphs, width: findingsRect.inner.width), in: findingsRect,
-      &canvas, start: model.receiverScroll, unit: "lines")
-    if let qa = model.qa, model.qaShown {
+    let focus = model.receiver.focus
+    for pane in ReceiverScreen.Pane.allCases {
+      guard let rect = rects[pane] else { continue }
+      canvas.box(rect, title: title(pane, model, selected), focused: focus == pane)
+      guard pane != .devices else {
+        drawDevices(model, selected, in: rect, &canvas)
+        continue
+      }
+      let lines = self.lines(pane, model, width: rect.inner.width)
+      scrolled(
+        lines, in: rect, &canvas, start: start(pane, model, count: lines.count, rect: rect),
+        unit: "lines")
+    }
+  }
+
+  /// The first line a pane shows: where its view is, or, for the QA checklist not yet
+  /// scrolled, the step under way.
+  static func start(_ pane: ReceiverScreen.Pane, _ model: InspectorModel, count: Int, rect: Rect)
+    -> Int
+  {
+    let view = model.receiver.view(pane)
+    if pane == .body, view.first == nil, let qa = model.qa, model.qaShown {
+      return QAPane.lines(model, qa, width: rect.inner.width).focusRow - 1
+    }
+    return view.firstLine(count: count, height: rect.inner.height)
+  }
+
+  static func title(
+    _ pane: ReceiverScreen.Pane, _ model: InspectorModel, _ selected: DeviceWatch.Device?
+  ) -> String {
+    let number = "\(pane.rawValue) "
+    switch pane {
+    case .devices: return number + "Devices (\(model.watched?.count ?? 0))"
+    case .timeline:
+      return number + "Timeline"
+        + (selected.map { " · " + TerminalText.escaped($0.deviceID) } ?? "")
+    case .findings: return number + "Findings"
+    case .body:
+      if let qa = model.qa, model.qaShown { return number + QAPane.title(qa) }
+      return number + "Last body (+ changed)"
+    }
+  }
+
+  /// A pane's lines at this width: what it draws and what its keys scroll.
+  static func lines(_ pane: ReceiverScreen.Pane, _ model: InspectorModel, width: Int)
+    -> [[(String, StyleRole)]]
+  {
+    let selected = model.selectedDevice
+    switch pane {
+    case .devices: return []
+    case .timeline: return timeline(model, selected)
+    case .findings: return findings(selected, model.glyphs, width: width)
+    case .body:
       // A QA run takes the body's place: the checklist beside the timeline.
-      canvas.box(bodyRect, title: QAPane.title(qa), focused: false)
-      let lines = QAPane.lines(model, qa, width: bodyRect.inner.width)
-      scrolled(lines.lines, in: bodyRect, &canvas, start: lines.focusRow - 1, unit: "lines")
-    } else {
-      canvas.box(bodyRect, title: "Last body (+ changed)", focused: false)
-      scrolled(lastBody(model), in: bodyRect, &canvas, start: 0, unit: "lines")
+      if let qa = model.qa, model.qaShown { return QAPane.lines(model, qa, width: width).lines }
+      return lastBody(model)
     }
   }
 
@@ -239,7 +261,7 @@ enum ReceiverPanes {
     var lines: [[(String, StyleRole)]] = entry.changes.map { change in
       [(change.hasPrefix("+ ") || change.hasPrefix("- ") ? change : "~ " + change, .changed)]
     }
-    lines += (model.receiverBody?.lines ?? []).map { [("  " + TerminalText.escaped($0), .normal)] }
+    lines += (model.receiver.body?.lines ?? []).map { [("  " + TerminalText.escaped($0), .normal)] }
     return lines
   }
 
