@@ -93,6 +93,8 @@ public enum Inspector {
       return []
     case .fleetReady(let show):
       model.fleet = show
+      model.flash = InspectorModel.Flash(
+        text: "fleet: \(show.plan.devices) devices, playing", isError: false)
       return []
     case .qa(let checklist):
       model.qa = checklist

@@ -17,8 +17,7 @@ public final class DeviceSession: Session {
   public let route: DeviceRoute
   public let server: LocalEngagementServer
   public let log: RunLog
-  let clock: any EngineClock
-  private let live: Bool
+  let clock: SessionClock
   /// A demo's pace: how fast the scenario walks this session's virtual clock.
   public let pace: DemoPace?
   private let deviceStore: RegistrationStore
@@ -42,7 +41,6 @@ public final class DeviceSession: Session {
   ) {
     self.setup = setup
     route = place.route
-    live = place.live
     clock = place.clock
     pace = place.pace
     self.server = server
@@ -70,7 +68,7 @@ public final class DeviceSession: Session {
       settings: ServerSettings(
         appID: setup.appID, accessToken: setup.accessToken,
         processingDelay: setup.processingDelay, definedAttributes: setup.definedAttributes),
-      store: place.serverStore, clock: place.clock,
+      store: place.serverStore, clock: place.clock.engineClock,
       eventSink: { event, now in log.append(RunEvent(t: now, body: .server(event))) })
     var front: (any ServerFront)?
     var simulated: SimulatedTransport?
@@ -78,7 +76,7 @@ public final class DeviceSession: Session {
     switch place.route {
     case .inProcess:
       simulated = SimulatedTransport(
-        server: server, clock: place.clock, latency: setup.networkLatency)
+        server: server, clock: place.clock.engineClock, latency: setup.networkLatency)
       configuration = try setup.configuration(serverURL: "http://127.0.0.1:9")
     case .loopback:
       guard let network = place.network else { throw SessionError.noNetwork }
@@ -94,7 +92,7 @@ public final class DeviceSession: Session {
       setup: setup, place: place, server: server, log: log, simulated: simulated, front: front,
       configuration: configuration, publisher: publisher)
     publisher.start { [weak session] in await session?.snapshot() }
-    if place.live && !session.isRemote {
+    if place.clock.isLive && !session.isRemote {
       let loop = Task { await server.run() }
       session.current.withLock { $0.serverLoop = loop }
     }
@@ -166,7 +164,8 @@ public final class DeviceSession: Session {
       throw SessionError.noNetwork
     }
     let engine = RegistrationEngine(
-      configuration: configuration, store: deviceStore, transport: transport, clock: clock,
+      configuration: configuration, store: deviceStore, transport: transport,
+      clock: clock.engineClock,
       environment: environment,
       makeDeviceID: { [setup] in setup.deviceID ?? UUID().uuidString },
       eventSink: { event in
@@ -174,7 +173,7 @@ public final class DeviceSession: Session {
       })
     current.withLock { $0.engine = engine }
     try await engine.launch()
-    if live {
+    if clock.isLive {
       let loop = Task { await engine.run() }
       current.withLock { $0.engineLoop = loop }
     }
@@ -183,10 +182,14 @@ public final class DeviceSession: Session {
   // MARK: Time
 
   /// The session's time: virtual seconds, or the scaled wall clock.
-  public var now: Instant { clock.now() }
+  public var now: Instant { clock.engineClock.now() }
 
   /// How fast a live clock runs (0 when paused); 1 for a virtual one, which moves by hand.
-  public var rate: Double { pace?.rate ?? (clock as? ScaledClock)?.rate ?? 1 }
+  public var rate: Double {
+    if let pace { return pace.rate }
+    if case .scaled(let clock, _) = clock { return clock.rate }
+    return 1
+  }
 
   /// Sets a live clock's rate (0 pauses it). False when the clock cannot: a virtual one.
   @discardableResult
@@ -196,7 +199,7 @@ public final class DeviceSession: Session {
       publisher.changed()
       return true
     }
-    guard let clock = clock as? ScaledClock else { return false }
+    guard case .scaled(let clock, _) = clock else { return false }
     clock.setRate(rate)
     publisher.changed()
     return true
@@ -204,15 +207,13 @@ public final class DeviceSession: Session {
 
   /// Waits until the session's clock reaches `instant` (demo playback, the shell's `wait`).
   public func sleep(until instant: Instant) async throws {
-    try await clock.sleep(until: instant)
+    try await clock.engineClock.sleep(until: instant)
   }
 
   /// Moves virtual time to `target`, doing everything due on the way in order: sends, answers
   /// coming back over the simulated network, and the server's processing.
   public func advance(to target: Instant) async throws {
-    guard let clock = clock as? VirtualClock, !live else {
-      throw SessionError.notVirtual
-    }
+    guard case .virtual(let clock) = clock else { throw SessionError.notVirtual }
     while true {
       try await settleInstantSends()
       let engineDue = await engine?.nextDeadline
@@ -259,9 +260,9 @@ public final class DeviceSession: Session {
     if let pace {
       // The demo walks there itself, so every check still sees it happen in order.
       pace.skipToNext()
-      return max(next, clock.now())
+      return max(next, now)
     }
-    guard let clock = clock as? ScaledClock else { return nil }
+    guard case .scaled(let clock, _) = clock else { return nil }
     clock.jump(to: next)
     publisher.changed()
     return next

@@ -111,10 +111,10 @@ public struct PersistentDevice: Sendable {
       setup.appID = remote.appID
     }
     let place = SessionPlace(
-      clock: ScaledClock(rate: speed), deviceStore: try RegistrationStore.open(at: devicePath),
+      clock: .scaled(ScaledClock(rate: speed), live: true),
+      deviceStore: try RegistrationStore.open(at: devicePath),
       serverStore: try ServerStore.open(at: serverPath),
-      route: remote.map { .remote($0) } ?? .inProcess,
-      live: true)
+      route: remote.map { .remote($0) } ?? .inProcess)
     return (setup, place)
   }
 

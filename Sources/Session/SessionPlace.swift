@@ -77,23 +77,43 @@ public enum DeviceRoute: Sendable {
   case remote(RegistrationConfiguration)
 }
 
+/// The time a device session runs on, and so what its clock keys can do.
+public enum SessionClock: Sendable {
+  /// Moved by hand (`advance`): a scenario, a demo. It never runs by itself.
+  case virtual(VirtualClock)
+  /// Real time, scaled and pausable, able to jump to a deadline. Live: the engine's and the
+  /// server's own loops run on it (the shell, the inspector); not live only where a test
+  /// drives the session by hand.
+  case scaled(ScaledClock, live: Bool)
+
+  /// The clock as the engine and the server read it.
+  public var engineClock: any EngineClock {
+    switch self {
+    case .virtual(let clock): clock
+    case .scaled(let clock, _): clock
+    }
+  }
+
+  public var isLive: Bool {
+    if case .scaled(_, let live) = self { return live }
+    return false
+  }
+}
+
 /// Where a device session's state lives, which clock it runs on, and how it reaches a server.
 public struct SessionPlace: Sendable {
-  public var clock: any EngineClock
+  public var clock: SessionClock
   public var deviceStore: RegistrationStore
   public var serverStore: ServerStore
   public var route: DeviceRoute
-  /// Run the engine's and the server's own loops on the clock (shell, inspector), rather
-  /// than advancing by hand (scenarios).
-  public var live: Bool
   public var network: (any SessionNetwork)?
   /// A demo: the virtual clock is walked by a scenario for the eye at this pace, which the
   /// faces' speed keys set.
   public var pace: DemoPace?
 
   public init(
-    clock: any EngineClock, deviceStore: RegistrationStore, serverStore: ServerStore,
-    route: DeviceRoute = .inProcess, live: Bool, network: (any SessionNetwork)? = nil,
+    clock: SessionClock, deviceStore: RegistrationStore, serverStore: ServerStore,
+    route: DeviceRoute = .inProcess, network: (any SessionNetwork)? = nil,
     pace: DemoPace? = nil
   ) {
     self.pace = pace
@@ -101,7 +121,6 @@ public struct SessionPlace: Sendable {
     self.deviceStore = deviceStore
     self.serverStore = serverStore
     self.route = route
-    self.live = live
     self.network = network
   }
 
@@ -110,8 +129,8 @@ public struct SessionPlace: Sendable {
     throws -> SessionPlace
   {
     SessionPlace(
-      clock: VirtualClock(), deviceStore: try RegistrationStore.inMemory(),
-      serverStore: try ServerStore.inMemory(), route: route, live: false, network: network)
+      clock: .virtual(VirtualClock()), deviceStore: try RegistrationStore.inMemory(),
+      serverStore: try ServerStore.inMemory(), route: route, network: network)
   }
 
   /// A demo: virtual time from zero and in-memory stores, as a scenario run has, walked at

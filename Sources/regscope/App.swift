@@ -9,9 +9,9 @@ import SessionValues
 import Synchronization
 import SystemCalls
 
-/// The inspector's main loop, on a thread of its own: wait in poll() for a key, a wake from
-/// another thread or the next second of a countdown; update the model; hand the session its
-/// work; draw what changed. Nothing runs between wakes.
+/// The inspector's main loop, on a thread of its own: wait in poll() for a key, a message from
+/// another thread or the next second of a countdown; dispatch each (update the model, then
+/// perform every effect it returns); draw what changed. Nothing runs between wakes.
 final class App {
   private let session: any Session
   private let terminal: Terminal
@@ -19,7 +19,6 @@ final class App {
   private var themeIndex: Int
   private var themes: [Theme]
   private let monochrome: Bool
-  private let inbox: EventInbox
   private let wakes: WakeQueue
   private let work: SessionWork
   /// The fleet `F` plays: the three strategies on one population.
@@ -35,7 +34,7 @@ final class App {
 
   init(
     session: any Session, terminal: Terminal, title: String, hasLocalServer: Bool,
-    receivingAt: String?, theme: Theme, monochrome: Bool, inbox: EventInbox, wakes: WakeQueue,
+    receivingAt: String?, theme: Theme, monochrome: Bool, wakes: WakeQueue,
     work: SessionWork
   ) {
     self.session = session
@@ -50,13 +49,12 @@ final class App {
       + Theme.builtInNames.filter { $0 != theme.name }.compactMap { ThemeLoader.builtIn($0)?.theme }
     themeIndex = 0
     self.monochrome = monochrome
-    self.inbox = inbox
     self.wakes = wakes
     self.work = work
     terminal.apply(theme, monochrome: monochrome)
   }
 
-  func useASCII() { _ = Inspector.update(&model, .glyphs(.ascii)) }
+  func useASCII() { dispatch(.glyphs(.ascii)) }
 
   /// Demo mode: the caption area, and times since the demo's start.
   func showDemo(_ scenario: Scenario, pace: DemoPace?) {
@@ -67,24 +65,26 @@ final class App {
       steps: scenario.steps.count, stepByStep: pace?.holdsForKey ?? false)
   }
 
-  func flash(_ text: String, isError: Bool) {
-    _ = Inspector.update(&model, .notice(text, isError: isError))
-  }
+  func flash(_ text: String, isError: Bool) { dispatch(.notice(text, isError: isError)) }
 
   /// Opens the Fleet view as if `F` were pressed (`regscope --fleet`).
-  func openFleet() { _ = perform(Inspector.update(&model, .key(.character("F")))) }
+  func openFleet() { dispatch(.key(.character("F"))) }
+
+  /// The one way the model changes: `update`, then every effect it asked for. True when an
+  /// effect is to quit.
+  @discardableResult
+  private func dispatch(_ message: InspectorMessage) -> Bool {
+    perform(Inspector.update(&model, message))
+  }
 
   /// Runs until the user quits or a signal asks to stop. Returns why the terminal was lost,
   /// when it was (standard input closed or failing), so the caller can say so and exit 1.
   @discardableResult
   func run(first snapshot: SessionSnapshot, started: ContinuousClock.Instant) -> String? {
-    let (inbox, wakes) = (self.inbox, self.wakes)
+    let wakes = self.wakes
     // The session pushes its state; the loop never asks for it again.
-    session.watch { snapshot in
-      inbox.post(snapshot)
-      wakes.post(.state)
-    }
-    _ = Inspector.update(&model, .snapshot(snapshot))
+    session.watch { wakes.post(.message(.snapshot($0))) }
+    dispatch(.snapshot(snapshot))
     draw()
     WorkingSet.trimStartupCode()
     if ProcessInfo.processInfo.environment["REGSCOPE_TIMING"] == "1" {
@@ -109,12 +109,7 @@ final class App {
       if ready.wake {
         for wake in wakes.take() where handle(wake) { return nil }
       }
-      if let tickAt, tickAt <= .now {
-        _ = Inspector.update(&model, .clock(now: session.now))
-      }
-      let (events, snapshot) = inbox.drain()
-      if !events.isEmpty { _ = Inspector.update(&model, .events(events)) }
-      if let snapshot { _ = Inspector.update(&model, .snapshot(snapshot)) }
+      if let tickAt, tickAt <= .now, dispatch(.clock(now: session.now)) { return nil }
       draw()
     }
   }
@@ -139,12 +134,12 @@ final class App {
     let (keys, resized) = terminal.readKeys()
     if resized {
       let size = terminal.size
-      _ = Inspector.update(&model, .resize(width: size.width, height: size.height))
+      if dispatch(.resize(width: size.width, height: size.height)) { return .quit }
     }
     if keys.isEmpty && !resized, let closed = terminal.inputClosed() { return .closed(closed) }
     for key in keys {
       if key == .control("c") { return .quit }
-      if perform(Inspector.update(&model, .key(key))) { return .quit }
+      if dispatch(.key(key)) { return .quit }
     }
     return .goOn
   }
@@ -156,19 +151,10 @@ final class App {
       return true
     case .resize:
       let size = terminal.refreshSize()
-      _ = Inspector.update(&model, .resize(width: size.width, height: size.height))
-    case .message(let text, let isError):
-      flash(text, isError: isError)
-    case .finished(let outcome):
-      _ = Inspector.update(&model, outcome)
-    case .fleet(let show):
-      _ = Inspector.update(&model, .fleetReady(show))
-      _ = Inspector.update(
-        &model, .notice("fleet: \(show.plan.devices) devices, playing", isError: false))
-    case .state:
-      break
+      return dispatch(.resize(width: size.width, height: size.height))
+    case .message(let message):
+      return dispatch(message)
     }
-    return false
   }
 
   /// True when the app should quit.
@@ -182,8 +168,7 @@ final class App {
       case .runAll(let commands):
         work.submit(.commands(commands))
       case .setRate(let rate):
-        let accepted = session.setRate(rate)
-        _ = Inspector.update(&model, .rateSet(rate, accepted: accepted))
+        if dispatch(.rateSet(rate, accepted: session.setRate(rate))) { return true }
       case .jumpToNextDeadline:
         work.submit(.jumpToNextDeadline)
       case .runFleet:
@@ -191,7 +176,8 @@ final class App {
         Task.detached {
           var reports: [FleetReport] = []
           for plan in plans { reports.append(await FleetRun.run(plan)) }
-          wakes.post(.fleet(FleetShow(plan: plans[0], reports: reports, startedAt: now)))
+          wakes.post(
+            .message(.fleetReady(FleetShow(plan: plans[0], reports: reports, startedAt: now))))
         }
       case .qaProceed:
         qa?.proceed()
@@ -200,8 +186,9 @@ final class App {
       case .cycleTheme:
         themeIndex = (themeIndex + 1) % themes.count
         terminal.apply(themes[themeIndex], monochrome: monochrome)
-        _ = Inspector.update(
-          &model, .themeChanged(name: themes[themeIndex].name, monochrome: monochrome))
+        if dispatch(.themeChanged(name: themes[themeIndex].name, monochrome: monochrome)) {
+          return true
+        }
       }
     }
     return false
@@ -234,27 +221,5 @@ final class App {
     let step: Double = model.ticksEverySecond ? 1 : 60
     let scaledWait = (now / step).rounded(.down) * step + step - now
     tickAt = .now + .seconds(max(0.05, scaledWait / rate))
-  }
-}
-
-/// What the session pushed (events, and its newest snapshot), kept until the UI wakes to
-/// read it.
-final class EventInbox: Sendable {
-  private struct Waiting {
-    var events: [RunEvent] = []
-    var snapshot: SessionSnapshot?
-  }
-  private let waiting = Mutex(Waiting())
-
-  func append(_ event: RunEvent) { waiting.withLock { $0.events.append(event) } }
-
-  /// Only the newest snapshot matters: an older one is replaced.
-  func post(_ snapshot: SessionSnapshot) { waiting.withLock { $0.snapshot = snapshot } }
-
-  func drain() -> (events: [RunEvent], snapshot: SessionSnapshot?) {
-    waiting.withLock { waiting in
-      defer { waiting = Waiting() }
-      return (waiting.events, waiting.snapshot)
-    }
   }
 }

@@ -28,8 +28,13 @@ enum Measure {
       .server(.fail(status: 503, times: 3, retryAfter: nil, duration: nil)))
     try await simulation.advance(to: Instant(400))
     var model = InspectorModel(width: width, height: height, title: "measure")
-    _ = Inspector.update(&model, .events(simulation.log.all))
-    _ = Inspector.update(&model, .snapshot(await simulation.snapshot()))
+    // What the session pushes asks for no effects: none is dropped here.
+    func feed(_ message: InspectorMessage) {
+      let effects = Inspector.update(&model, message)
+      assert(effects.isEmpty, "\(message) asked for \(effects)")
+    }
+    feed(.events(simulation.log.all))
+    feed(.snapshot(await simulation.snapshot()))
     let terminal = try Terminal(headless: (width, height))
     terminal.apply(Theme.standard, monochrome: false)
     let frames = 500
@@ -59,7 +64,7 @@ enum Measure {
       var written = 0
       ticks.append(
         time {
-          _ = Inspector.update(&model, .clock(now: model.now + 1))
+          feed(.clock(now: model.now + 1))
           written =
             terminal.redraw { Inspector.redrawClock(model, in: &$0) }
             ?? terminal.draw(Inspector.view(model))

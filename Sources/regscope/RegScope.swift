@@ -117,7 +117,6 @@ struct RegScope: AsyncParsableCommand {
       try await Measure.run(measure)
       return
     }
-    let inbox = EventInbox()
     let wakes: WakeQueue
     do {
       wakes = try WakeQueue()
@@ -126,10 +125,7 @@ struct RegScope: AsyncParsableCommand {
       throw ExitCode(2)
     }
     let wake: @Sendable (Wake) -> Void = { wakes.post($0) }
-    let onEvent: @Sendable (RunEvent) -> Void = { event in
-      inbox.append(event)
-      wake(.state)
-    }
+    let onEvent: @Sendable (RunEvent) -> Void = { wake(.message(.events([$0]))) }
     let folder = StateDirectory.resolve(options.state)
     let opened: OpenedJob
     do {
@@ -159,7 +155,7 @@ struct RegScope: AsyncParsableCommand {
     let signals = SignalWatch.start(wake)
     let work = SessionWork(session: session, report: wake)
     let player = await start(opened, wake: wake)
-    let qaRun = try startQA(on: session, reportFolder: folder, wake: wake)
+    let qaRun = try startQA(on: opened.receiver, reportFolder: folder, wake: wake)
     let first = await session.snapshot()
     let lost = Mutex<String?>(nil)
     await UIThread.run {
@@ -167,7 +163,7 @@ struct RegScope: AsyncParsableCommand {
       let app = App(
         session: session, terminal: terminal, title: TerminalText.escaped(opened.title),
         hasLocalServer: opened.hasLocalServer, receivingAt: opened.receivingAt,
-        theme: look.theme, monochrome: look.monochrome, inbox: inbox, wakes: wakes, work: work)
+        theme: look.theme, monochrome: look.monochrome, wakes: wakes, work: work)
       look.apply(to: app)
       app.qa = qaRun
       if let demo = opened.demo { app.showDemo(demo.scenario, pace: demo.session.pace) }
@@ -181,7 +177,7 @@ struct RegScope: AsyncParsableCommand {
     log?.restore()
     await work.finish()
     await session.stop()
-    if let written = (session as? ReceiverSession)?.front.written { Output.error(written) }
+    if let written = opened.receiver?.front.written { Output.error(written) }
     if let report = qaRun?.written.withLock({ $0 }) { Output.error("QA report: \(report)") }
     if let why = lost.withLock({ $0 }) {
       Output.error("regscope: \(why); the screen is restored and nothing was lost")
@@ -237,22 +233,23 @@ extension RegScope {
       _ = try? await opened.session.execute(.launch)
       return nil
     }
-    demo.session.pace?.whenFastForwarding { wake(.finished(.demo(.fastForward(seconds: $0)))) }
+    demo.session.pace?.whenFastForwarding { wake(.message(.demo(.fastForward(seconds: $0)))) }
     return Task { await ScenarioPlayer.play(demo.scenario, on: demo.session, report: wake) }
   }
 
   /// `--qa PLAN`: the plan runs beside the receiver, its checklist posted to the UI.
   func startQA(
-    on session: any Session, reportFolder: String, wake: @escaping @Sendable (Wake) -> Void
+    on receiver: ReceiverSession?, reportFolder: String,
+    wake: @escaping @Sendable (Wake) -> Void
   ) throws -> QAInInspector? {
-    guard let plan = try qaPlan(), let receiver = session as? ReceiverSession else { return nil }
+    guard let plan = try qaPlan(), let receiver else { return nil }
     let run = QAInInspector(plan: plan)
     run.start(
       on: receiver.server, reportFolder: reportFolder,
       context: QARunContext(
         receiver: receiver.url, app: try? receiverApp().brief,
-        har: self.receiver.har.map(TerminalText.escaped)), post: { wake(.finished(.qa($0))) },
-      say: { wake(.message($0, isError: false)) })
+        har: self.receiver.har.map(TerminalText.escaped)), post: { wake(.message(.qa($0))) },
+      say: { wake(.message(.notice($0, isError: false))) })
     return run
   }
 }

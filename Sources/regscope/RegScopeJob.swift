@@ -23,6 +23,9 @@ struct OpenedJob {
   var receivingAt: String?
   /// Demo mode: the scenario to play on the device session.
   var demo: (scenario: Scenario, session: DeviceSession)?
+  /// The receiving session itself, when the job receives real apps: its server (for a QA run)
+  /// and its front (for what it wrote).
+  var receiver: ReceiverSession?
 }
 
 extension RegScope {
@@ -137,7 +140,7 @@ extension RegScope {
     return OpenedJob(
       session: session, title: "\(shownApp) ← real apps, \(session.destination)\(relay)",
       warnings: receiver.exposureWarning.map { [$0] } ?? [], hasLocalServer: true,
-      receivingAt: session.url)
+      receivingAt: session.url, receiver: session)
   }
 
   /// The app the receiver accepts: `--app-id` and a token, the app's --config, --any-app, or

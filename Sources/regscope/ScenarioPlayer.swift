@@ -14,7 +14,7 @@ enum ScenarioPlayer {
   static func play(
     _ scenario: Scenario, on session: DeviceSession, report: @escaping @Sendable (Wake) -> Void
   ) async {
-    let note: @Sendable (DemoNote) -> Void = { report(.finished(.demo($0))) }
+    let note: @Sendable (DemoNote) -> Void = { report(.message(.demo($0))) }
     let pending = Mutex<[DemoCheck]>([])
     let played: (checks: [CheckResult], errors: [StepError])
     do {
@@ -52,8 +52,9 @@ enum ScenarioPlayer {
       : "\(played.checks.count - passed) of \(played.checks.count) checks failed"
     report(
       .message(
-        "demo \(scenario.name) finished: \(verdict); q quits", isError: passed < played.checks.count
-      ))
+        .notice(
+          "demo \(scenario.name) finished: \(verdict); q quits",
+          isError: passed < played.checks.count)))
   }
 
   /// A check as the screen shows it: an instant written as a time since the start

@@ -21,9 +21,9 @@ final class SessionWork: Sendable {
         case .commands(let commands):
           var results: [CommandResult] = []
           for command in commands { results.append(await session.run(command)) }
-          report(.finished(.commandsFinished(results)))
+          report(.message(.commandsFinished(results)))
         case .jumpToNextDeadline:
-          report(.finished(.jumped(to: await session.jumpToNextDeadline())))
+          report(.message(.jumped(to: await session.jumpToNextDeadline())))
         }
       }
     }

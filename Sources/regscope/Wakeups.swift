@@ -5,16 +5,13 @@ import SessionValues
 import Synchronization
 import SystemCalls
 
-/// Why the UI woke up, besides a key or its own timer. It sleeps otherwise: no ticker.
+/// What other threads tell the UI thread. It sleeps otherwise: no ticker.
 enum Wake: Sendable {
-  /// The session pushed events or a snapshot.
-  case state
+  /// For `update`: a snapshot or events the session pushed, the outcome of work the UI
+  /// handed it, a notice, a demo's or a QA run's progress, a computed fleet.
+  case message(InspectorMessage)
+  /// The terminal changed size: the UI reads the new size, then updates with it.
   case resize
-  case message(String, isError: Bool)
-  /// Work the UI handed to the session has finished: its outcome, for `update`.
-  case finished(InspectorMessage)
-  /// The Fleet view's fleet has been computed.
-  case fleet(FleetShow)
   case terminate
 }
 
@@ -39,10 +36,22 @@ final class WakeQueue: Sendable {
   /// For poll(): readable when something was posted.
   var descriptor: Int32 { pipe.read }
 
+  /// Posts `wake`. Only the newest snapshot matters (an older one waiting is dropped), and
+  /// events posted one after another wait as one batch.
   func post(_ wake: Wake) {
     let first = waiting.withLock { waiting in
-      // Pushed state is read from the inbox when the UI wakes: one wake says it all.
-      if case .state = wake, case .state = waiting.last { return false }
+      if case .message(.snapshot) = wake,
+        let older = waiting.lastIndex(where: {
+          if case .message(.snapshot) = $0 { true } else { false }
+        })
+      {
+        waiting.remove(at: older)
+      }
+      if case .message(.events(let more)) = wake, case .message(.events(let earlier)) = waiting.last
+      {
+        waiting[waiting.count - 1] = .message(.events(earlier + more))
+        return false
+      }
       waiting.append(wake)
       return waiting.count == 1
     }

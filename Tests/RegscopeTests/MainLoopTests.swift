@@ -1,4 +1,7 @@
+import EngagementCore
 import Foundation
+import InspectorUI
+import RegistrationCore
 import Session
 import SessionValues
 import Testing
@@ -17,27 +20,38 @@ struct MainLoopTests {
     return poll(&fd, 1, milliseconds) == 1
   }
 
-  @Test("a post from another thread wakes poll(); take gives the wakes in order, state once")
+  static func label(_ wake: Wake) -> String {
+    switch wake {
+    case .resize: "resize"
+    case .terminate: "terminate"
+    case .message(.notice(let text, _)): text
+    case .message(.events(let events)): "events \(events.count)"
+    case .message(.snapshot(let snapshot)): "snapshot \(snapshot.now.seconds)"
+    default: "other"
+    }
+  }
+
+  @Test(
+    "one stream: posts wake poll() and come in order; the newest snapshot only, events batched")
   func wakesInOrder() async throws {
     let queue = try WakeQueue()
     #expect(!Self.readable(queue, within: 0))
+    let event = RunEvent(t: .zero, body: .server(.faulted("n")))
+    let snapshot = { (at: Double) in
+      SessionSnapshot.device(.init(device: nil, server: nil, now: Instant(at), rate: 1))
+    }
     await Task.detached {
-      queue.post(.state)
-      queue.post(.state)
-      queue.post(.message("one", isError: false))
-      queue.post(.state)
+      queue.post(.message(.snapshot(snapshot(1))))
+      queue.post(.message(.events([event])))
+      queue.post(.message(.events([event, event])))
+      queue.post(.message(.notice("one", isError: false)))
+      queue.post(.message(.snapshot(snapshot(2))))
+      queue.post(.message(.events([event])))
       queue.post(.resize)
     }.value
     #expect(Self.readable(queue, within: 1000))
-    let taken = queue.take().map { wake -> String in
-      switch wake {
-      case .state: "state"
-      case .resize: "resize"
-      case .message(let text, _): text
-      default: "other"
-      }
-    }
-    #expect(taken == ["state", "one", "state", "resize"])
+    let taken = queue.take().map(Self.label)
+    #expect(taken == ["events 3", "one", "snapshot 2.0", "events 1", "resize"])
     // Read to the end: nothing wakes the loop again until the next post.
     #expect(!Self.readable(queue, within: 0))
     #expect(queue.take().isEmpty)
@@ -48,7 +62,7 @@ struct MainLoopTests {
   @Test("thousands of posts never block the poster nor fill the pipe")
   func manyPosts() throws {
     let queue = try WakeQueue()
-    for index in 0..<100_000 { queue.post(.message("\(index)", isError: false)) }
+    for index in 0..<100_000 { queue.post(.message(.notice("\(index)", isError: false))) }
     #expect(queue.take().count == 100_000)
   }
 
@@ -63,7 +77,7 @@ struct MainLoopTests {
     work.submit(.commands([.edit(.setAttribute(key: "", value: "no key"))]))
     await work.finish()
     let outcomes = queue.take().compactMap { wake -> [CommandResult]? in
-      if case .finished(.commandsFinished(let results)) = wake { return results }
+      if case .message(.commandsFinished(let results)) = wake { return results }
       return nil
     }
     #expect(outcomes.map(\.count) == [1, 2, 1])

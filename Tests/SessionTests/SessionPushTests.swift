@@ -44,8 +44,8 @@ struct SessionPushTests {
 
     let clock = ScaledClock(rate: 1, start: Instant(1000))
     let place = SessionPlace(
-      clock: clock, deviceStore: try RegistrationStore.inMemory(),
-      serverStore: try ServerStore.inMemory(), live: true)
+      clock: .scaled(clock, live: true), deviceStore: try RegistrationStore.inMemory(),
+      serverStore: try ServerStore.inMemory())
     let live = try await DeviceSession.start(SessionSetup(), place: place)
     var snapshots = Self.watched(live).makeAsyncIterator()
     _ = await snapshots.next()

@@ -16,8 +16,8 @@ struct SessionTimeTests {
   func jumpToNextDeadline() async throws {
     let clock = ScaledClock(rate: 0, start: Instant(1000))
     let place = SessionPlace(
-      clock: clock, deviceStore: try RegistrationStore.inMemory(),
-      serverStore: try ServerStore.inMemory(), live: false)
+      clock: .scaled(clock, live: false), deviceStore: try RegistrationStore.inMemory(),
+      serverStore: try ServerStore.inMemory())
     let simulation = try await DeviceSession.start(SessionSetup(), place: place)
     #expect(await simulation.jumpToNextDeadline() == nil)
     // A registration waiting to be processed: the server's deadline, 5 minutes on.
