@@ -27,11 +27,11 @@ public struct DeviceWatch: Sendable {
     /// The newest registrations, oldest first; only the newest few keep their bodies.
     public var registrations: [WatchedRegistration] = []
     public var registrationCount = 0
-    public var findingCounts: [String: Int] = [:]
+    public var findingCounts: [FindingCode: Int] = [:]
     public var severityCounts: [Finding.Severity: Int] = [:]
     /// The severities each code was found with, over every registration (the timeline keeps
     /// only the newest): what a CI gate decides on.
-    public var codeSeverities: [String: Set<Finding.Severity>] = [:]
+    public var codeSeverities: [FindingCode: Set<Finding.Severity>] = [:]
     /// The `X-Subscriber-Token` this server handed out.
     public var subscriberToken: String
     /// Nil until a request after the token was handed out could have sent it back.
@@ -218,7 +218,7 @@ public struct DeviceWatch: Sendable {
   public mutating func findingsToAnnounce(of deviceID: String, at now: Instant) -> [Finding] {
     guard var device = devices[deviceID],
       let findings = device.registrations.last?.findings.filter({
-        $0.severity != .note && $0.code != "refused"
+        $0.severity != .note && $0.code != .refused
       }), !findings.isEmpty
     else { return [] }
     device.findingsAnnouncedAt.removeAll { now - $0 >= 60 }

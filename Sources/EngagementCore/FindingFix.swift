@@ -2,27 +2,27 @@
 /// on, carried by the finding everywhere it is shown (the API, the timeline, the receiver pane,
 /// `regctl judge`, the QA report). A note needs none: a correct SDK sent it.
 public enum FindingFix {
-  public static func sentence(code: String, rule: String) -> String? {
+  public static func sentence(code: FindingCode, rule: String) -> String? {
     switch code {
-    case "throttleViolated", "unchangedResent":
+    case .throttleViolated, .unchangedResent:
       "let the SDK decide when to register: don't post the registration yourself or trigger it repeatedly; it sends a change within 60 s on its own"
-    case "retryTooSoon", "retryLadderBroken":
+    case .retryTooSoon, .retryLadderBroken:
       "retry only through the SDK: remove any retry loop of your own around it; it waits 60 s, then longer, after each failure"
-    case "retryAfterIgnored":
+    case .retryAfterIgnored:
       "let the SDK handle 429 and 503 answers: it waits for the server's Retry-After; don't resend before it"
-    case "missingRequired":
+    case .missingRequired:
       "configure the SDK with the app id and access token and let it build the body; don't hand-build registrations"
-    case "reservedAttribute":
+    case .reservedAttribute:
       "rename the attribute: reserved names belong to the SDK; set the contact key with the SDK's contact-key call, not as an attribute"
-    case "undefinedAttribute":
+    case .undefinedAttribute:
       "define the attribute in the app's attribute set (the MobilePush demographics), or stop setting it"
-    case "genericContactKey":
+    case .genericContactKey:
       "use a value unique to the person as the contact key (a customer id), never a placeholder"
-    case "contactKeyChanged" where rule == "R8.2":
+    case .contactKeyChanged where rule == "R8.2":
       "set the contact key before the first registration (delayRegistrationUntilContactKeyIsSet) unless anonymous contacts are wanted; --allow contactKeyChanged accepts it"
-    case "contactKeyChanged":
+    case .contactKeyChanged:
       "set the contact key once per person at login; a shared device orphans the one before (--allow contactKeyChanged accepts it)"
-    default: nil
+    case .backgroundSend, .relaunchSend, .platformSchedule, .refused: nil
     }
   }
 

@@ -7,20 +7,12 @@ public struct FindingGate: Sendable, Hashable {
   }
 
   public var threshold: Threshold
-  public var allowed: Set<String>
+  public var allowed: Set<FindingCode>
 
-  public init(threshold: Threshold = .violation, allowed: Set<String> = []) {
+  public init(threshold: Threshold = .violation, allowed: Set<FindingCode> = []) {
     self.threshold = threshold
     self.allowed = allowed
   }
-
-  /// Every code a finding can have.
-  public static let knownCodes: [String] = [
-    "throttleViolated", "retryTooSoon", "retryLadderBroken", "retryAfterIgnored",
-    "missingRequired", "reservedAttribute", "undefinedAttribute", "genericContactKey",
-    "contactKeyChanged", "unchangedResent", "backgroundSend", "relaunchSend", "platformSchedule",
-    "refused",
-  ]
 
   /// Reads `--fail-on` and the `--allow` lists (each a code or codes separated by commas);
   /// a bad value is an error that names it and what would do.
@@ -30,13 +22,11 @@ public struct FindingGate: Sendable, Hashable {
         GateError(
           "--fail-on \(failOn): give violation, warning or never"))
     }
-    var allowed: Set<String> = []
-    for code in allow.flatMap({ $0.split(separator: ",") }).map(String.init) {
-      guard knownCodes.contains(code) else {
-        return .failure(
-          GateError(
-            "--allow \(code): not a finding code; the codes are \(knownCodes.joined(separator: ", "))"
-          ))
+    var allowed: Set<FindingCode> = []
+    for text in allow.flatMap({ $0.split(separator: ",") }).map(String.init) {
+      guard let code = FindingCode(rawValue: text) else {
+        let known = FindingCode.allCases.map(\.rawValue).joined(separator: ", ")
+        return .failure(GateError("--allow \(text): not a finding code; the codes are \(known)"))
       }
       allowed.insert(code)
     }
@@ -46,7 +36,7 @@ public struct FindingGate: Sendable, Hashable {
   /// Whether `finding` fails the gate.
   public func fails(_ finding: Finding) -> Bool { fails(code: finding.code, finding.severity) }
 
-  public func fails(code: String, _ severity: Finding.Severity) -> Bool {
+  public func fails(code: FindingCode, _ severity: Finding.Severity) -> Bool {
     guard !allowed.contains(code) else { return false }
     switch threshold {
     case .never: return false

@@ -57,6 +57,6 @@ public struct Refusal: Hashable, Sendable {
 
   public var finding: Finding {
     Finding(
-      code: "refused", rule: "S1", message: "refused: \(reason)", severity: severity, fix: fix)
+      code: .refused, rule: "S1", message: "refused: \(reason)", severity: severity, fix: fix)
   }
 }

@@ -46,12 +46,13 @@ public struct Finding: Hashable, Sendable, Codable {
     /// few seconds is a crash loop, not a cause.
     var repeats: Bool { self != .relaunch && self != .lostAnswer }
 
-    var code: String {
+    /// A resend a lost answer explains is still an unchanged resend: noted under that code.
+    var code: FindingCode {
       switch self {
-      case .background: "backgroundSend"
-      case .relaunch: "relaunchSend"
-      case .lostAnswer: "unchangedResent"
-      case .platformSchedule: "platformSchedule"
+      case .background: .backgroundSend
+      case .relaunch: .relaunchSend
+      case .lostAnswer: .unchangedResent
+      case .platformSchedule: .platformSchedule
       }
     }
 
@@ -69,7 +70,7 @@ public struct Finding: Hashable, Sendable, Codable {
     }
   }
 
-  public var code: String
+  public var code: FindingCode
   public var rule: String
   public var message: String
   public var severity: Severity
@@ -78,7 +79,7 @@ public struct Finding: Hashable, Sendable, Codable {
   public var fix: String?
 
   public init(
-    code: String, rule: String, message: String, severity: Severity, cause: Cause? = nil,
+    code: FindingCode, rule: String, message: String, severity: Severity, cause: Cause? = nil,
     fix: String? = nil
   ) {
     self.code = code
@@ -113,7 +114,7 @@ public struct WatchedRegistration: Hashable, Sendable, Codable {
 
   /// The server refused it (S1: a wrong token or app, a body no SDK sends): the setup's
   /// problem, not a send of the app's SDK.
-  public var refused: Bool { findings.contains { $0.code == "refused" } }
+  public var refused: Bool { findings.contains { $0.code == .refused } }
 }
 
 /// What the judge remembers of one device between its registrations: what the server saw of
@@ -248,7 +249,7 @@ public enum RegistrationJudge {
       // Neither a background send (Android keeps the gate) nor a relaunch (iOS stores the
       // date) explains this.
       return Finding(
-        code: "retryAfterIgnored", rule: "R4.2",
+        code: .retryAfterIgnored, rule: "R4.2",
         message:
           "sent \(waited) after the answer before; the server's Retry-After asked for \(DurationText.describe((observed.lastAttemptAt.map { gate - $0 } ?? 0).rounded()))",
         severity: .violation)
@@ -268,7 +269,7 @@ public enum RegistrationJudge {
           ? "a \(previous.words) explains an early send that carries a change, and this one carries none since the send before"
           : "a \(previous.words) explains one early send, not a run of them"
       return Finding(
-        code: observed.failures == 0 ? "throttleViolated" : "retryTooSoon", rule: next.rule,
+        code: observed.failures == 0 ? .throttleViolated : .retryTooSoon, rule: next.rule,
         message:
           "sent \(waited) after the one before, which was already early: \(run) (\(next.why))",
         severity: .violation)
@@ -276,19 +277,19 @@ public enum RegistrationJudge {
     let failures = observed.failures
     if failures == 0 {
       return Finding(
-        code: "throttleViolated", rule: next.rule,
+        code: .throttleViolated, rule: next.rule,
         message: "sent \(waited) after the registration before; \(next.why)",
         severity: .violation)
     }
     if failures >= 2, let lastWait = observed.lastWait, abs(wait - lastWait) <= tolerance {
       return Finding(
-        code: "retryLadderBroken", rule: next.rule,
+        code: .retryLadderBroken, rule: next.rule,
         message:
           "the wait after failure \(failures) (\(waited)) did not grow from the one before; \(next.why)",
         severity: .violation)
     }
     return Finding(
-      code: "retryTooSoon", rule: next.rule,
+      code: .retryTooSoon, rule: next.rule,
       message: "retried \(waited) after failure \(failures); \(next.why)", severity: .violation)
   }
 
@@ -327,7 +328,7 @@ public enum RegistrationJudge {
         request.at >= theirs.at - tolerance
       else { return nil }
       return Finding(
-        code: "platformSchedule", rule: next.rule,
+        code: .platformSchedule, rule: next.rule,
         message:
           "sent \(waited) after the one before: early for the documented contract (\(next.why)), but the shipped \(platform.rawValue) SDK sends this (\(theirs.why)). The User-Agent is not a shipped SDK's: was it changed?",
         severity: .note, cause: .platformSchedule)
@@ -344,13 +345,13 @@ public enum RegistrationJudge {
     let afterSuccess = memory.previousStatus.map(RetryPolicy.isSuccess) ?? false
     if early || (memory.previousRepeated && afterSuccess) {
       return Finding(
-        code: "unchangedResent", rule: "R3.4",
+        code: .unchangedResent, rule: "R3.4",
         message:
           "the same record the server acknowledged was sent again\(early ? ", early" : ", again"): no SDK resends a record whose hash is unchanged; something outside the SDK is posting it",
         severity: .violation)
     }
     return Finding(
-      code: "unchangedResent", rule: "R3.4",
+      code: .unchangedResent, rule: "R3.4",
       message:
         afterSuccess
         ? "the same record the server acknowledged was sent again: possibly a lost answer (the app never heard the 2xx and retried)"
@@ -368,7 +369,7 @@ public enum RegistrationJudge {
     if !missing.isEmpty {
       findings.append(
         Finding(
-          code: "missingRequired", rule: "R6.3",
+          code: .missingRequired, rule: "R6.3",
           message: "missing \(missing.joined(separator: ", "))", severity: .violation))
     }
     let keys = (payload.attributes ?? []).map(\.key)
@@ -378,7 +379,7 @@ public enum RegistrationJudge {
     if !reserved.isEmpty {
       findings.append(
         Finding(
-          code: "reservedAttribute", rule: "R2.5",
+          code: .reservedAttribute, rule: "R2.5",
           message:
             "attribute keys reserved for the SDK: \(reserved.map(TerminalText.escaped).joined(separator: ", "))",
           severity: .violation, fix: FindingFix.reservedAttribute(reserved)))
@@ -388,7 +389,7 @@ public enum RegistrationJudge {
     if !undefined.isEmpty {
       findings.append(
         Finding(
-          code: "undefinedAttribute", rule: "S5",
+          code: .undefinedAttribute, rule: "S5",
           message:
             "not in the app's attribute set, so the registration is rejected: \(undefined.map(TerminalText.escaped).joined(separator: ", "))",
           severity: .warning))
@@ -396,7 +397,7 @@ public enum RegistrationJudge {
     if let key = payload.subscriberKey, InputRules.isGenericContactKey(key) {
       findings.append(
         Finding(
-          code: "genericContactKey", rule: "R2.4",
+          code: .genericContactKey, rule: "R2.4",
           message:
             "\"\(TerminalText.escaped(key))\" is not unique: every device using it shares one contact",
           severity: .warning))
@@ -429,14 +430,14 @@ public enum RegistrationJudge {
         : "\"\(TerminalText.escaped(old))\" has no device left and is orphaned (still billed)"
       return [
         Finding(
-          code: "contactKeyChanged", rule: "R8.3",
+          code: .contactKeyChanged, rule: "R8.3",
           message: "contact key changed to \"\(TerminalText.escaped(key))\": \(orphan)",
           severity: .warning)
       ]
     case .madeUp:
       return [
         Finding(
-          code: "contactKeyChanged", rule: "R8.2",
+          code: .contactKeyChanged, rule: "R8.2",
           message:
             "the server accepted this device without a contact key, then as \"\(TerminalText.escaped(key))\": the contact it made up is orphaned (still billed)",
           severity: .warning)

@@ -87,12 +87,15 @@ public struct Rejection: Error, Hashable, Sendable, Codable, CustomStringConvert
   public var description: String { "\(field): \(reason) (\(rule))" }
 }
 
+/// What a device-side warning is about: the engine's on an edit, and a state dump's reading.
 public enum WarningCode: String, Sendable, Codable, CaseIterable {
   case orphanRisk
   case genericContactKey
   case backgroundEdit
   case undefinedAttribute
   case missingRequired
+  /// A state dump holds an attribute under a name the SDK keeps (the engine refuses one).
+  case reservedAttribute
 }
 
 /// Something accepted that a careful engineer should know about.

@@ -123,7 +123,7 @@ extension RunEvent {
       if let deviceID { line.add("deviceID", deviceID) }
     case .finding(let deviceID, let finding):
       line.add("deviceID", deviceID)
-      line.add("code", finding.code)
+      line.add("code", finding.code.rawValue)
       line.add("severity", finding.severity.rawValue)
       line.add("rule", finding.rule)
       line.add("message", finding.message)

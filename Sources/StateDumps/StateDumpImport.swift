@@ -14,7 +14,7 @@ public struct StateDumpReading: Sendable {
   }
 
   public struct Finding: Sendable, Hashable {
-    public var code: String
+    public var code: WarningCode
     public var rule: String
     public var message: String
   }
@@ -238,7 +238,7 @@ public enum StateDumpImport {
     ] where InputRules.trimmed(value ?? "").isEmpty {
       found.append(
         .init(
-          code: "missingRequired", rule: "R6.3",
+          code: .missingRequired, rule: "R6.3",
           message: "\(name) is missing: the registration cannot be sent"))
     }
     for attribute in current.attributes ?? []
@@ -247,7 +247,7 @@ public enum StateDumpImport {
     {
       found.append(
         .init(
-          code: "reservedAttribute", rule: "R2.5",
+          code: .reservedAttribute, rule: "R2.5",
           message:
             "attribute \(TerminalText.escaped(attribute.key)) is a reserved word: the SDK keeps it for its own use"
         ))
@@ -255,7 +255,7 @@ public enum StateDumpImport {
     if let key = current.subscriberKey, InputRules.isGenericContactKey(key) {
       found.append(
         .init(
-          code: "genericContactKey", rule: "R2.4",
+          code: .genericContactKey, rule: "R2.4",
           message:
             "contact key \"\(TerminalText.escaped(key))\" is generic: every device that uses it becomes one contact"
         ))
@@ -263,14 +263,14 @@ public enum StateDumpImport {
     if let old = lastSent?.subscriberKey, let new = current.subscriberKey, old != new {
       found.append(
         .init(
-          code: "orphanRisk", rule: "R8.3",
+          code: .orphanRisk, rule: "R8.3",
           message:
             "the contact key changes from \"\(TerminalText.escaped(old))\" to \"\(TerminalText.escaped(new))\": the old contact is orphaned unless another device has it"
         ))
     } else if let lastSent, lastSent.subscriberKey == nil, let new = current.subscriberKey {
       found.append(
         .init(
-          code: "orphanRisk", rule: "R8.2",
+          code: .orphanRisk, rule: "R8.2",
           message:
             "the device was registered without a contact key; sending \"\(TerminalText.escaped(new))\" orphans the contact the server made up"
         ))

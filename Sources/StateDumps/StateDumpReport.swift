@@ -43,7 +43,7 @@ public enum StateDumpReport {
       "pending": reading.pending,
       "nextDue": reading.nextDue,
       "findings": reading.findings.map {
-        ["code": $0.code, "rule": $0.rule, "message": $0.message]
+        ["code": $0.code.rawValue, "rule": $0.rule, "message": $0.message]
       },
     ]
     let data =

@@ -20,7 +20,7 @@ struct JudgeBySDKTests {
     var rig = JudgeRig(userAgent: androidAgent)
     try rig.send(0, Self.android(["ALL"]), 201)
     let findings = try rig.send(20, Self.android(["ALL", "sports"]), 201)
-    #expect(findings.map(\.code) == ["backgroundSend"])
+    #expect(findings.map(\.code) == [.backgroundSend])
     #expect(findings.first?.severity == .note && findings.first?.cause == .background)
     #expect(findings.first?.message.contains("background") == true)
     #expect(rig.violations.isEmpty)
@@ -31,12 +31,12 @@ struct JudgeBySDKTests {
     var identical = JudgeRig(userAgent: androidAgent)
     try identical.send(0, Self.android(["ALL"]), 201)
     let codes = try identical.send(20, Self.android(["ALL"]), 201)
-    #expect(codes.filter { $0.severity == .violation }.map(\.code).contains("throttleViolated"))
+    #expect(codes.filter { $0.severity == .violation }.map(\.code).contains(.throttleViolated))
     var run = JudgeRig(userAgent: androidAgent)
     try run.send(0, Self.android(["ALL"]), 201)
     try run.send(20, Self.android(["ALL", "a"]), 201)
     let third = try run.send(40, Self.android(["ALL", "a", "b"]), 201)
-    #expect(third.map(\.code) == ["backgroundSend"] && third.first?.severity == .note)
+    #expect(third.map(\.code) == [.backgroundSend] && third.first?.severity == .note)
   }
 
   @Test("android: flat 60 s retries (reading 2) and doubling ones (reading 1) both draw nothing")
@@ -55,9 +55,9 @@ struct JudgeBySDKTests {
     var rig = JudgeRig(userAgent: androidAgent)
     try rig.send(0, Self.android(["ALL"]), 503)
     let second = try rig.send(5, Self.android(["ALL"]), 503)
-    #expect(second.map(\.code) == ["backgroundSend"])
+    #expect(second.map(\.code) == [.backgroundSend])
     let third = try rig.send(10, Self.android(["ALL"]), 503)
-    #expect(third.map(\.code) == ["retryTooSoon"] && third.first?.severity == .violation)
+    #expect(third.map(\.code) == [.retryTooSoon] && third.first?.severity == .violation)
   }
 
   @Test("android: an edit during a backoff goes out 60 s after the last attempt: nothing")
@@ -75,7 +75,7 @@ struct JudgeBySDKTests {
     var kept = JudgeRig(userAgent: androidAgent)
     try kept.send(0, Self.android(["ALL"]), 429, retryAfter: "300")
     let early = try kept.send(90, Self.android(["ALL", "x"]), 201)
-    #expect(early.map(\.code) == ["retryAfterIgnored"])
+    #expect(early.map(\.code) == [.retryAfterIgnored])
     var date = JudgeRig(userAgent: androidAgent)
     try date.send(0, Self.android(["ALL"]), 429, retryAfter: "Wed, 21 Oct 2015 07:36:40 GMT")
     #expect(try date.send(60, Self.android(["ALL"]), 201).isEmpty)
@@ -88,7 +88,7 @@ struct JudgeBySDKTests {
     var rig = JudgeRig(userAgent: iosAgent)
     try rig.send(0, Self.ios(["ALL", "IOS", "iPhone"]), 201)
     let findings = try rig.send(5, Self.ios(["ALL", "IOS", "iPhone", "a"]), 201)
-    #expect(findings.map(\.code) == ["relaunchSend"] && findings.first?.cause == .relaunch)
+    #expect(findings.map(\.code) == [.relaunchSend] && findings.first?.cause == .relaunch)
     #expect(findings.first?.message.contains("relaunch") == true)
     // The interval started again at the relaunch: 60 s after it is on time.
     #expect(try rig.send(66, Self.ios(["ALL", "IOS", "iPhone", "b"]), 201).isEmpty)
@@ -128,7 +128,7 @@ struct JudgeBySDKTests {
     #expect(androidRun == [[.note], [.note], [.note], [.note]])
     // A send with no change has no background cause.
     let unchanged = try android.send(10, Self.android(["ALL", "t3"]), 201)
-    #expect(unchanged.contains { $0.severity == .violation && $0.code == "throttleViolated" })
+    #expect(unchanged.contains { $0.severity == .violation && $0.code == .throttleViolated })
     // iOS: a relaunch explains the first; the rest are a crash loop, and say so.
     var ios = JudgeRig(userAgent: iosAgent)
     try ios.send(0, Self.ios(["ALL", "IOS", "iPhone"]), 201)
@@ -172,7 +172,7 @@ struct JudgeBySDKTests {
     var rig = JudgeRig(userAgent: iosAgent)
     try rig.send(0, Self.ios(["ALL"]), 429, retryAfter: "300")
     let findings = try rig.send(130, Self.ios(["ALL", "changed"]), 201)
-    #expect(findings.map(\.code) == ["retryAfterIgnored"] && findings.first?.severity == .violation)
+    #expect(findings.map(\.code) == [.retryAfterIgnored] && findings.first?.severity == .violation)
   }
 
   @Test("an iPad: its User-Agent says iPadOS; it is iOS, judged as iOS, and not malformed")
@@ -211,7 +211,7 @@ struct JudgeBySDKTests {
       var rig = JudgeRig(userAgent: agent)
       try rig.send(0, sdkBody(uuid: "a"), 201)
       let findings = try rig.send(130, sdkBody(uuid: "b"), 201)
-      #expect(findings.map(\.code) == ["unchangedResent"], "\(agent ?? "no agent")")
+      #expect(findings.map(\.code) == [.unchangedResent], "\(agent ?? "no agent")")
       #expect(findings.first?.severity == .note && findings.first?.cause == .lostAnswer)
     }
   }
@@ -227,7 +227,7 @@ struct JudgeBySDKTests {
       var rejected = JudgeRig(userAgent: agent, defined: ["Tier"])
       try rejected.send(0, sdkBody(attributes: ["Plan": "x"]), 201)
       let keyed = try rejected.send(200, sdkBody(key: "alice@example.com"), 201)
-      #expect(!keyed.map(\.code).contains("contactKeyChanged"))
+      #expect(!keyed.map(\.code).contains(.contactKeyChanged))
     }
   }
 
@@ -237,7 +237,7 @@ struct JudgeBySDKTests {
     try rig.send(0, Self.android(["ALL"]), 503)
     try rig.send(60, Self.android(["ALL"]), 503)
     let flat = try rig.send(120, Self.android(["ALL"]), 503)
-    #expect(flat.map(\.code) == ["platformSchedule"] && flat.first?.severity == .note)
+    #expect(flat.map(\.code) == [.platformSchedule] && flat.first?.severity == .note)
     #expect(flat.first?.message.contains("User-Agent") == true)
     var hammer = JudgeRig(userAgent: "okhttp/4.12.0")
     try hammer.send(0, Self.android(["ALL"]), 503)

@@ -27,10 +27,10 @@ struct KeptValuesTests {
     #expect(kept.utf8.count < ProcessingRules.keptValueBytes + 80)
     // 120 s later, the value changed only at its end: a change, not the record resent.
     let changed = Self.record(&watch, base + "2", at: 120)
-    #expect(!changed.contains { $0.code == "unchangedResent" }, "\(changed)")
+    #expect(!changed.contains { $0.code == .unchangedResent }, "\(changed)")
     // The same value again is the same record.
     let again = Self.record(&watch, base + "2", at: 240)
-    #expect(again.contains { $0.code == "unchangedResent" })
+    #expect(again.contains { $0.code == .unchangedResent })
     #expect(ProcessingRules.kept(kept) == kept)
   }
 }

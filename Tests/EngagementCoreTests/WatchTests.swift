@@ -45,7 +45,7 @@ struct RegistrationJudgeTests {
   /// Records `steps` for one device with no User-Agent; the last one's findings by code.
   static func judged(
     _ steps: [(Double, String, Int, String?)], defined: Set<String>? = nil
-  ) throws -> [String] {
+  ) throws -> [FindingCode] {
     var rig = JudgeRig(defined: defined)
     var last: [Finding] = []
     for (at, body, status, retryAfter) in steps {
@@ -69,10 +69,10 @@ struct RegistrationJudgeTests {
   func throttle() throws {
     #expect(
       try Self.judged([(0, sdkBody(), 201, nil), (10, sdkBody(tags: ["x"]), 201, nil)])
-        == ["throttleViolated"])
+        == [.throttleViolated])
     #expect(
       try Self.judged([(0, sdkBody(), 201, nil), (58, sdkBody(tags: ["x"]), 201, nil)])
-        == ["throttleViolated"])
+        == [.throttleViolated])
     #expect(
       try Self.judged([(0, sdkBody(), 201, nil), (60, sdkBody(tags: ["x"]), 201, nil)]).isEmpty)
   }
@@ -80,14 +80,14 @@ struct RegistrationJudgeTests {
   @Test("R4.1 after a 503 the ladder: at once is too soon; 60, 120, 240 s keep to it")
   func ladder() throws {
     let body = Self.ios
-    #expect(try Self.judged([(0, body, 503, nil), (1, body, 503, nil)]) == ["retryTooSoon"])
+    #expect(try Self.judged([(0, body, 503, nil), (1, body, 503, nil)]) == [.retryTooSoon])
     #expect(try Self.judged([(0, body, 503, nil), (60, body, 503, nil)]).isEmpty)
     #expect(
       try Self.judged([(0, body, 503, nil), (60, body, 503, nil), (180, body, 201, nil)]).isEmpty)
     // A fixed 60 s retry: too soon at the second failure, and the wait did not grow.
     #expect(
       try Self.judged([(0, body, 503, nil), (60, body, 503, nil), (120, body, 201, nil)])
-        == ["retryLadderBroken"])
+        == [.retryLadderBroken])
     #expect(
       SDKProfile.documented.earliestNext(after: observed([503, 503, 503]))?.at == Instant(240 + 2))
   }
@@ -121,25 +121,25 @@ struct RegistrationJudgeTests {
   func retryAfter() throws {
     let body = Self.ios
     #expect(
-      try Self.judged([(0, body, 429, "120"), (60, body, 201, nil)]) == ["retryAfterIgnored"])
+      try Self.judged([(0, body, 429, "120"), (60, body, 201, nil)]) == [.retryAfterIgnored])
     #expect(try Self.judged([(0, body, 429, "120"), (121, body, 201, nil)]).isEmpty)
     // 07:28:40 GMT is 120 s after the answer.
     #expect(
       try Self.judged([(0, body, 429, "Wed, 21 Oct 2015 07:28:40 GMT"), (60, body, 201, nil)])
-        == ["retryAfterIgnored"])
+        == [.retryAfterIgnored])
   }
 
   @Test("R6.3, R2.5, S5, R2.4: what a body carries, each with its severity")
   func content() throws {
     let noPlatform = sdkBody().replacingOccurrences(of: #""platform":"Android","#, with: "")
-    #expect(try Self.judged([(0, noPlatform, 201, nil)]) == ["missingRequired"])
+    #expect(try Self.judged([(0, noPlatform, 201, nil)]) == [.missingRequired])
     #expect(
       try Self.judged([(0, sdkBody(attributes: ["DeviceId": "x"]), 201, nil)])
-        == ["reservedAttribute"])
+        == [.reservedAttribute])
     #expect(
       try Self.judged([(0, sdkBody(attributes: ["Plan": "gold"]), 201, nil)], defined: ["Tier"])
-        == ["undefinedAttribute"])
-    #expect(try Self.judged([(0, sdkBody(key: "test"), 201, nil)]) == ["genericContactKey"])
+        == [.undefinedAttribute])
+    #expect(try Self.judged([(0, sdkBody(key: "test"), 201, nil)]) == [.genericContactKey])
     var missing = JudgeRig()
     var generic = JudgeRig()
     let severities = try [
@@ -167,7 +167,7 @@ struct RegistrationJudgeTests {
   func contactKeys() throws {
     #expect(
       try Self.judged([(0, sdkBody(), 201, nil), (61, sdkBody(key: "alice@x"), 201, nil)])
-        == ["contactKeyChanged"])
+        == [.contactKeyChanged])
     var rig = JudgeRig()
     try rig.send(0, sdkBody(key: "alice@x"), 201)
     let finding = try #require(try rig.send(61, sdkBody(key: "bob@x"), 201).first)
@@ -183,11 +183,11 @@ struct RegistrationJudgeTests {
     var rig = JudgeRig()
     try rig.send(0, sdkBody(uuid: "a"), 201)
     let first = try rig.send(61, sdkBody(uuid: "b"), 201)
-    #expect(first.map(\.code) == ["unchangedResent"])
+    #expect(first.map(\.code) == [.unchangedResent])
     #expect(first.first?.severity == .note && first.first?.cause == .lostAnswer)
     // A lost answer explains one resend, not a run: the same body hammered.
     let again = try rig.send(122, sdkBody(uuid: "c"), 201)
-    #expect(again.map(\.code) == ["unchangedResent"] && again.first?.severity == .violation)
+    #expect(again.map(\.code) == [.unchangedResent] && again.first?.severity == .violation)
   }
 
   @Test("the SDK is read from the User-Agent, as both shipped SDKs write it")

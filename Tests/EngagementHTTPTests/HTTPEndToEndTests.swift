@@ -311,6 +311,11 @@ struct HTTPEndToEndTests {
     let registration = (schemas?["Registration"] as? [String: Any])?["properties"] as? [String: Any]
     #expect((registration?["etAppId"] as? [String: Any])?["enum"] as? [String] == [appID])
     #expect(((schemas?["Fault"] as? [String: Any])?["oneOf"] as? [Any])?.count == 3)
+    // The finding codes are FindingCode's, every one.
+    let finding = (schemas?["Finding"] as? [String: Any])?["properties"] as? [String: Any]
+    #expect(
+      (finding?["code"] as? [String: Any])?["enum"] as? [String]
+        == FindingCode.allCases.map(\.rawValue))
     // The reference validator, from PyPI (.ci/run installs it).
     let validator = try await runTool(
       "python3",

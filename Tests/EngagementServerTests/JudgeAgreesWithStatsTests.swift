@@ -45,15 +45,15 @@ struct JudgeAgreesWithStatsTests {
   @Test("anonymous refused then a key: no finding, no orphan; anonymous accepted: both say one")
   func agree() async throws {
     let refused = try await Self.run([(0, sdkBody(), 503), (100, sdkBody(key: "alice@x"), nil)])
-    #expect(!refused.findings.map(\.code).contains("contactKeyChanged"))
+    #expect(!refused.findings.map(\.code).contains(.contactKeyChanged))
     #expect(refused.orphaned == 0)
     let rejected = try await Self.run(
       [(0, sdkBody(attributes: ["Plan": "x"]), nil), (100, sdkBody(key: "alice@x"), nil)],
       defined: ["Tier"])
-    #expect(!rejected.findings.map(\.code).contains("contactKeyChanged"))
+    #expect(!rejected.findings.map(\.code).contains(.contactKeyChanged))
     #expect(rejected.orphaned == 0)
     let accepted = try await Self.run([(0, sdkBody(), nil), (100, sdkBody(key: "alice@x"), nil)])
-    #expect(accepted.findings.filter { $0.code == "contactKeyChanged" }.count == 1)
+    #expect(accepted.findings.filter { $0.code == .contactKeyChanged }.count == 1)
     #expect(accepted.orphaned == 1)
   }
 }

@@ -57,13 +57,13 @@ struct QAFailureDetailTests {
   @Test("--allow lets a code pass a no-violation step; --fail-on warning fails on a warning")
   func gate() throws {
     let hammered = Self.device([(0, ["ALL"], 201), (5, ["ALL"], 201)])
-    let allowed = FindingGate(allowed: ["throttleViolated", "unchangedResent"])
+    let allowed = FindingGate(allowed: [.throttleViolated, .unchangedResent])
     #expect(
       QAJudge.decide(.noViolation, device: hammered, since: 0, runStart: 0, gate: allowed)?
         .verdict == .pass)
     #expect(
       FindingGate.parse(failOn: "warning", allow: ["contactKeyChanged"]).map(\.allowed)
-        == .success(["contactKeyChanged"]))
+        == .success([.contactKeyChanged]))
   }
 
   @Test("report file names: a readable UTC time, and a plan name that can never be a path")

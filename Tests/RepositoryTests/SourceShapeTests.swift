@@ -90,6 +90,17 @@ struct SourceShapeTests {
     }
   }
 
+  @Test("finding codes are FindingCode's cases, never a string written out")
+  func noStringFindingCodes() throws {
+    let code = try Regex(#"code(:| ==| !=) "[a-z]+[A-Z]\w*""#)
+    for (path, lines) in try swiftFiles(under: "Sources") {
+      for (index, line) in lines.enumerated() where (try? code.firstMatch(in: String(line))) != nil
+      {
+        Issue.record("\(path):\(index + 1) writes a code as a string: \(line)")
+      }
+    }
+  }
+
   @Test("only Sources/SystemCalls imports the C library")
   func oneFileImportsLibc() throws {
     for (path, lines) in try swiftFiles(under: "Sources")

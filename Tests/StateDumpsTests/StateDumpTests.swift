@@ -71,8 +71,8 @@ struct StateDumpTests {
       ])
     #expect(reading.nextDue == "the retry alarm fires at 2026-11-20T08:02:00.000Z")
     #expect(
-      Set(reading.findings.map(\.code)) == ["reservedAttribute", "genericContactKey", "orphanRisk"])
-    #expect(reading.findings.first { $0.code == "orphanRisk" }?.rule == "R8.3")
+      Set(reading.findings.map(\.code)) == [.reservedAttribute, .genericContactKey, .orphanRisk])
+    #expect(reading.findings.first { $0.code == .orphanRisk }?.rule == "R8.3")
   }
 
   @Test("a dump larger than 4 MB, or no regular file, is refused before it is read")
@@ -117,8 +117,8 @@ struct StateDumpTests {
     #expect(reading.shape == .ios)
     #expect(reading.pending.contains("attribute HWID: (none) -> \"x\""))
     let codes = reading.findings.map(\.code)
-    #expect(codes.contains("missingRequired") && codes.contains("reservedAttribute"))
-    #expect(reading.findings.first { $0.code == "orphanRisk" }?.rule == "R8.2")
+    #expect(codes.contains(.missingRequired) && codes.contains(.reservedAttribute))
+    #expect(reading.findings.first { $0.code == .orphanRisk }?.rule == "R8.2")
     #expect(reading.nextDue.hasPrefix("at once if it is past 2026-11-21T09:31:00.000Z"))
   }
 

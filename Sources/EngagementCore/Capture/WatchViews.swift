@@ -63,7 +63,9 @@ public enum WatchViews {
       systemVersion: identity.systemVersion, bundleID: identity.bundleID,
       appVersion: identity.appVersion, subscriberToken: maskToken(device.subscriberToken),
       subscriberTokenReturned: device.tokenReturned, firstSeen: device.firstSeen.seconds,
-      lastSeen: device.lastSeen.seconds, findings: device.findingCounts,
+      lastSeen: device.lastSeen.seconds,
+      findings: Dictionary(
+        uniqueKeysWithValues: device.findingCounts.map { ($0.key.rawValue, $0.value) }),
       severities: Dictionary(
         uniqueKeysWithValues: Finding.Severity.allCases.map {
           ($0.rawValue, device.severityCounts[$0] ?? 0)

@@ -183,7 +183,7 @@ enum ReceiverPanes {
         (TextWidth.column(interval, 12), .normal),
         (TextWidth.column(status, 4), ok ? .success : .error),
         (
-          entry.findings.map(\.code).joined(separator: " "),
+          entry.findings.map(\.code.rawValue).joined(separator: " "),
           entry.findings.map(\.severity).contains(.violation)
             ? .error : entry.findings.contains { $0.severity == .warning } ? .warning : .dim
         ),
@@ -238,7 +238,7 @@ enum ReceiverPanes {
       let (glyph, role) = mark(finding.severity, glyphs)
       let text: StyleRole = finding.severity == .note ? .dim : .normal
       let head: [(String, StyleRole)] = [
-        (glyph, role), (TextWidth.column(finding.code, 18), role),
+        (glyph, role), (TextWidth.column(finding.code.rawValue, 18), role),
         (TextWidth.column(finding.rule, 6), .accent),
       ]
       let wrapped = TextWidth.wrap(

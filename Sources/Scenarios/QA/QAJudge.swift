@@ -47,7 +47,7 @@ public enum QAJudge {
       return failure(
         expected: "no registration of the run with \(what)"
           + (gate.allowed.isEmpty
-            ? "" : " (allowed: \(gate.allowed.sorted().joined(separator: ", ")))"),
+            ? "" : " (allowed: \(gate.allowed.sorted().map(\.rawValue).joined(separator: ", ")))"),
         actual: "\(violating.count) with \(what)", violating)
     case .retriesKeepMinimum:
       // Decided when a failed registration is followed by one that succeeded.
@@ -65,7 +65,7 @@ public enum QAJudge {
         answered + 1 < new.count
       else { return nil }
       let next = new[answered + 1]
-      let ignored = next.findings.contains { $0.code == "retryAfterIgnored" }
+      let ignored = next.findings.contains { $0.code == .retryAfterIgnored }
       guard ignored else {
         return Decision(verdict: .pass, evidence: [line(new[answered]), line(next)])
       }
