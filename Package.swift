@@ -141,19 +141,37 @@ let package = Package(
       ],
       swiftSettings: strictSwift6
     ),
+    // RegScope's YAML files read with where each error is: the reader, the located error, the
+    // refusal of anchors and aliases. Scenarios, QA plans and themes share it.
+    .target(
+      name: "YAMLFiles",
+      dependencies: ["RegistrationCore", "SessionValues", .product(name: "Yams", package: "Yams")],
+      swiftSettings: strictSwift6
+    ),
     // The scenario format (YAML), expectations, the runner, the built-ins.
     .target(
       name: "Scenarios",
       dependencies: [
         "RegistrationCore", "RegistrationEngine", "EngagementCore", "EngagementServer", "Clocks",
-        "Session", "SessionValues", .product(name: "Yams", package: "Yams"),
+        "Session", "SessionValues", "YAMLFiles", .product(name: "Yams", package: "Yams"),
+      ],
+      swiftSettings: strictSwift6
+    ),
+    // QA plans: their format, the runner beside a receiver, the judge of each step, the
+    // reports (Markdown, JUnit).
+    .target(
+      name: "QA",
+      dependencies: [
+        "RegistrationCore", "EngagementCore", "EngagementServer", "Clocks", "SessionValues",
+        "YAMLFiles", .product(name: "Yams", package: "Yams"),
       ],
       swiftSettings: strictSwift6
     ),
     .testTarget(
       name: "ScenariosTests",
       dependencies: [
-        "Scenarios", "Session", "SessionValues", "SessionHTTP", "StateDumps", "EngagementCore",
+        "Scenarios", "QA", "YAMLFiles", "Session", "SessionValues", "SessionHTTP", "StateDumps",
+        "EngagementCore",
         "EngagementServer",
       ],
       swiftSettings: strictSwift6
@@ -225,7 +243,8 @@ let package = Package(
     .testTarget(
       name: "QATests",
       dependencies: [
-        "Scenarios", "EngagementCore", "EngagementServer", "EngagementHTTP", "RegistrationEngine",
+        "QA", "YAMLFiles", "EngagementCore", "EngagementServer", "EngagementHTTP",
+        "RegistrationEngine",
         "RegistrationHTTP", "RegistrationCore", "Clocks", "TestSupport",
       ],
       swiftSettings: strictSwift6
@@ -253,7 +272,7 @@ let package = Package(
     .target(
       name: "InspectorUI",
       dependencies: [
-        "RegistrationCore", "EngagementCore", "SessionValues", "Fleet",
+        "RegistrationCore", "EngagementCore", "SessionValues", "Fleet", "YAMLFiles",
         .product(name: "Yams", package: "Yams"),
       ],
       swiftSettings: strictSwift6
@@ -280,7 +299,7 @@ let package = Package(
     .executableTarget(
       name: "regscope",
       dependencies: [
-        "InspectorUI", "CNcursesw", "Session", "SessionValues", "SessionHTTP", "Scenarios",
+        "InspectorUI", "CNcursesw", "Session", "SessionValues", "SessionHTTP", "Scenarios", "QA",
         "StateDumps", "Fleet", "RegistrationEngine", "EngagementCore", "EngagementServer", "Clocks",
         "ToolSupport", "SystemCalls", "HAR",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
@@ -292,7 +311,7 @@ let package = Package(
       name: "regctl",
       dependencies: [
         "RegistrationCore", "RegistrationEngine", "EngagementCore", "EngagementServer",
-        "EngagementHTTP", "Clocks", "Session", "SessionValues", "SessionHTTP", "Scenarios",
+        "EngagementHTTP", "Clocks", "Session", "SessionValues", "SessionHTTP", "Scenarios", "QA",
         "StateDumps", "Fleet", "ToolSupport", "SystemCalls", "HAR",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
@@ -332,7 +351,7 @@ let package = Package(
     .executableTarget(
       name: "regscope-fuzz",
       dependencies: [
-        "Session", "SessionValues", "Scenarios", "StateDumps", "RegistrationEngine",
+        "Session", "SessionValues", "Scenarios", "QA", "StateDumps", "RegistrationEngine",
         "EngagementCore", "EngagementServer", "EngagementHTTP", "InspectorUI", "HAR",
       ],
       path: "Tests/Fuzz",

@@ -1,6 +1,7 @@
 import Foundation
 import RegistrationCore
 import SessionValues
+import YAMLFiles
 import Yams
 
 /// A colour as a theme names it.

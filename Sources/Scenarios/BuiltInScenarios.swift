@@ -1,6 +1,7 @@
 import Foundation
 import Session
 import SessionValues
+import YAMLFiles
 
 /// The scenario library that ships with RegScope (`regctl scenarios`). Each is a YAML file in
 /// the format of DESIGN.md, so any of them can be copied out and edited.

@@ -1,21 +1,7 @@
 import RegistrationCore
 import Session
 import SessionValues
-
-/// A place in a scenario file, for errors a person can act on.
-public struct SourcePosition: Hashable, Sendable, CustomStringConvertible {
-  public var file: String
-  public var line: Int
-  public var column: Int
-
-  public init(file: String, line: Int, column: Int) {
-    self.file = file
-    self.line = line
-    self.column = column
-  }
-
-  public var description: String { "\(file):\(line):\(column)" }
-}
+import YAMLFiles
 
 /// A scripted run in virtual time (DESIGN.md, "Scenario files").
 public struct Scenario: Sendable {
@@ -50,15 +36,5 @@ public struct ScenarioStep: Sendable {
   public var position: SourcePosition
 }
 
-/// A scenario file that cannot be run, and exactly where and why.
-public struct ScenarioError: Error, Hashable, Sendable, CustomStringConvertible {
-  public var position: SourcePosition
-  public var message: String
-
-  public init(_ position: SourcePosition, _ message: String) {
-    self.position = position
-    self.message = message
-  }
-
-  public var description: String { "\(position): \(message)" }
-}
+/// What is wrong in a scenario file, and where.
+public typealias ScenarioError = SourceError

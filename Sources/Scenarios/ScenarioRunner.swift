@@ -6,6 +6,7 @@ import RegistrationCore
 import RegistrationEngine
 import Session
 import SessionValues
+import YAMLFiles
 
 /// What a run shows, in order: the engine's and the server's events, each command a step
 /// carried out, and each expectation with its verdict.

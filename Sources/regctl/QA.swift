@@ -2,8 +2,8 @@ import ArgumentParser
 import EngagementCore
 import EngagementServer
 import Foundation
+import QA
 import RegistrationCore
-import Scenarios
 import Session
 import SessionHTTP
 import SessionValues

@@ -1,8 +1,8 @@
 import EngagementServer
 import Foundation
 import InspectorUI
+import QA
 import RegistrationCore
-import Scenarios
 import Synchronization
 import ToolSupport
 

@@ -6,6 +6,7 @@ import EngagementServer
 import Fleet
 import Foundation
 import InspectorUI
+import QA
 import RegistrationCore
 import RegistrationEngine
 import Scenarios

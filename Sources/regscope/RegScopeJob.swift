@@ -4,6 +4,7 @@ import EngagementCore
 import EngagementServer
 import Foundation
 import HAR
+import QA
 import RegistrationCore
 import RegistrationEngine
 import Scenarios

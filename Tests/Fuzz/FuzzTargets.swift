@@ -3,6 +3,7 @@ import EngagementServer
 import Foundation
 import HAR
 import InspectorUI
+import QA
 import RegistrationCore
 import RegistrationEngine
 import Scenarios

@@ -1,7 +1,7 @@
 import EngagementCore
 import Foundation
+import QA
 import RegistrationCore
-import Scenarios
 import TestSupport
 import Testing
 

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import Scenarios
+@testable import QA
 
 /// Bad plans get errors that say where (file, line, column) and what was expected.
 @Suite("reading QA plans")

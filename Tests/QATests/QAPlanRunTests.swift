@@ -3,10 +3,10 @@ import EngagementCore
 import EngagementHTTP
 import EngagementServer
 import Foundation
+import QA
 import RegistrationCore
 import RegistrationEngine
 import RegistrationHTTP
-import Scenarios
 import Synchronization
 import TestSupport
 import Testing

@@ -1,4 +1,5 @@
 import Foundation
+import QA
 import TestSupport
 import Testing
 

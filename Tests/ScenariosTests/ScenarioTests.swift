@@ -4,6 +4,7 @@ import Session
 import SessionHTTP
 import SessionValues
 import Testing
+import YAMLFiles
 
 @testable import Scenarios
 

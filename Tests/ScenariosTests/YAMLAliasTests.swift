@@ -1,6 +1,8 @@
+import QA
 import RegistrationCore
 import Scenarios
 import Testing
+import YAMLFiles
 
 /// A few hundred bytes of aliases can expand (or hash as keys) without bound: RegScope's YAML
 /// files refuse anchors and aliases before anything is composed.

@@ -1,6 +1,7 @@
 import Foundation
 import RegistrationCore
 import SessionValues
+import YAMLFiles
 import Yams
 
 /// Reads a QA plan (YAML). Every error names the file, line and column, and what was expected.
@@ -8,18 +9,18 @@ public enum QAPlanParser {
   /// A step's time-out is at most a day.
   public static let longestTimeout: Double = 86_400
 
-  public static func parse(file path: String) throws(ScenarioError) -> QAPlan {
+  public static func parse(file path: String) throws(QAPlanError) -> QAPlan {
     guard let data = FileManager.default.contents(atPath: path) else {
-      throw ScenarioError(SourcePosition(file: path, line: 1, column: 1), "cannot be read")
+      throw QAPlanError(SourcePosition(file: path, line: 1, column: 1), "cannot be read")
     }
     guard let text = String(data: data, encoding: .utf8) else {
-      throw ScenarioError(SourcePosition(file: path, line: 1, column: 1), "is not UTF-8 text")
+      throw QAPlanError(SourcePosition(file: path, line: 1, column: 1), "is not UTF-8 text")
     }
     return try parse(text, source: path)
   }
 
-  public static func parse(_ yaml: String, source: String) throws(ScenarioError) -> QAPlan {
-    let reader = ScenarioParser.Reader(source: source)
+  public static func parse(_ yaml: String, source: String) throws(QAPlanError) -> QAPlan {
+    let reader = YAMLReader(source: source)
     let root = try reader.compose(yaml, ifEmpty: "a plan needs name and steps")
     var name: String?
     var description = ""
@@ -34,29 +35,29 @@ public enum QAPlanParser {
       case "device": device = try deviceChoice(reader, value)
       default:
         guard let list = value.sequence else {
-          throw ScenarioError(reader.position(value), "steps must be a list")
+          throw QAPlanError(reader.position(value), "steps must be a list")
         }
         for node in list { steps.append(try step(reader, node, number: steps.count + 1)) }
       }
     }
     guard let name, !name.isEmpty else {
-      throw ScenarioError(reader.position(root), "the plan needs a name")
+      throw QAPlanError(reader.position(root), "the plan needs a name")
     }
     guard !steps.isEmpty else {
-      throw ScenarioError(reader.position(root), "the plan has no steps")
+      throw QAPlanError(reader.position(root), "the plan has no steps")
     }
     return QAPlan(
       name: name, description: description, device: device, steps: steps, source: source)
   }
 
-  static func deviceChoice(_ reader: ScenarioParser.Reader, _ node: Node) throws(ScenarioError)
+  static func deviceChoice(_ reader: YAMLReader, _ node: Node) throws(QAPlanError)
     -> QAPlan.DeviceChoice
   {
     let text = try reader.string(node, "device")
     return text == "first" ? .first : .id(text)
   }
 
-  static func step(_ reader: ScenarioParser.Reader, _ node: Node, number: Int) throws(ScenarioError)
+  static func step(_ reader: YAMLReader, _ node: Node, number: Int) throws(QAPlanError)
     -> QAStep
   {
     let fields = try reader.mapping(
@@ -64,7 +65,7 @@ public enum QAPlanParser {
       keys: ["ask", "fault", "expect", "timeout", "device", "tags", "attributes"])
     let kinds = fields.filter { ["ask", "fault", "expect"].contains($0.key) }
     guard kinds.count == 1, let kind = kinds.first else {
-      throw ScenarioError(
+      throw QAPlanError(
         reader.position(node), "step \(number) needs exactly one of ask:, fault: or expect:")
     }
     var timeout: Double?
@@ -77,7 +78,7 @@ public enum QAPlanParser {
       case "device": device = try deviceChoice(reader, value)
       case "tags":
         guard let list = value.sequence else {
-          throw ScenarioError(reader.position(value), "tags must be a list")
+          throw QAPlanError(reader.position(value), "tags must be a list")
         }
         for item in list { tags.append(try reader.string(item, "a tag")) }
       case "attributes":
@@ -94,7 +95,7 @@ public enum QAPlanParser {
     case "fault":
       let text = try reader.string(kind.value, "fault")
       guard let fault = QAFaultText.parse(text) else {
-        throw ScenarioError(
+        throw QAPlanError(
           reader.position(kind.value),
           "unknown fault \"\(TerminalText.escaped(text))\"; the receiver's faults are STATUS [xN] [retry-after S] [for DURATION], down [DURATION], hang, drop, up"
         )
@@ -105,7 +106,7 @@ public enum QAPlanParser {
     }
     if case .fault = action {
     } else if timeout == nil {
-      throw ScenarioError(
+      throw QAPlanError(
         reader.position(node), "step \(number) needs a timeout: (how long it may take, e.g. 5m)")
     }
     return QAStep(
@@ -114,8 +115,8 @@ public enum QAPlanParser {
   }
 
   static func expectation(
-    _ reader: ScenarioParser.Reader, _ node: Node, tags: [String], attributes: [String: String?]
-  ) throws(ScenarioError) -> QAExpectation {
+    _ reader: YAMLReader, _ node: Node, tags: [String], attributes: [String: String?]
+  ) throws(QAPlanError) -> QAExpectation {
     let name = try reader.string(node, "expect")
     switch name {
     case "registration": return .registration
@@ -125,7 +126,7 @@ public enum QAPlanParser {
     case "token-returned": return .tokenReturned
     case "body-has":
       guard !tags.isEmpty || !attributes.isEmpty else {
-        throw ScenarioError(
+        throw QAPlanError(
           reader.position(node), "expect: body-has needs tags: [...] or attributes: {KEY: VALUE}")
       }
       return .bodyHas(tags: tags, attributes: attributes)
@@ -135,22 +136,21 @@ public enum QAPlanParser {
       if let nearest = Suggestion.nearest(to: name, in: QAExpectation.names) {
         message += ". Did you mean \"\(nearest)\"?"
       }
-      throw ScenarioError(reader.position(node), message)
+      throw QAPlanError(reader.position(node), message)
     }
   }
 
-  static func timeout(_ reader: ScenarioParser.Reader, _ node: Node) throws(ScenarioError) -> Double
-  {
+  static func timeout(_ reader: YAMLReader, _ node: Node) throws(QAPlanError) -> Double {
     let text = try reader.string(node, "timeout")
     switch DurationText.parse(text) {
     case .failure(let problem):
-      throw ScenarioError(reader.position(node), "timeout: \(problem)")
+      throw QAPlanError(reader.position(node), "timeout: \(problem)")
     case .success(let seconds):
       guard seconds > 0 else {
-        throw ScenarioError(reader.position(node), "timeout must be above 0 (e.g. 30s, 5m)")
+        throw QAPlanError(reader.position(node), "timeout must be above 0 (e.g. 30s, 5m)")
       }
       guard seconds <= longestTimeout else {
-        throw ScenarioError(reader.position(node), "timeout is at most a day (24h)")
+        throw QAPlanError(reader.position(node), "timeout is at most a day (24h)")
       }
       return seconds
     }

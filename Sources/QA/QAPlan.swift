@@ -1,5 +1,6 @@
 import EngagementCore
 import RegistrationCore
+import YAMLFiles
 
 /// A QA plan (a YAML file in the style of the scenarios): steps a tester and RegScope take in
 /// turn against a real app (`regctl qa`), each ending as pass, fail or timed out.
@@ -117,3 +118,6 @@ public enum QAExpectation: Sendable, Hashable {
     }
   }
 }
+
+/// What is wrong in a QA plan file, and where (`file:line:column: message`).
+public typealias QAPlanError = SourceError
