@@ -47,19 +47,6 @@ let package = Package(
       ],
       swiftSettings: strictSwift6
     ),
-    // The engine's transport to a real endpoint, on AsyncHTTPClient (kept apart so the
-    // inspector's UI links no NIO).
-    .target(
-      name: "RegistrationHTTP",
-      dependencies: [
-        "RegistrationCore", "RegistrationEngine", "SystemCalls",
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
-        .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOHTTP1", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
-      ],
-      swiftSettings: strictSwift6
-    ),
     // The receiving side's rules as pure code (SPEC S1-S7): processing, the watch and its
     // judge, faults, events, pages.
     .target(
@@ -132,12 +119,18 @@ let package = Package(
     .testTarget(
       name: "FleetTests", dependencies: ["Fleet", "RegistrationCore", "Scenarios", "Session"],
       swiftSettings: strictSwift6),
-    // What a session needs to reach a real network: the HTTP transport and the HTTP front.
+    // What a session needs to reach a real network: the engine's HTTP transport (on
+    // AsyncHTTPClient) and the server's HTTP front. Kept apart so the inspector's UI and a
+    // scenario in virtual time link no NIO.
     .target(
       name: "SessionHTTP",
       dependencies: [
-        "Session", "RegistrationEngine", "RegistrationHTTP", "EngagementCore", "EngagementServer",
-        "EngagementHTTP", "HAR",
+        "Session", "RegistrationCore", "RegistrationEngine", "EngagementCore", "EngagementServer",
+        "EngagementHTTP", "HAR", "SystemCalls",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
       ],
       swiftSettings: strictSwift6
     ),
@@ -202,7 +195,7 @@ let package = Package(
       name: "EngagementHTTPTests",
       dependencies: [
         "EngagementCore", "EngagementServer", "EngagementHTTP", "RegistrationEngine",
-        "RegistrationHTTP", "Clocks", "TestSupport", "HAR",
+        "SessionHTTP", "Clocks", "TestSupport", "HAR",
       ],
       swiftSettings: strictSwift6
     ),
@@ -225,15 +218,12 @@ let package = Package(
       name: "ClocksTests", dependencies: ["Clocks", "RegistrationCore"], swiftSettings: strictSwift6
     ),
     .testTarget(
-      name: "RegistrationHTTPTests",
-      dependencies: ["RegistrationHTTP", "RegistrationEngine", "RegistrationCore"],
-      swiftSettings: strictSwift6),
-    .testTarget(
       name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strictSwift6),
     .testTarget(
       name: "ToolSupportTests", dependencies: ["ToolSupport"], swiftSettings: strictSwift6),
     .testTarget(
-      name: "SessionHTTPTests", dependencies: ["SessionHTTP", "Session"],
+      name: "SessionHTTPTests",
+      dependencies: ["SessionHTTP", "Session", "RegistrationEngine", "RegistrationCore"],
       swiftSettings: strictSwift6),
     .testTarget(
       name: "HARTests",
@@ -245,7 +235,7 @@ let package = Package(
       dependencies: [
         "QA", "YAMLFiles", "EngagementCore", "EngagementServer", "EngagementHTTP",
         "RegistrationEngine",
-        "RegistrationHTTP", "RegistrationCore", "Clocks", "TestSupport",
+        "SessionHTTP", "RegistrationCore", "Clocks", "TestSupport",
       ],
       swiftSettings: strictSwift6
     ),
@@ -321,7 +311,7 @@ let package = Package(
       name: "EngagementServerTests",
       dependencies: [
         "EngagementCore", "EngagementServer", "EngagementHTTP", "RegistrationEngine",
-        "RegistrationHTTP", "Clocks", "TestSupport", "HAR",
+        "SessionHTTP", "Clocks", "TestSupport", "HAR",
       ],
       swiftSettings: strictSwift6
     ),
@@ -333,7 +323,7 @@ let package = Package(
     .testTarget(
       name: "RegistrationEngineTests",
       dependencies: [
-        "RegistrationEngine", "RegistrationHTTP", "Clocks", "crash-probe", "TestSupport",
+        "RegistrationEngine", "SessionHTTP", "Clocks", "crash-probe", "TestSupport",
         .product(name: "GRDB", package: "GRDB.swift"),
       ],
       swiftSettings: strictSwift6

@@ -4,7 +4,6 @@ import EngagementServer
 import HAR
 import RegistrationCore
 import RegistrationEngine
-import RegistrationHTTP
 import Session
 import SessionValues
 

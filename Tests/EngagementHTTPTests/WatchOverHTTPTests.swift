@@ -3,7 +3,7 @@ import EngagementHTTP
 import Foundation
 import RegistrationCore
 import RegistrationEngine
-import RegistrationHTTP
+import SessionHTTP
 import TestSupport
 import Testing
 

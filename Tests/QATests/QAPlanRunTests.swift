@@ -6,7 +6,7 @@ import Foundation
 import QA
 import RegistrationCore
 import RegistrationEngine
-import RegistrationHTTP
+import SessionHTTP
 import Synchronization
 import TestSupport
 import Testing

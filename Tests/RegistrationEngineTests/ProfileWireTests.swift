@@ -2,7 +2,7 @@ import Clocks
 import Foundation
 import RegistrationCore
 import RegistrationEngine
-import RegistrationHTTP
+import SessionHTTP
 import Synchronization
 import TestSupport
 import Testing

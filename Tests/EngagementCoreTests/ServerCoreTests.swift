@@ -4,7 +4,6 @@ import TestSupport
 import Testing
 
 @testable import EngagementCore
-@testable import EngagementServer
 
 /// A registration body as a device would send it.
 func body(

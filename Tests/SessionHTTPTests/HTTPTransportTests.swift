@@ -3,7 +3,7 @@ import RegistrationCore
 import RegistrationEngine
 import Testing
 
-@testable import RegistrationHTTP
+@testable import SessionHTTP
 
 @Suite("HTTP transport")
 struct HTTPTransportTests {
