@@ -7,14 +7,15 @@ import Synchronization
 /// in-process transport of scenarios both talk to this actor.
 public actor LocalEngagementServer {
   public nonisolated let clock: any EngineClock
-  private var core: EngagementServerCore
+  /// Read by the views (`LocalEngagementServer+Views`); changed only in this file.
+  var core: EngagementServerCore
   private let store: ServerStore
   /// Where the server keeps its data: a SQLite file, or "in memory".
   public nonisolated var storeLocation: String { store.location }
   private let eventSink: (@Sendable (ServerEvent, Instant) -> Void)?
   /// Told after every request a real app's device made (its timeline changed).
   private var watchSink: (@Sendable () -> Void)?
-  private var storeProblem: String?
+  var storeProblem: String?
   /// Changes not yet written: flushed in one transaction by a follow-up task (group commit),
   /// so under load one write carries many registrations.
   private var unwritten: [EngagementServerCore.Changes] = []
@@ -308,39 +309,6 @@ public actor LocalEngagementServer {
   }
 
   public var settings: ServerSettings { core.settings }
-
-  // MARK: Views
-
-  /// What the server holds, bounded: the newest `limit` contacts, devices and registrations
-  /// (oldest first), the next few due for processing, and every count.
-  public func snapshot(limit: Int = 100) -> ServerSnapshot {
-    core.snapshot(limit: limit, now: clock.now(), storeProblem: storeProblem)
-  }
-
-  public func stats() -> ServerStats { core.stats() }
-
-  /// The counts with the settings and the fault they depend on, read at one instant.
-  public func overview() -> (stats: ServerStats, settings: ServerSettings, fault: ServerFault?) {
-    (core.stats(), core.settings, core.fault)
-  }
-
-  public func contactsPage(limit: Int, before: String?) throws(UnknownCursor) -> ServerPage<
-    ServerContact
-  > {
-    try core.contactsPage(limit: limit, before: before)
-  }
-
-  public func devicesPage(limit: Int, before: String?) throws(UnknownCursor) -> ServerPage<
-    ServerDevice
-  > {
-    try core.devicesPage(limit: limit, before: before)
-  }
-
-  public func registrationsPage(limit: Int, before: Int?) -> ServerPage<ServerRegistration> {
-    core.registrationsPage(limit: limit, before: before)
-  }
-
-  public func devices(of contactKey: String) -> [String] { core.devices(of: contactKey) }
 
   private func commit(_ changes: EngagementServerCore.Changes, at now: Instant) {
     for event in changes.events { eventSink?(event, now) }

@@ -319,6 +319,8 @@ public enum KeyTable {
     case (.focus, .character(let character)):
       return Int(String(character)).flatMap(PaneID.init(rawValue:)).map(Action.focus)
     case (.pageUp, .pageDown): return .pageDown
+    case (.scrollDown, .up), (.scrollUp, .up): return .scrollUp
+    case (.scrollUp, .down): return .scrollDown
     case (.top, .character("G")): return .bottom
     default: return binding.action
     }

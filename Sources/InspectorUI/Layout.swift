@@ -84,7 +84,7 @@ struct Canvas {
 
   /// Writes styled segments on one line inside `rect`; a line too long for it ends in an
   /// ellipsis, so a cut is never mistaken for the whole value.
-  mutating func line(_ rect: Rect, _ row: Int, _ segments: [(String, StyleRole)]) {
+  mutating func line(_ rect: Rect, _ row: Int, _ segments: Line) {
     guard row >= 0, row < rect.height, rect.width > 0 else { return }
     var x = rect.x
     let end = rect.x + rect.width

@@ -288,7 +288,8 @@ public enum Inspector {
   static func commandLine(_ key: Key, _ line: inout LineEditor, _ model: inout InspectorModel)
     -> [InspectorEffect]
   {
-    switch KeyTable.action(for: key, in: .commandLine) {
+    let action = KeyTable.action(for: key, in: .commandLine)
+    switch action {
     case .cancel:
       model.mode = .normal
       return []
@@ -303,10 +304,10 @@ public enum Inspector {
         model.flash = InspectorModel.Flash(text: "\(text): \(error)", isError: true)
         return []
       }
-    case .scrollUp:
+    case .scrollUp, .scrollDown:
       guard !model.commandHistory.isEmpty else { return [] }
       let index: Int
-      if key == .up {
+      if action == .scrollUp {
         index = max(0, (model.historyIndex ?? model.commandHistory.count) - 1)
       } else {
         index = min(
@@ -321,82 +322,5 @@ public enum Inspector {
       model.mode = .commandLine(line)
       return []
     }
-  }
-
-  static func attributes(_ key: Key, _ editor: inout AttributeEditor, _ model: inout InspectorModel)
-    -> [InspectorEffect]
-  {
-    switch KeyTable.action(for: key, in: .attributeEditor) {
-    case .cancel:
-      model.mode = .normal
-      return []
-    case .confirm:
-      guard editor.isValid else {
-        model.mode = .attributes(editor)
-        return []
-      }
-      model.mode = .normal
-      let edits = editor.edits(from: model.device?.state.record.attributes ?? [:])
-      return edits.isEmpty ? [] : [.runAll(edits.map(Command.edit))]
-    default:
-      editor.handle(key)
-      model.mode = .attributes(editor)
-      return []
-    }
-  }
-
-  static func tags(_ key: Key, _ editor: inout TagEditor, _ model: inout InspectorModel)
-    -> [InspectorEffect]
-  {
-    if KeyTable.action(for: key, in: .tagEditor) == .cancel {
-      model.mode = .normal
-      return []
-    }
-    if editor.handle(key) {
-      model.mode = .tags(editor)
-      return []
-    }
-    // Enter on an empty line: apply.
-    model.mode = .normal
-    let edits = editor.edits(from: model.device?.state.record.tags ?? [])
-    return edits.isEmpty ? [] : [.runAll(edits.map(Command.edit))]
-  }
-
-  static func contactKey(
-    _ key: Key, _ editor: inout ContactKeyEditor, _ model: inout InspectorModel
-  )
-    -> [InspectorEffect]
-  {
-    switch KeyTable.action(for: key, in: .contactKeyEditor) {
-    case .cancel:
-      model.mode = .normal
-      return []
-    case .confirm:
-      guard editor.problem == nil else {
-        model.mode = .contactKey(editor)
-        return []
-      }
-      let edit = Edit.setContactKey(editor.input.text)
-      let warnings = preview(edit, model).warnings.filter {
-        $0.code == .genericContactKey || $0.code == .orphanRisk
-      }
-      if !warnings.isEmpty && editor.pendingWarnings != warnings {
-        editor.pendingWarnings = warnings
-        model.mode = .contactKey(editor)
-        return []
-      }
-      model.mode = .normal
-      return [.run(.edit(edit))]
-    default:
-      if editor.input.handle(key) { editor.pendingWarnings = [] }
-      model.mode = .contactKey(editor)
-      return []
-    }
-  }
-
-  /// What the engine would answer, worked out from the snapshot by the same rules.
-  static func preview(_ edit: Edit, _ model: InspectorModel) -> EditOutcome {
-    guard let device = model.device else { return .unchanged(reason: "not launched") }
-    return device.machine.preview(edit, now: model.now)
   }
 }

@@ -56,6 +56,15 @@ struct SourceShapeTests {
     }
   }
 
+  @Test("no file in Sources is over 350 lines")
+  func shortFiles() throws {
+    for (path, lines) in try swiftFiles(under: "Sources") {
+      // The last element is what follows the final newline.
+      let count = lines.count - (lines.last?.isEmpty == true ? 1 : 0)
+      if count > 350 { Issue.record("\(path) is \(count) lines long") }
+    }
+  }
+
   @Test("the length check finds a long function (so it can fail)")
   func lengthCheckCanFail() {
     let body = ["  func long() {"] + Array(repeating: "    step()", count: 85) + ["  }"]

@@ -4,7 +4,7 @@ import SessionValues
 
 /// 4 Backoff: failures in a row and the ladder.
 extension Panes {
-  static func backoff(_ model: InspectorModel, width: Int) -> [[(String, StyleRole)]] {
+  static func backoff(_ model: InspectorModel, width: Int) -> [Line] {
     guard let device = model.device else { return [] }
     let ladder = RetryPolicy.ladder
     let g = model.glyphs
@@ -18,7 +18,7 @@ extension Panes {
     let what = retry.lastStatus.map { "HTTP \($0)" } ?? (retry.lastError.map(text) ?? "no answer")
     let left = max(0, retry.nextAttemptAt - model.now)
     let rung = min(retry.failures, ladder.count) - 1
-    var rungs: [(String, StyleRole)] = [("ladder ", .dim)]
+    var rungs: Line = [("ladder ", .dim)]
     for index in ladder.indices {
       if index < rung {
         rungs.append((g.rungDone, .warning))
@@ -29,7 +29,7 @@ extension Panes {
       }
     }
     rungs.append((" " + DurationText.describe(retry.nextAttemptAt - retry.failedAt), .normal))
-    var lines: [[(String, StyleRole)]] = [
+    var lines: [Line] = [
       [("\(retry.failures) failure\(retry.failures == 1 ? "" : "s") in a row", .error)],
       [("last: ", .dim), (what, .normal)],
       [

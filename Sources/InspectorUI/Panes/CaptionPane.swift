@@ -95,7 +95,7 @@ extension Panes {
   static func captions(_ demo: DemoCaptions, _ rect: Rect, _ canvas: inout Canvas) {
     canvas.box(rect, title: TerminalText.escaped(demo.title(canvas.glyphs)), focused: false)
     let inner = rect.inner
-    var lines: [[(String, StyleRole)]] = []
+    var lines: [Line] = []
     if inner.height >= 4 {
       lines.append([("  " + TerminalText.escaped(demo.previous ?? ""), .dim)])
     }
@@ -111,10 +111,10 @@ extension Panes {
 }
 
 extension Panes {
-  static func foundLine(_ found: DemoCaptions.Found, _ glyphs: Glyphs) -> [(String, StyleRole)] {
+  static func foundLine(_ found: DemoCaptions.Found, _ glyphs: Glyphs) -> Line {
     switch found {
     case .checks(let checks):
-      var line: [(String, StyleRole)] = [("  ", .normal)]
+      var line: Line = [("  ", .normal)]
       for check in checks {
         line.append(
           check.passed

@@ -69,7 +69,7 @@ enum FleetPane {
       height: model.height - 1 - (top + show.reports.count * each))
     canvas.box(table, title: "At the end of the run (\(show.plan.devices) devices)", focused: false)
     let columns = show.reports.map { TextWidth.column($0.strategy.rawValue, 16) }.joined()
-    var lines: [[(String, StyleRole)]] = [[(TextWidth.column("", 38) + columns, .header)]]
+    var lines: [Line] = [[(TextWidth.column("", 38) + columns, .header)]]
     func row(_ label: String, _ value: (FleetReport) -> Int, _ role: StyleRole) {
       lines.append([
         (TextWidth.column(label, 38), .dim),

@@ -7,7 +7,7 @@ enum Panes {
   static func draw(_ pane: PaneID, _ model: InspectorModel, _ rect: Rect, _ canvas: inout Canvas) {
     let inner = rect.inner
     let offset = model.scroll[pane] ?? 0
-    var lines: [[(String, StyleRole)]]
+    var lines: [Line]
     switch pane {
     case .record: lines = record(model)
     case .pending: lines = pending(model)
@@ -36,7 +36,7 @@ enum Panes {
 
   static func text(_ value: String) -> String { TerminalText.escaped(value) }
 
-  static func label(_ name: String, _ width: Int = 12) -> (String, StyleRole) {
+  static func label(_ name: String, _ width: Int = 12) -> Span {
     (TextWidth.column(name, width), .dim)
   }
 }

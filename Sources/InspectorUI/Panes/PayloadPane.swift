@@ -4,13 +4,13 @@ import SessionValues
 
 /// 7 Payload: the last registration sent, changes marked.
 extension Panes {
-  static func payload(_ model: InspectorModel) -> [[(String, StyleRole)]] {
+  static func payload(_ model: InspectorModel) -> [Line] {
     // After a restart, or for an imported device, the stored acknowledged registration.
     guard let last = model.sentBodies.last ?? model.acknowledgedBody?.lines else {
       return [[("no registration sent yet", .dim)]]
     }
     let previous = model.sentBodies.previous.map(Set.init)
-    var lines: [[(String, StyleRole)]] = []
+    var lines: [Line] = []
     if previous == nil {
       lines.append([("the first registration sent", .dim)])
     } else {

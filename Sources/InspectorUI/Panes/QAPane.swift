@@ -15,9 +15,9 @@ enum QAPane {
 
   /// The lines, and the row to keep in view (the running or the opened step).
   static func lines(_ model: InspectorModel, _ qa: QAChecklist, width: Int)
-    -> (lines: [[(String, StyleRole)]], focusRow: Int)
+    -> (lines: [Line], focusRow: Int)
   {
-    var lines: [[(String, StyleRole)]] = []
+    var lines: [Line] = []
     var focusRow = 0
     for (index, item) in qa.items.enumerated() {
       let running = index == qa.current
@@ -47,7 +47,7 @@ enum QAPane {
   }
 
   static func runningLines(_ model: InspectorModel, _ qa: QAChecklist, width: Int)
-    -> [[(String, StyleRole)]]
+    -> [Line]
   {
     if let ask = qa.ask {
       return TextWidth.wrap(TerminalText.escaped(ask), width: max(10, width - 5)).map {
@@ -66,7 +66,7 @@ enum QAPane {
     return [[(text, .countdown)]]
   }
 
-  static func mark(_ verdict: String?, running: Bool, glyphs: Glyphs) -> (String, StyleRole) {
+  static func mark(_ verdict: String?, running: Bool, glyphs: Glyphs) -> Span {
     switch verdict {
     case "pass": (glyphs.check, .success)
     case "fail": (glyphs.cross, .error)

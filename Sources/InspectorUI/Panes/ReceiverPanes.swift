@@ -55,7 +55,7 @@ enum ReceiverPanes {
 
   /// A pane's lines at this width: what it draws and what its keys scroll.
   static func lines(_ pane: ReceiverScreen.Pane, _ model: InspectorModel, width: Int)
-    -> [[(String, StyleRole)]]
+    -> [Line]
   {
     let selected = model.selectedDevice
     switch pane {
@@ -72,7 +72,7 @@ enum ReceiverPanes {
   /// Draws the lines from `start` (clamped so the pane stays full) and, when they do not all
   /// fit, where the view is on the bottom border: " 15-28 of 200 lines ".
   static func scrolled(
-    _ lines: [[(String, StyleRole)]], in rect: Rect, _ canvas: inout Canvas, start: Int,
+    _ lines: [Line], in rect: Rect, _ canvas: inout Canvas, start: Int,
     unit: String, counted: (first: Int, last: Int, total: Int)? = nil
   ) {
     let inner = rect.inner
@@ -95,7 +95,7 @@ enum ReceiverPanes {
     _ model: InspectorModel, _ selected: DeviceWatch.Device?, in rect: Rect,
     _ canvas: inout Canvas
   ) {
-    let notice: [[(String, StyleRole)]] =
+    let notice: [Line] =
       model.receiverNotice.map { [[(TerminalText.escaped($0), .accent)]] } ?? []
     guard let watched = model.watched, !watched.isEmpty else {
       scrolled(notice + emptyHelp(model), in: rect, &canvas, start: 0, unit: "lines")
@@ -123,8 +123,8 @@ enum ReceiverPanes {
   }
 
   /// Where to point the app, while none has registered.
-  static func emptyHelp(_ model: InspectorModel) -> [[(String, StyleRole)]] {
-    var lines: [[(String, StyleRole)]] = [[("no app has registered yet", .dim)]]
+  static func emptyHelp(_ model: InspectorModel) -> [Line] {
+    var lines: [Line] = [[("no app has registered yet", .dim)]]
     guard let url = model.receivingAt else { return lines }
     let port = url.split(separator: ":").last.map(String.init) ?? ""
     lines.append([("point your app's server URL at", .dim)])
@@ -137,9 +137,9 @@ enum ReceiverPanes {
 
   /// One device's rows: its id and findings, its SDK, a refusal if any, its contact.
   static func deviceBlock(_ model: InspectorModel, _ device: DeviceWatch.Device, selected: Bool)
-    -> [[(String, StyleRole)]]
+    -> [Line]
   {
-    var lines: [[(String, StyleRole)]] = []
+    var lines: [Line] = []
     let identity = device.identity
     lines.append([
       (selected ? "> " : "  ", .accent),
@@ -171,10 +171,10 @@ enum ReceiverPanes {
   }
 
   static func timeline(_ model: InspectorModel, _ device: DeviceWatch.Device?)
-    -> [[(String, StyleRole)]]
+    -> [Line]
   {
     guard let device else { return [[("(no device)", .dim)]] }
-    var lines: [[(String, StyleRole)]] = device.registrations.map { entry in
+    var lines: [Line] = device.registrations.map { entry in
       let status = entry.status.map(String.init) ?? "---"
       let ok = entry.status.map(RetryPolicy.isSuccess) ?? false
       let interval = CaptureText.interval(entry)
@@ -207,7 +207,7 @@ enum ReceiverPanes {
   }
 
   /// The worst severity first: "2 violations", "1 warning", "3 notes", or "ok".
-  static func findingsSummary(_ device: DeviceWatch.Device) -> (String, StyleRole) {
+  static func findingsSummary(_ device: DeviceWatch.Device) -> Span {
     for (severity, role) in [(Finding.Severity.violation, StyleRole.error), (.warning, .warning)] {
       let count = device.severityCounts[severity] ?? 0
       if count > 0 { return ("\(count) \(severity.rawValue)\(count == 1 ? "" : "s")", role) }
@@ -217,7 +217,7 @@ enum ReceiverPanes {
   }
 
   /// A glyph and a colour for each severity.
-  static func mark(_ severity: Finding.Severity, _ glyphs: Glyphs) -> (String, StyleRole) {
+  static func mark(_ severity: Finding.Severity, _ glyphs: Glyphs) -> Span {
     switch severity {
     case .violation: (glyphs.cross + " ", .error)
     case .warning: ("! ", .warning)
@@ -228,16 +228,16 @@ enum ReceiverPanes {
   /// Each finding, newest first: its severity's glyph, code and rule, then the message
   /// wrapped beside them, so that the cause and the fix are read whole.
   static func findings(_ device: DeviceWatch.Device?, _ glyphs: Glyphs, width: Int)
-    -> [[(String, StyleRole)]]
+    -> [Line]
   {
     guard let device else { return [] }
     let all = device.registrations.reversed().flatMap { entry in entry.findings }
     guard !all.isEmpty else { return [[("none: this app keeps to the rules so far", .success)]] }
     let indent = 2 + 18 + 6
-    return all.flatMap { finding -> [[(String, StyleRole)]] in
+    return all.flatMap { finding -> [Line] in
       let (glyph, role) = mark(finding.severity, glyphs)
       let text: StyleRole = finding.severity == .note ? .dim : .normal
-      let head: [(String, StyleRole)] = [
+      let head: Line = [
         (glyph, role), (TextWidth.column(finding.code.rawValue, 18), role),
         (TextWidth.column(finding.rule, 6), .accent),
       ]
@@ -247,18 +247,18 @@ enum ReceiverPanes {
         finding.fix.map {
           TextWidth.wrap("fix: " + TerminalText.escaped($0), width: max(10, width - indent))
         } ?? []
-      let pad: [(String, StyleRole)] = [(String(repeating: " ", count: indent), .normal)]
+      let pad: Line = [(String(repeating: " ", count: indent), .normal)]
       return wrapped.enumerated().map { index, line in (index == 0 ? head : pad) + [(line, text)] }
         + fix.map { pad + [($0, .accent)] }
     }
   }
 
-  static func lastBody(_ model: InspectorModel) -> [[(String, StyleRole)]] {
+  static func lastBody(_ model: InspectorModel) -> [Line] {
     guard let device = model.selectedDevice,
       let entry = device.registrations.last(where: { !$0.body.isEmpty })
     else { return [] }
     // A change line carries its own sign ("+ tags a", "- tags b"); a changed value gets "~".
-    var lines: [[(String, StyleRole)]] = entry.changes.map { change in
+    var lines: [Line] = entry.changes.map { change in
       [(change.hasPrefix("+ ") || change.hasPrefix("- ") ? change : "~ " + change, .changed)]
     }
     lines += (model.receiver.body?.lines ?? []).map { [("  " + TerminalText.escaped($0), .normal)] }

@@ -4,12 +4,12 @@ import SessionValues
 
 /// 1 Contact record: the record as the device keeps it.
 extension Panes {
-  static func record(_ model: InspectorModel) -> [[(String, StyleRole)]] {
+  static func record(_ model: InspectorModel) -> [Line] {
     guard let device = model.device else { return [[("launching…", .dim)]] }
     let record = device.state.record
     let acked = device.state.lastAcknowledged?.payload
     let keyDiffers = acked != nil && acked?.subscriberKey != record.contactKey
-    var lines: [[(String, StyleRole)]] = [
+    var lines: [Line] = [
       [
         label("contact key"),
         record.contactKey.map { (text($0), changed(keyDiffers)) } ?? ("(none)", .dim),
@@ -33,9 +33,9 @@ extension Panes {
   private static func changed(_ differs: Bool) -> StyleRole { differs ? .changed : .normal }
 
   private static func recordAttributes(_ record: ContactRecord, acked: RegistrationPayload?)
-    -> [[(String, StyleRole)]]
+    -> [Line]
   {
-    var lines: [[(String, StyleRole)]] = [[("attributes", .accent)]]
+    var lines: [Line] = [[("attributes", .accent)]]
     if record.attributes.isEmpty && record.clearedAttributes.isEmpty {
       lines.append([("  (none)", .dim)])
     }
@@ -59,10 +59,10 @@ extension Panes {
 
   private static func recordTags(
     _ device: EngineSnapshot, acked: RegistrationPayload?, glyphs g: Glyphs
-  ) -> [[(String, StyleRole)]] {
+  ) -> [Line] {
     let record = device.state.record
     let locked = device.settings.systemTags(hwid: record.device.environment.hwid)
-    var tagLine: [(String, StyleRole)] = [("  ", .normal)]
+    var tagLine: Line = [("  ", .normal)]
     let ackedTags = Set(acked?.tags ?? [])
     for tag in device.settings.allTags(of: record) {
       if locked.contains(tag) {
@@ -71,7 +71,7 @@ extension Panes {
         tagLine.append((text(tag) + "  ", changed(acked != nil && !ackedTags.contains(tag))))
       }
     }
-    var lines: [[(String, StyleRole)]] = [[("tags", .accent)], tagLine]
+    var lines: [Line] = [[("tags", .accent)], tagLine]
     let removedTags = ackedTags.subtracting(device.settings.allTags(of: record))
     if !removedTags.isEmpty {
       lines.append([
@@ -83,17 +83,17 @@ extension Panes {
 
   private static func recordDevice(
     _ device: EngineSnapshot, acked: RegistrationPayload?, glyphs g: Glyphs
-  ) -> [[(String, StyleRole)]] {
+  ) -> [Line] {
     let record = device.state.record
     let env = record.device.environment
     func field(_ name: String, _ value: String, _ wire: KeyPath<RegistrationPayload, String?>?)
-      -> [(String, StyleRole)]
+      -> Line
     {
       let differs = wire.map { acked != nil && acked?[keyPath: $0] != value } ?? false
       return [label("  " + name, 14), (text(value), changed(differs))]
     }
     func flag(_ name: String, _ on: Bool) -> String { "\(name) \(on ? g.check : g.cross)" }
-    var lines: [[(String, StyleRole)]] = [
+    var lines: [Line] = [
       [("device", .accent)],
       field("deviceID", record.device.deviceID, \.deviceID),
       field("etAppId", record.device.etAppId, \.etAppId),

@@ -5,12 +5,12 @@ import SessionValues
 
 /// 6 Server: the local server's billing view.
 extension Panes {
-  static func server(_ model: InspectorModel) -> [[(String, StyleRole)]] {
+  static func server(_ model: InspectorModel) -> [Line] {
     guard let server = model.server else {
       return [[("a remote server: nothing local to show", .dim)]]
     }
     let stats = server.stats
-    var lines: [[(String, StyleRole)]] = [
+    var lines: [Line] = [
       [
         ("distinct contacts ", .normal), ("\(stats.distinctContacts)", .accent),
         ("  (billing)", .dim),
@@ -31,7 +31,7 @@ extension Panes {
     lines.append([("contacts", .accent)])
     if server.contacts.isEmpty { lines.append([("  (none yet)", .dim)]) }
     for contact in server.contacts.suffix(50) {
-      var segments: [(String, StyleRole)] = [
+      var segments: Line = [
         ("  " + text(contact.key), contact.orphanedAt == nil ? .normal : .warning)
       ]
       if contact.madeUp { segments.append(("  made up", .dim)) }
@@ -43,7 +43,7 @@ extension Panes {
     lines.append([("devices", .accent)])
     if server.devices.isEmpty { lines.append([("  (none yet)", .dim)]) }
     for device in server.devices.suffix(20) {
-      var segments: [(String, StyleRole)] = [
+      var segments: Line = [
         ("  " + text(String(device.deviceID.prefix(8))) + "  ", .normal),
         (device.contactKey.map { text($0) } ?? "(no contact)", .dim),
       ]

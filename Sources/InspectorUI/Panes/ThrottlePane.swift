@@ -15,11 +15,11 @@ extension Panes {
       : "a change now waits \(DurationText.describe(wait.rounded(.up)))"
   }
 
-  static func throttle(_ model: InspectorModel) -> [[(String, StyleRole)]] {
+  static func throttle(_ model: InspectorModel) -> [Line] {
     guard let device = model.device else { return [] }
     switch device.plan {
     case .idle:
-      var lines: [[(String, StyleRole)]] = [[("idle", .success), (": nothing to send", .normal)]]
+      var lines: [Line] = [[("idle", .success), (": nothing to send", .normal)]]
       lines.append([(changeHint(device, now: model.now), .dim)])
       return lines
     case .inFlight(let since):

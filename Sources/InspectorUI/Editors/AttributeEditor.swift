@@ -1,4 +1,5 @@
 import RegistrationCore
+import SessionValues
 
 /// The attribute grid (mitmproxy's grideditor): it edits a copy, checks every cell as it is
 /// typed (R2.5, R2.6), and applies nothing until confirmed.
@@ -55,16 +56,18 @@ public struct AttributeEditor: Sendable, Hashable {
     return edits
   }
 
+  /// A key of the editor's table (`KeyTable`, `.attributeEditor`) or, for any other key, the
+  /// text of the selected cell.
   public mutating func handle(_ key: Key) {
-    switch key {
-    case .up: selected = max(0, selected - 1)
-    case .down: selected = min(rows.count - 1, selected + 1)
-    case .tab: editingValue.toggle()
-    case .control("n"):
+    switch KeyTable.action(for: key, in: .attributeEditor) {
+    case .scrollUp: selected = max(0, selected - 1)
+    case .scrollDown: selected = min(rows.count - 1, selected + 1)
+    case .nextField: editingValue.toggle()
+    case .add:
       rows.append(Row(key: LineEditor(), value: LineEditor(), original: nil))
       selected = rows.count - 1
       editingValue = false
-    case .control("d"):
+    case .remove:
       guard rows.indices.contains(selected) else { return }
       if let original = rows[selected].original { removed.append(original) }
       rows.remove(at: selected)
@@ -81,73 +84,64 @@ public struct AttributeEditor: Sendable, Hashable {
   }
 }
 
-/// The tag editor: the app's tags to add or remove, the SDK's own shown locked (R2.7).
-public struct TagEditor: Sendable, Hashable {
-  public var tags: [String]
-  public let locked: [String]
-  public var selected = 0
-  public var input = LineEditor()
-  public var problem: String?
-
-  public init(tags: Set<String>, locked: [String]) {
-    self.tags = tags.sorted()
-    self.locked = locked
-  }
-
-  public var all: [String] { locked + tags }
-
-  public mutating func handle(_ key: Key) -> Bool {
-    problem = nil
-    switch key {
-    case .up: selected = max(0, selected - 1)
-    case .down: selected = min(max(0, all.count - 1), selected + 1)
-    case .control("d"), .delete:
-      guard all.indices.contains(selected) else { return true }
-      if selected < locked.count {
-        problem = "\(all[selected]) is the SDK's own tag and cannot be removed (R2.7)"
-      } else {
-        tags.remove(at: selected - locked.count)
-        selected = min(selected, max(0, all.count - 1))
+extension Inspector {
+  static func attributes(_ key: Key, _ editor: inout AttributeEditor, _ model: inout InspectorModel)
+    -> [InspectorEffect]
+  {
+    switch KeyTable.action(for: key, in: .attributeEditor) {
+    case .cancel:
+      model.mode = .normal
+      return []
+    case .confirm:
+      guard editor.isValid else {
+        model.mode = .attributes(editor)
+        return []
       }
-    case .enter:
-      guard !input.text.isEmpty else { return false }
-      switch InputRules.tag(input.text) {
-      case .failure(let rejection): problem = "tag \(rejection.reason) (\(rejection.rule))"
-      case .success(let tag):
-        if all.contains(tag) {
-          problem = "tag \(tag) is already there"
-        } else {
-          tags.append(tag)
-          tags.sort()
-          input = LineEditor()
-        }
-      }
+      model.mode = .normal
+      let edits = editor.edits(from: model.device?.state.record.attributes ?? [:])
+      return edits.isEmpty ? [] : [.runAll(edits.map(Command.edit))]
     default:
-      _ = input.handle(key)
+      editor.handle(key)
+      model.mode = .attributes(editor)
+      return []
     }
-    return true
   }
 
-  public func edits(from current: Set<String>) -> [Edit] {
-    let wanted = Set(tags)
-    return current.subtracting(wanted).sorted().map { Edit.removeTag($0) }
-      + wanted.subtracting(current).sorted().map { Edit.addTag($0) }
-  }
-}
-
-/// The contact-key editor: checks as you type (R2.1, R2.2) and asks again before a generic key
-/// (R2.4) or one that orphans a contact (R8.2, R8.3).
-public struct ContactKeyEditor: Sendable, Hashable {
-  public var input: LineEditor
-  /// Warnings shown after a first Enter; a second Enter applies anyway.
-  public var pendingWarnings: [Warning] = []
-
-  public init(current: String?) { input = LineEditor(current ?? "") }
-
-  public var problem: String? {
-    if case .failure(let rejection) = InputRules.contactKey(input.text) {
-      return "contact key \(rejection.reason) (\(rejection.rule))"
+  static func attributeEditor(
+    _ editor: AttributeEditor, _ canvas: inout Canvas, _ model: InspectorModel
+  ) {
+    let rect = dialog(
+      model, width: 72, height: min(editor.rows.count + 7, 20),
+      title: "Attributes: an edited copy, applied on Enter", &canvas)
+    let inner = rect.inner
+    canvas.line(
+      inner, 0,
+      [(" key".padding(toLength: 26, withPad: " ", startingAt: 0), .dim), ("value", .dim)])
+    for (index, row) in editor.rows.enumerated().prefix(inner.height - 4) {
+      let selected = index == editor.selected
+      let key = TerminalText.escaped(row.key.text)
+      let value = TerminalText.escaped(row.value.text)
+      let keyRole: StyleRole = selected && !editor.editingValue ? .selection : .normal
+      let valueRole: StyleRole = selected && editor.editingValue ? .selection : .normal
+      var segments: Line = [
+        (selected ? "›" : " ", .accent),
+        (
+          TextWidth.truncate(key, to: 24).padding(toLength: 25, withPad: " ", startingAt: 0),
+          keyRole
+        ),
+        (TextWidth.truncate(value, to: 30), valueRole),
+      ]
+      if let problem = editor.problem(row), !editor.isBlank(row) {
+        segments.append(("  " + problem, .error))
+      }
+      canvas.line(inner, index + 1, segments)
     }
-    return nil
+    let hints = KeyTable.hints(.attributeEditor).map { "\($0.key) \($0.hint)" }.joined(
+      separator: "  ")
+    canvas.line(inner, inner.height - 1, [(" " + hints, .keyHint)])
+    if !editor.isValid {
+      canvas.line(
+        inner, inner.height - 2, [(" fix the marked cells to apply (R2.5, R2.6)", .error)])
+    }
   }
 }
