@@ -17,6 +17,9 @@ public final class ChangeSignal: Sendable {
 
   public var generation: Int { state.withLock { $0.generation } }
 
+  /// How many tasks wait on it now.
+  public var waiting: Int { state.withLock { $0.waiters.count } }
+
   public func fire() {
     let waiters = state.withLock { state in
       state.generation += 1

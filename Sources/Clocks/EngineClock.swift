@@ -114,6 +114,10 @@ public final class VirtualClock: EngineClock {
 
   public func advance(by seconds: Double) { advance(to: now() + seconds) }
 
+  /// How many sleepers wait for a later time: what a test watches to know a sleeper has seen
+  /// an advance and gone back to waiting.
+  public var sleepers: Int { changes.waiting }
+
   public func sleep(until deadline: Instant) async throws {
     while true {
       try Task.checkCancellation()

@@ -111,7 +111,7 @@ public struct EngagementServerCore: Sendable {
       return .refused(Refusal(kind: .invalidBody, status: 400, reason: failure.description))
     case .success(let decoded): payload = decoded
     }
-    if let name = ProcessingRules.missingRequired(payload).first {
+    if let name = RequiredFields.missing(in: payload).first {
       let reason = "the required field \(name) is missing or empty"
       return .refused(
         Refusal(kind: .missingField, status: 400, reason: reason, payload: payload), field: name)

@@ -38,14 +38,6 @@ public enum ProcessingRules {
     return (payload.attributes ?? []).map(\.key).filter { !known.contains($0.lowercased()) }
   }
 
-  /// The fields a registration must carry on the wire (S1, R6.3), each present and not blank:
-  /// the ones missing, in this order. One definition for the server's check, the judge, a
-  /// capture's refusals and `--any-app`'s adoption.
-  public static func missingRequired(_ payload: RegistrationPayload) -> [String] {
-    [("deviceID", payload.deviceID), ("etAppId", payload.etAppId), ("platform", payload.platform)]
-      .filter { InputRules.trimmed($0.1 ?? "").isEmpty }.map(\.0)
-  }
-
   /// The longest attribute value a device keeps, in bytes: the server holds thousands of
   /// devices, and one app sending 100 KB values must not make it hold gigabytes.
   public static let keptValueBytes = 4 << 10

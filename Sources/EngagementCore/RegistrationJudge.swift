@@ -249,7 +249,7 @@ public enum RegistrationJudge {
     _ payload: RegistrationPayload, profile: SDKProfile, definedAttributes: Set<String>?
   ) -> [Finding] {
     var findings: [Finding] = []
-    let missing = ProcessingRules.missingRequired(payload)
+    let missing = RequiredFields.missing(in: payload)
     if !missing.isEmpty {
       findings.append(
         Finding(

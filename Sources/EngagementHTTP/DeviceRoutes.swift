@@ -36,7 +36,7 @@ struct DeviceRoutes {
   /// The registration (S1, S7) and the SDK's other routes, answered here.
   func add(to collection: RouteCollection<EngagementRequestContext>) {
     let (server, options) = (self.server, self.options)
-    collection.post("device/v1/registration") { request, context in
+    collection.post(RouterPath(stringLiteral: RegistrationRoute.path)) { request, context in
       await Self.register(request, context: context, server: server, options: options)
     }
     for (method, path, name, answer) in Self.others {

@@ -19,32 +19,6 @@ struct EngagementRequestContext: RequestContext {
 
 /// The routes of the local Engagement server (S1-S7) and of its `/api` views and controls.
 enum EngagementRoutes {
-  /// Every path and the methods it answers: a known path with another method gets 405 and
-  /// this list in `Allow`.
-  static let methods: [String: [HTTPRequest.Method]] = [
-    "/device/v1/registration": [.post], "/api/contacts": [.get], "/api/devices": [.get],
-    "/api/registrations": [.get], "/api/stats": [.get], "/api/demographics": [.put],
-    "/api/faults": [.post, .delete], "/openapi.json": [.get],
-  ]
-
-  /// The methods a path answers, for a 405's `Allow`: the fixed paths, and the SDK's device
-  /// routes and the timeline, whose paths carry parameters (`:appId` matches one segment).
-  static func allowedMethods(for path: String) -> [HTTPRequest.Method]? {
-    if let fixed = methods[path] { return fixed }
-    let segments = path.split(separator: "/", omittingEmptySubsequences: true)
-    let patterns =
-      DeviceRoutes.others.map { ($0.0, $0.1) } + [
-        (HTTPRequest.Method.get, "api/devices/:deviceID/registrations"),
-        (HTTPRequest.Method.get, "api/devices/:deviceID/har"),
-      ]
-    let allowed = patterns.filter { _, pattern in
-      let parts = pattern.split(separator: "/")
-      return parts.count == segments.count
-        && zip(parts, segments).allSatisfy { $0.hasPrefix(":") || $0 == $1 }
-    }.map(\.0)
-    return allowed.isEmpty ? nil : allowed
-  }
-
   /// The views' page size when `limit` is not given, and the most one page holds.
   static let defaultLimit = 100
   static let largestLimit = 1000
@@ -56,8 +30,9 @@ enum EngagementRoutes {
     recorder: ExchangeRecorder
   ) -> Router<EngagementRequestContext> {
     let router = Router(context: EngagementRequestContext.self)
+    let allowed = AllowedMethods()
     router.add(middleware: HostCheckMiddleware(names: options.hostNames))
-    router.add(middleware: JSONErrorMiddleware())
+    router.add(middleware: JSONErrorMiddleware(allowed: allowed))
     router.add(middleware: DeclaredLengthMiddleware(limit: options.maxBodyBytes))
     // Every device exchange is recorded as it went over the wire (the API's HAR view, --har).
     let device = RouteCollection(context: EngagementRequestContext.self)
@@ -76,6 +51,7 @@ enum EngagementRoutes {
     router.get("openapi.json") { _, _ in
       json(200, Array(OpenAPIDocument.json(appID: server.validationSettings.appID).utf8))
     }
+    allowed.learn(router)
     return router
   }
 

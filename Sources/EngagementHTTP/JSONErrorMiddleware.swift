@@ -9,6 +9,7 @@ import RegistrationCore
 /// with another method is 405 with `Allow`.
 struct JSONErrorMiddleware: RouterMiddleware {
   typealias Context = EngagementRequestContext
+  let allowed: AllowedMethods
 
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
@@ -21,7 +22,7 @@ struct JSONErrorMiddleware: RouterMiddleware {
       var status = error.status
       let message: String
       let code: String
-      let allowed = EngagementRoutes.allowedMethods(for: request.uri.path)
+      let allowed = self.allowed.methods(for: request.uri.path)
       switch error.status {
       case .notFound, .methodNotAllowed:
         if let allowed {

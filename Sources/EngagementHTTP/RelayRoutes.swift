@@ -15,7 +15,7 @@ struct RelayRoutes {
 
   func add(to collection: RouteCollection<EngagementRequestContext>) {
     let (server, upstream, options) = (self.server, self.upstream, self.options)
-    collection.post("device/v1/registration") { request, context in
+    collection.post(RouterPath(stringLiteral: RegistrationRoute.path)) { request, context in
       await Self.relayRegistration(
         request, context: context, server: server, upstream: upstream, options: options)
     }

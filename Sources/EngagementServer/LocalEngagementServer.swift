@@ -254,7 +254,7 @@ public actor LocalEngagementServer {
     guard adoptsFirstApp, adoptedApp == nil,
       let parts = authorization?.split(separator: " ", maxSplits: 1), parts.count == 2,
       parts[0].lowercased() == "bearer",
-      let payload, ProcessingRules.missingRequired(payload).isEmpty,
+      let payload, RequiredFields.missing(in: payload).isEmpty,
       let appID = payload.etAppId.map(InputRules.trimmed)
     else { return false }
     let token = InputRules.trimmed(String(parts[1]))

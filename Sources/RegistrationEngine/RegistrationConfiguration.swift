@@ -25,8 +25,7 @@ public struct RegistrationConfiguration: Hashable, Sendable {
 
   /// `POST {server}/device/v1/registration` (R6.1).
   public var registrationURL: URL {
-    serverURL.appendingPathComponent("device").appendingPathComponent("v1")
-      .appendingPathComponent("registration")
+    serverURL.appendingPathComponent(RegistrationRoute.path)
   }
 
   public var machineSettings: MachineSettings {

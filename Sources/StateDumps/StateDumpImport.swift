@@ -233,9 +233,7 @@ public enum StateDumpImport {
     _ current: RegistrationPayload, lastSent: RegistrationPayload?, profile: SDKProfile
   ) -> [StateDumpReading.Finding] {
     var found: [StateDumpReading.Finding] = []
-    for (name, value) in [
-      ("deviceID", current.deviceID), ("etAppId", current.etAppId), ("platform", current.platform),
-    ] where InputRules.trimmed(value ?? "").isEmpty {
+    for name in RequiredFields.missing(in: current) {
       found.append(
         .init(
           code: .missingRequired, rule: "R6.3",

@@ -1,5 +1,6 @@
 import Clocks
 import RegistrationCore
+import Synchronization
 import Testing
 
 /// The one wait every loop on a clock uses: until its next deadline, or a change.
@@ -9,13 +10,23 @@ struct ClockWaitTests {
   func deadline() async {
     let clock = VirtualClock()
     let signal = ChangeSignal()
+    let ended = Mutex<Instant?>(nil)
     let waiting = Task {
       await clock.sleep(until: Instant(60), orUntil: signal, movesPast: signal.generation)
-      return clock.now()
+      ended.withLock { $0 = clock.now() }
     }
-    clock.advance(to: Instant(30))
+    for step in [30.0, 59.999] {
+      // Wait until the sleeper is asleep (again), or has ended: never by a timer.
+      while clock.sleepers == 0 && ended.withLock({ $0 }) == nil { await Task.yield() }
+      let generation = clock.sleepers
+      clock.advance(to: Instant(step))
+      // The advance woke it; it must go back to sleep, not end.
+      while clock.sleepers < generation && ended.withLock({ $0 }) == nil { await Task.yield() }
+      #expect(ended.withLock { $0 } == nil, "ended at \(step), before the deadline")
+    }
     clock.advance(to: Instant(60))
-    #expect(await waiting.value == Instant(60))
+    await waiting.value
+    #expect(ended.withLock { $0 } == Instant(60))
   }
 
   @Test("a change ends a wait with no deadline; a change already past ends it at once")
@@ -31,14 +42,18 @@ struct ClockWaitTests {
     #expect(signal.generation == seen + 1)
   }
 
-  @Test("cancelling the task ends the wait")
+  @Test("cancelling the task ends the wait, with the time and the signal as they were")
   func cancelled() async {
     let signal = ChangeSignal()
+    let clock = VirtualClock()
     let waiting = Task {
-      await VirtualClock().sleep(until: nil, orUntil: signal, movesPast: signal.generation)
+      await clock.sleep(until: Instant(60), orUntil: signal, movesPast: signal.generation)
+      return Task.isCancelled
     }
     waiting.cancel()
-    await waiting.value
+    #expect(await waiting.value, "it ended because it was cancelled")
+    #expect(clock.now() == .zero && signal.generation == 0)
+    #expect(clock.sleepers == 0 && signal.waiting == 0, "no sleeper is left behind")
   }
 
   @Test("the earliest of some deadlines, and the latest")

@@ -88,6 +88,24 @@ struct DocsCommandsTests {
     #expect(shown.count >= 20, "\(shown.count) commands found")
   }
 
+  @Test("docs/testing.md names every fuzz target, as regscope-fuzz spells it")
+  func fuzzTargetsNamed() throws {
+    let source = try String(
+      contentsOf: repository.appendingPathComponent("Tests/Fuzz/FuzzTargets.swift"),
+      encoding: .utf8)
+    let cases = try #require(
+      source.split(separator: "\n").first { $0.contains("case scenario,") })
+    let targets = cases.replacingOccurrences(of: "case", with: "").split(separator: ",").map {
+      $0.trimmingCharacters(in: .whitespaces)
+    }
+    #expect(targets.count >= 8, "\(targets)")
+    let testing = try String(
+      contentsOf: repository.appendingPathComponent("docs/testing.md"), encoding: .utf8)
+    for target in targets {
+      #expect(testing.contains("`\(target)`"), "docs/testing.md does not name \(target)")
+    }
+  }
+
   @Test("every command the docs show names a subcommand that exists and flags its --help lists")
   func everyCommandParses() async throws {
     // regctl's own list of subcommands, from its help (a help flag after an unknown word still

@@ -100,7 +100,7 @@ public struct CaptureJudge: Sendable {
     case 413: inferred = .bodyTooLarge
     default:
       inferred =
-        payload.map { ProcessingRules.missingRequired($0).isEmpty ? .unknownApp : .missingField }
+        payload.map { RequiredFields.missing(in: $0).isEmpty ? .unknownApp : .missingField }
         ?? .invalidBody
     }
     let kind = (answer?["error"] as? String).flatMap(Refusal.Kind.init(rawValue:)) ?? inferred

@@ -4,8 +4,6 @@ import RegistrationCore
 /// The shipped SDKs' device routes (SDK-FACTS.md): the registration, and the others the local
 /// server answers harmlessly and counts per device. One table for the front and for captures.
 public enum SDKRoutes {
-  public static let registrationPath = "device/v1/registration"
-
   /// The other routes: method, path pattern (`:name` is one segment), name, the local answer.
   public static let others: [(method: String, pattern: String, name: String, answer: String)] = [
     ("POST", "device/v1/:appId/sync/:deviceId", "sync", #"{}"#),
@@ -31,7 +29,8 @@ public enum SDKRoutes {
   {
     let segments = path.split(separator: "/").map(String.init)
     let method = method.uppercased()
-    if method == "POST", segments.suffix(3) == ["device", "v1", "registration"] {
+    let registration = RegistrationRoute.path.split(separator: "/").map(String.init)
+    if method == "POST", segments.suffix(registration.count).elementsEqual(registration) {
       return .registration
     }
     for route in others where route.method == method {

@@ -72,7 +72,7 @@ extension RegistrationMachine {
 
   /// R6.3: the required fields this record lacks.
   public var missingRequired: [String] {
-    RequiredFields.missing(record: state.record, hasAccessToken: settings.hasAccessToken)
+    RequiredFields.missing(record: state.record, settings: settings)
   }
 
   /// Marks when the initial registration became sendable (R3.1, R3.5).

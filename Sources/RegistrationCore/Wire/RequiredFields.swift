@@ -1,14 +1,16 @@
-/// R6.3: a registration lacking any of these is not sent; the inspector shows which.
+/// R6.3 and S1: the fields a registration must carry, each present and not blank. One
+/// definition for the device (which does not send without them), the server's check, the judge,
+/// a capture's refusals, `--any-app`'s adoption and a state dump's reading.
 public enum RequiredFields {
-  public static func missing(record: ContactRecord, hasAccessToken: Bool) -> [String] {
-    var missing: [String] = []
-    if !hasAccessToken { missing.append("access token") }
-    if isBlank(record.device.deviceID) { missing.append("deviceID") }
-    if isBlank(record.device.etAppId) { missing.append("etAppId") }
-    return missing
+  /// The fields a payload lacks, in the wire's order.
+  public static func missing(in payload: RegistrationPayload) -> [String] {
+    [("deviceID", payload.deviceID), ("etAppId", payload.etAppId), ("platform", payload.platform)]
+      .filter { InputRules.trimmed($0.1 ?? "").isEmpty }.map(\.0)
   }
 
-  private static func isBlank(_ text: String) -> Bool {
-    text.unicodeScalars.allSatisfy(\.properties.isWhitespace)
+  /// What a device lacks before it can send: its access token, then the payload's fields.
+  public static func missing(record: ContactRecord, settings: MachineSettings) -> [String] {
+    (settings.hasAccessToken ? [] : ["access token"])
+      + missing(in: RegistrationPayload(record: record, settings: settings))
   }
 }
