@@ -115,7 +115,9 @@ public final class EngagementHTTPServer: Sendable {
     }
     supervisor?.cancel()
     await supervisor?.value
-    await stopListening(graceful: false)
+    // Answers already under way are finished (a QA run that ends on a registration must not
+    // cut that registration's 201), within a bound: a hang fault or a relayed call is cut.
+    await stopListening(graceful: true, holdPort: false, within: .seconds(2))
     if let held = state.withLock({ state -> Int32? in
       defer { state.placeholder = nil }
       return state.placeholder
@@ -185,7 +187,11 @@ public final class EngagementHTTPServer: Sendable {
       reason: error.map { "\($0)" } ?? "the server stopped before it listened")
   }
 
-  private func stopListening(graceful: Bool) async {
+  /// Stops accepting connections. Graceful: requests under way are answered first, for at most
+  /// `within` (then cut); `holdPort` keeps the port refused but ours (the "down" fault).
+  private func stopListening(
+    graceful: Bool, holdPort: Bool = true, within: Duration = .seconds(30)
+  ) async {
     let listener = state.withLock { state in
       defer { state.listener = nil }
       return state.listener
@@ -193,6 +199,12 @@ public final class EngagementHTTPServer: Sendable {
     guard let listener else { return }
     if graceful {
       await listener.group.triggerGracefulShutdown()
+      let cut = Task {
+        try await Task.sleep(for: within)
+        listener.task.cancel()
+      }
+      await listener.task.value
+      cut.cancel()
     } else {
       listener.task.cancel()
     }
@@ -201,7 +213,7 @@ public final class EngagementHTTPServer: Sendable {
     // a client still connects (and hangs) instead of being refused. "Down" means refused.
     if let port = self.port {
       await Self.waitUntilRefused(host: options.host, port: port)
-      if graceful, let held = Self.holdPort(host: options.host, port: port) {
+      if graceful, holdPort, let held = Self.holdPort(host: options.host, port: port) {
         state.withLock { $0.placeholder = held }
       }
     }

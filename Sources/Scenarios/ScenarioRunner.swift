@@ -64,8 +64,10 @@ public enum ScenarioRunner {
     var setup = scenario.setup
     if let sdk { setup.use(sdk) }
     let log = RunLog { event in onItem?(.event(event)) }
-    let simulation = try await factory.device(
-      setup, place: try SessionPlace.virtual(route: overHTTP ? .loopback : .inProcess), log: log)
+    let opened = try await factory.open(
+      .device(setup, try SessionPlace.virtual(route: overHTTP ? .loopback : .inProcess)),
+      log: log)
+    guard let simulation = opened.device else { throw SessionError.noDevice("run") }
     let (checks, errors) = try await play(scenario, on: simulation, onItem: onItem)
     let stats = await simulation.server.stats()
     await simulation.stop()

@@ -9,14 +9,16 @@ import Synchronization
 /// judges, and how its front listens (port, address, TLS, a tenant to relay to).
 public struct ReceiverSetup: Sendable {
   public var settings: ServerSettings
-  public var store: ServerStore
+  /// Where the server keeps what it receives: `--db`, else (the one default of every tool) a
+  /// private temporary database, so that waiting registrations cost disk, not memory.
+  public var store: ServerStore?
   public var options: ReceiverOptions
   /// Real time: a receiver watches real apps, so its clock is never paused or sped up.
   public var clock: any EngineClock
   public var seed: UInt64
 
   public init(
-    settings: ServerSettings, store: ServerStore, options: ReceiverOptions,
+    settings: ServerSettings, store: ServerStore? = nil, options: ReceiverOptions,
     clock: any EngineClock = SystemClock(), seed: UInt64 = UInt64.random(in: 1...UInt64.max)
   ) {
     self.settings = settings
@@ -41,7 +43,8 @@ public final class ReceiverSession: Session {
     let publisher = SnapshotPublisher()
     log.onAppend { _ in publisher.changed() }
     server = try LocalEngagementServer(
-      settings: setup.settings, store: setup.store, clock: setup.clock, seed: setup.seed,
+      settings: setup.settings, store: try setup.store ?? ServerStore.temporary(),
+      clock: setup.clock, seed: setup.seed,
       eventSink: { event, now in log.append(RunEvent(t: now, body: .server(event))) },
       adoptsFirstApp: setup.options.anyApp, announcesFindings: true)
     front = try await network.openReceiver(for: server, options: setup.options)

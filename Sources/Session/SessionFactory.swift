@@ -6,9 +6,10 @@ import RegistrationCore
 import RegistrationEngine
 import SessionValues
 
-/// The one place sessions are built. `regscope`, `regctl shell`, `regctl run` and
-/// `regctl serve` describe the job they want and the factory builds it with the network the
-/// face gives (SessionHTTP's, or none for a run that never leaves the process).
+/// The one place sessions are built: `regscope`, `regctl shell`, `run`, `serve` and `qa`
+/// describe the job they want (`Job`) and `open` builds it with the network the face gives
+/// (SessionHTTP's, or none for a run that never leaves the process), with one set of defaults
+/// for each job.
 public struct SessionFactory: Sendable {
   /// The jobs there are. Each case carries only what its job uses, so a combination that makes
   /// no sense (a receiver with a remote endpoint, an imported device with a clock rate) cannot
@@ -30,40 +31,61 @@ public struct SessionFactory: Sendable {
 
   public init(network: (any SessionNetwork)? = nil) { self.network = network }
 
-  public func open(_ job: Job, log: RunLog = RunLog()) async throws -> any Session {
+  public func open(_ job: Job, log: RunLog = RunLog()) async throws -> OpenedSession {
     switch job {
-    case .device(let setup, let place): try await device(setup, place: place, log: log)
-    case .persistent(let persistent): try await device(persistent, log: log)
-    case .receiver(let setup): try await receiver(setup, log: log)
-    case .imported(let device): imported(device)
-    case .capture(let judge, let sources): capture(judge, sources: sources)
+    case .device(let setup, let place): .device(try await device(setup, place: place, log: log))
+    case .persistent(let persistent): .device(try await device(persistent, log: log))
+    case .receiver(let setup): .receiver(try await receiver(setup, log: log))
+    case .imported(let device): .imported(ImportedSession(device, clock: ScaledClock(rate: 1)))
+    case .capture(let judge, let sources): .capture(CaptureSession(judge, sources: sources))
     }
   }
 
-  public func device(_ setup: SessionSetup, place: SessionPlace, log: RunLog = RunLog())
-    async throws -> DeviceSession
+  private func device(_ setup: SessionSetup, place: SessionPlace, log: RunLog) async throws
+    -> DeviceSession
   {
     var place = place
     place.network = place.network ?? network
     return try await DeviceSession.start(setup, place: place, log: log)
   }
 
-  public func device(_ persistent: PersistentDevice, log: RunLog) async throws -> DeviceSession {
+  private func device(_ persistent: PersistentDevice, log: RunLog) async throws -> DeviceSession {
     let (setup, place) = try persistent.resolved()
     return try await device(setup, place: place, log: log)
   }
 
-  public func receiver(_ setup: ReceiverSetup, log: RunLog) async throws -> ReceiverSession {
+  private func receiver(_ setup: ReceiverSetup, log: RunLog) async throws -> ReceiverSession {
     guard let network else { throw SessionError.noNetwork }
     return try await ReceiverSession(setup, network: network, log: log)
   }
+}
 
-  public func capture(_ judge: CaptureJudge, sources: [String]) -> CaptureSession {
-    CaptureSession(judge, sources: sources)
+/// A session as the factory opened it, of the kind its job asked for: a face that needs the
+/// kind's own abilities (a device's clock, a receiver's server) reads them here, never by a
+/// cast.
+public enum OpenedSession: Sendable {
+  case device(DeviceSession)
+  case receiver(ReceiverSession)
+  case imported(ImportedSession)
+  case capture(CaptureSession)
+
+  public var session: any Session {
+    switch self {
+    case .device(let session): session
+    case .receiver(let session): session
+    case .imported(let session): session
+    case .capture(let session): session
+    }
   }
 
-  public func imported(_ device: ImportedDevice) -> ImportedSession {
-    ImportedSession(device, clock: ScaledClock(rate: 1))
+  public var device: DeviceSession? {
+    if case .device(let session) = self { return session }
+    return nil
+  }
+
+  public var receiver: ReceiverSession? {
+    if case .receiver(let session) = self { return session }
+    return nil
   }
 }
 

@@ -153,10 +153,11 @@ struct QA: AsyncParsableCommand {
   func openReceiver(_ app: ReceiverApp) async throws -> ReceiverSession {
     let settings = app.settings
     do {
-      return try await SessionFactory(network: HTTPNetwork()).receiver(
-        ReceiverSetup(
-          settings: settings, store: try ServerStore.inMemory(), options: receiver.options),
+      let opened = try await SessionFactory(network: HTTPNetwork()).open(
+        .receiver(ReceiverSetup(settings: settings, options: receiver.options)),
         log: RunLog(limit: RunLog.liveLimit))
+      guard let session = opened.receiver else { throw SessionError.noDevice("qa") }
+      return session
     } catch {
       Output.error("regctl qa: \(error)")
       throw ExitCode(2)

@@ -59,17 +59,19 @@ struct Serve: AsyncParsableCommand {
     let captureFailed = Mutex(false)
     let session: ReceiverSession
     do {
-      let store = try db.map { try ServerStore.open(at: $0) } ?? ServerStore.temporary()
-      session = try await SessionFactory(network: HTTPNetwork()).receiver(
-        ReceiverSetup(
-          settings: settings, store: store,
-          options: captureOptions(quiet: quiet) { problem in
-            captureFailed.withLock { $0 = true }
-            Output.error("regctl serve: \(problem)")
-          }),
+      let opened = try await SessionFactory(network: HTTPNetwork()).open(
+        .receiver(
+          ReceiverSetup(
+            settings: settings, store: try db.map { try ServerStore.open(at: $0) },
+            options: captureOptions(quiet: quiet) { problem in
+              captureFailed.withLock { $0 = true }
+              Output.error("regctl serve: \(problem)")
+            })),
         log: RunLog(limit: RunLog.liveLimit) { event in
           if !quiet { Output.line(LiveLine.event(event, json: false)) }
         })
+      guard let receiver = opened.receiver else { throw SessionError.noDevice("serve") }
+      session = receiver
     } catch {
       throw ValidationError("\(error)")
     }

@@ -34,14 +34,17 @@ struct Shell: AsyncParsableCommand {
     let speed = options.speed ?? 1
     let session: DeviceSession
     do {
-      session = try await SessionFactory(network: HTTPNetwork()).device(
-        PersistentDevice(
-          folder: folder, config: options.config, configName: options.configName,
-          server: options.server, speed: speed, resetState: options.resetState,
-          sdk: options.sdk.profile),
+      let persistent = PersistentDevice(
+        folder: folder, config: options.config, configName: options.configName,
+        server: options.server, speed: speed, resetState: options.resetState,
+        sdk: options.sdk.profile)
+      let opened = try await SessionFactory(network: HTTPNetwork()).open(
+        .persistent(persistent),
         log: RunLog(limit: RunLog.liveLimit) { event in
           Output.line(LiveLine.event(event, json: json))
         })
+      guard let device = opened.device else { throw SessionError.noDevice("shell") }
+      session = device
     } catch {
       Output.error("regctl: \(error)")
       throw ExitCode(2)

@@ -9,15 +9,13 @@ import SessionValues
 /// `regscope --measure WxH`: renders a busy screen into a headless terminal and reports how
 /// long building and drawing a frame takes (the README's figures).
 enum Measure {
-  static func run(_ size: String) async throws {
-    let parts = size.split(separator: "x").compactMap { Int($0) }
-    guard parts.count == 2 else {
-      throw ValidationErrorText("--measure takes WIDTHxHEIGHT, e.g. 200x60")
-    }
-    let (width, height) = (parts[0], parts[1])
+  /// A device with a dozen attributes, eight tags and three failed sends behind it.
+  static func busyDevice() async throws -> DeviceSession {
     var setup = SessionSetup()
     setup.networkLatency = 0
-    let simulation = try await SessionFactory().device(setup, place: try .virtual())
+    guard
+      let simulation = try await SessionFactory().open(.device(setup, try .virtual())).device
+    else { throw SessionError.noDevice("measure") }
     _ = try await simulation.execute(.launch)
     for index in 0..<12 {
       _ = try await simulation.execute(
@@ -27,6 +25,16 @@ enum Measure {
     _ = try await simulation.execute(
       .server(.fail(status: 503, times: 3, retryAfter: nil, duration: nil)))
     try await simulation.advance(to: Instant(400))
+    return simulation
+  }
+
+  static func run(_ size: String) async throws {
+    let parts = size.split(separator: "x").compactMap { Int($0) }
+    guard parts.count == 2 else {
+      throw ValidationErrorText("--measure takes WIDTHxHEIGHT, e.g. 200x60")
+    }
+    let (width, height) = (parts[0], parts[1])
+    let simulation = try await busyDevice()
     var model = InspectorModel(width: width, height: height, title: "measure")
     // What the session pushes asks for no effects: none is dropped here.
     func feed(_ message: InspectorMessage) {

@@ -85,14 +85,14 @@ extension RegScope {
       let device = ImportedDevice(
         try StateDumpImport.read(data, source: importState), source: importState)
       return OpenedJob(
-        session: factory.imported(device), title: "imported: \(device.source) (read-only)",
-        warnings: [], hasLocalServer: false)
+        session: try await factory.open(.imported(device)).session,
+        title: "imported: \(device.source) (read-only)", warnings: [], hasLocalServer: false)
     }
     if receive { return try await openReceiver(factory, log: log) }
     if let capture {
       let judge = try HARReader.judge([capture])
       return OpenedJob(
-        session: factory.capture(judge, sources: [capture]),
+        session: try await factory.open(.capture(judge, sources: [capture])).session,
         title: "capture: \(capture) (read-only)", warnings: [], hasLocalServer: false)
     }
     if let scenario {
@@ -105,17 +105,21 @@ extension RegScope {
       let place = try SessionPlace.demo(
         DemoPace(
           rate: options.speed ?? 60, holdsForKey: stepByStep, captionHold: captionSeconds))
-      let session = try await factory.device(setup, place: place, log: log)
+      guard let session = try await factory.open(.device(setup, place), log: log).device else {
+        throw SessionError.noDevice("demo")
+      }
       return OpenedJob(
         session: session, title: "demo: \(loaded.name) → \(session.destination)",
         warnings: session.engineConfiguration.startupWarnings, hasLocalServer: true,
         demo: (loaded, session))
     }
-    let session = try await factory.device(
-      PersistentDevice(
-        folder: folder, config: options.config, configName: options.configName,
-        server: options.server, speed: options.speed ?? 1, resetState: options.resetState,
-        sdk: options.sdk.profile), log: log)
+    let persistent = PersistentDevice(
+      folder: folder, config: options.config, configName: options.configName,
+      server: options.server, speed: options.speed ?? 1, resetState: options.resetState,
+      sdk: options.sdk.profile)
+    guard let session = try await factory.open(.persistent(persistent), log: log).device else {
+      throw SessionError.noDevice("regscope")
+    }
     return OpenedJob(
       session: session,
       title: "app \(session.engineConfiguration.appID) → \(session.destination)",
@@ -127,10 +131,9 @@ extension RegScope {
   /// as it runs.
   private func openReceiver(_ factory: SessionFactory, log: RunLog) async throws -> OpenedJob {
     let app = try receiverApp()
-    let session = try await factory.receiver(
-      ReceiverSetup(
-        settings: app.settings, store: try ServerStore.inMemory(), options: receiver.options),
-      log: log)
+    let opened = try await factory.open(
+      .receiver(ReceiverSetup(settings: app.settings, options: receiver.options)), log: log)
+    guard let session = opened.receiver else { throw SessionError.noDevice("--receive") }
     let shownApp =
       app.anyApp
       ? "any app"

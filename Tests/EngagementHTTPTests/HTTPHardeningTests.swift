@@ -1,6 +1,7 @@
 import EngagementHTTP
 import Foundation
 import RegistrationCore
+import Synchronization
 import TestSupport
 import Testing
 
@@ -47,6 +48,28 @@ struct HTTPHardeningTests {
     #expect(garbage.contains(#""error":"notHTTP""#))
     #expect(try await rig.get("api/stats").0 == 200)
     await rig.stop()
+  }
+
+  @Test("stopping the moment a registration arrives answers it first: its 201 is never cut")
+  func stopAnswersWhatArrived() async throws {
+    for attempt in 0..<5 {
+      let rig = try await LoopbackRig.start()
+      let port = try #require(rig.baseURL.port)
+      let stopping = StopOnce(rig.front)
+      // What a QA run does when its last step passes: stop at once (and then exit).
+      await rig.server.onWatch { stopping.stop() }
+      let body = #"{"deviceID":"STOP-\#(attempt)","etAppId":"\#(appID)","platform":"iOS"}"#
+      let client = try #require(LoopbackClient(port: port))
+      client.send(
+        "POST /device/v1/registration HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+          + "Authorization: Bearer \(token)\r\nContent-Type: application/json\r\n"
+          + "Content-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n\(body)")
+      for await _ in stopping.done { break }
+      // Once stop returns the process may exit: the answer must already be on its way.
+      let answer = client.receiveWaiting()
+      #expect(answer.hasPrefix("HTTP/1.1 201"), "attempt \(attempt): \(answer.prefix(80))")
+      await rig.stop()
+    }
   }
 
   @Test("S1 the bearer scheme in any case; the control routes need the token too")
@@ -119,5 +142,33 @@ struct HTTPHardeningTests {
     let device = (devices?["devices"] as? [[String: Any]])?.first
     #expect(device?["deviceID"] as? String == "D\u{9B}1m")
     await rig.stop()
+  }
+}
+
+/// Stops a front once, from a synchronous callback; `done` yields when it has stopped.
+final class StopOnce: Sendable {
+  private let front: EngagementHTTPServer
+  private let started = Mutex(false)
+  let done: AsyncStream<Void>
+  private let finished: AsyncStream<Void>.Continuation
+
+  init(_ front: EngagementHTTPServer) {
+    self.front = front
+    (done, finished) = AsyncStream.makeStream()
+  }
+
+  func stop() {
+    guard
+      started.withLock({ started in
+        defer { started = true }
+        return !started
+      })
+    else { return }
+    let (front, finished) = (self.front, self.finished)
+    Task {
+      await front.stop()
+      finished.yield()
+      finished.finish()
+    }
   }
 }

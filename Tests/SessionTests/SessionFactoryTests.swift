@@ -20,7 +20,8 @@ struct SessionFactoryTests {
   @Test("a receiver listens on loopback, takes faults, refuses device commands, pushes its case")
   func receiver() async throws {
     let session = try await SessionFactory(network: HTTPNetwork()).open(
-      .receiver(try Self.receiverSetup()))
+      .receiver(try Self.receiverSetup())
+    ).session
     #expect(session.destination.hasPrefix("receiving on http://127.0.0.1:"))
     let fault = await session.run(
       .server(.fail(status: 503, times: 1, retryAfter: nil, duration: nil)))
@@ -37,6 +38,19 @@ struct SessionFactoryTests {
     await session.stop()
   }
 
+  @Test("every tool's receiver has one default store: a private temporary database, not memory")
+  func receiverDefaults() async throws {
+    let opened = try await SessionFactory(network: HTTPNetwork()).open(
+      .receiver(
+        ReceiverSetup(
+          settings: ServerSettings(appID: "app", accessToken: "token-0123456789"),
+          options: ReceiverOptions(port: 0))))
+    let receiver = try #require(opened.receiver)
+    #expect(receiver.server.storeLocation == "(temporary)")
+    #expect(opened.device == nil)
+    await receiver.stop()
+  }
+
   @Test("an imported device is read-only: launch shows it, every change is refused")
   func imported() async throws {
     let state = RegistrationState(
@@ -45,8 +59,9 @@ struct SessionFactoryTests {
         device: DeviceFields(
           deviceID: "D", registrationId: "", etAppId: "app", platform: .android,
           environment: .demo(.android))))
-    let session = SessionFactory().imported(
-      ImportedDevice(source: "dump.json", profile: .android, state: state))
+    let session = try await SessionFactory().open(
+      .imported(ImportedDevice(source: "dump.json", profile: .android, state: state))
+    ).session
     #expect(!(await session.run(.launch)).isError)
     let refused = await session.run(.edit(.addTag("x")))
     #expect(refused.isError && refused.text.contains("read-only"))
@@ -57,7 +72,8 @@ struct SessionFactoryTests {
   @Test("a device session's jobs: in process with no network; loopback needs one")
   func device() async throws {
     let factory = SessionFactory()
-    let session = try await factory.device(SessionSetup(), place: try .virtual())
+    let session = try #require(
+      try await factory.open(.device(SessionSetup(), try .virtual())).device)
     #expect(session.destination == "the local server (in process)")
     guard case .device = await session.snapshot() else {
       Issue.record("a device session pushes a device snapshot")
@@ -65,7 +81,7 @@ struct SessionFactoryTests {
     }
     await session.stop()
     await #expect(throws: SessionError.self) {
-      _ = try await factory.device(SessionSetup(), place: try .virtual(route: .loopback))
+      _ = try await factory.open(.device(SessionSetup(), try .virtual(route: .loopback)))
     }
   }
 }

@@ -166,7 +166,10 @@ struct ImportedDeviceTests {
       device.state.pending.map(\.target.description) == [
         "contact key", "attribute FavoriteTeam", "attribute addressId", "tag news",
       ])
-    let simulation = SessionFactory().imported(device)
+    guard case .imported(let simulation) = try await SessionFactory().open(.imported(device)) else {
+      Issue.record("an imported job opens an imported session")
+      return
+    }
     _ = try await simulation.execute(.launch)
     let snapshot = try #require(await simulation.snapshot().device)
     #expect(snapshot.state.record.attributes["FavoriteTeam"] == "Lions")

@@ -81,3 +81,55 @@ public func freeLoopbackPort() -> Int? {
   }
   return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
 }
+
+/// A blocking loopback client for tests that must look at the socket between sending and
+/// reading: `receiveWaiting` reads only what has already arrived, without waiting.
+public final class LoopbackClient {
+  private let descriptor: Int32
+
+  public init?(port: Int) {
+    descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return nil }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else {
+      close(descriptor)
+      return nil
+    }
+  }
+
+  public func send(_ text: String) {
+    let bytes = Array(text.utf8)
+    var sent = 0
+    while sent < bytes.count {
+      let count = bytes.withUnsafeBytes {
+        Glibc.send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL))
+      }
+      if count <= 0 { return }
+      sent += count
+    }
+  }
+
+  /// What the server has already sent, read without waiting for more.
+  public func receiveWaiting() -> String {
+    var answer: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    while true {
+      let count = chunk.withUnsafeMutableBytes {
+        recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT))
+      }
+      if count <= 0 { break }
+      answer += chunk.prefix(count)
+    }
+    return String(decoding: answer, as: UTF8.self)
+  }
+
+  deinit { close(descriptor) }
+}
