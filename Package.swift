@@ -93,7 +93,7 @@ let package = Package(
     // events, the snapshots (one case per job). No store, no server, no network.
     .target(
       name: "SessionValues",
-      dependencies: ["RegistrationCore", "EngagementCore", "SystemCalls"],
+      dependencies: ["RegistrationCore", "EngagementCore"],
       swiftSettings: strictSwift6
     ),
     // The jobs both faces drive (a simulated device, a receiver, an imported device) and the
@@ -114,7 +114,7 @@ let package = Package(
     ),
     // Many devices through the pure machine in virtual time: billing, orphans, server load.
     .target(
-      name: "Fleet", dependencies: ["RegistrationCore", "EngagementCore", "SystemCalls"],
+      name: "Fleet", dependencies: ["RegistrationCore", "EngagementCore"],
       swiftSettings: strictSwift6),
     .testTarget(
       name: "FleetTests", dependencies: ["Fleet", "RegistrationCore", "Scenarios", "Session"],
@@ -163,7 +163,8 @@ let package = Package(
     .testTarget(
       name: "ScenariosTests",
       dependencies: [
-        "Scenarios", "QA", "YAMLFiles", "Session", "SessionValues", "SessionHTTP", "StateDumps",
+        "Scenarios", "QA", "YAMLFiles", "ToolSupport", "Session", "SessionValues", "SessionHTTP",
+        "StateDumps",
         "EngagementCore",
         "EngagementServer",
       ],
@@ -280,7 +281,8 @@ let package = Package(
     .target(
       name: "ToolSupport",
       dependencies: [
-        "RegistrationCore", "RegistrationEngine", "EngagementCore", "Session", "SystemCalls",
+        "RegistrationCore", "RegistrationEngine", "EngagementCore", "Session", "SessionValues",
+        "SystemCalls",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6

@@ -1,5 +1,4 @@
 import RegistrationCore
-import SystemCalls
 
 /// What a fleet did, as a marketer asks it: how many contacts are billed, how many can no
 /// longer be reached, and what the server had to take, minute by minute.
@@ -58,15 +57,17 @@ public struct FleetReport: Sendable, Hashable {
 /// across the cores; each draws from its own seeded stream, so the result does not depend on
 /// the split.
 public enum FleetRun {
-  public static func run(_ plan: FleetPlan, progress: (@Sendable (Int) -> Void)? = nil) async
-    -> FleetReport
-  {
+  /// `cores`: how many the machine has online (the tool reads it); the report is the same
+  /// whatever the number.
+  public static func run(
+    _ plan: FleetPlan, cores: Int = 1, progress: (@Sendable (Int) -> Void)? = nil
+  ) async -> FleetReport {
     let minutes = Int((plan.duration / 60).rounded(.up)) + 1
     let empty = FleetReport(
       strategy: plan.strategy, devices: plan.devices,
       perMinute: Array(repeating: 0, count: minutes),
       outage: plan.outage)
-    let workers = max(1, min(8, plan.devices / 1_000 + 1, Cores.online))
+    let workers = max(1, min(8, plan.devices / 1_000 + 1, cores))
     let chunk = (plan.devices + workers - 1) / workers
     return await withTaskGroup(of: FleetReport.self) { group in
       for worker in 0..<workers {
@@ -111,9 +112,4 @@ extension FleetRun {
     _ = random.chance(plan.loginShare)
     return (installAt, installAt + random.unit() * plan.loginWithin)
   }
-}
-
-/// The machine's online cores (Foundation's `ProcessInfo` is not imported here).
-enum Cores {
-  static var online: Int { SystemCalls.onlineCores }
 }

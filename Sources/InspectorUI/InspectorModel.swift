@@ -37,19 +37,21 @@ public struct InspectorModel: Sendable {
   public internal(set) var revision = 0
   public var focus: PaneID = .record
   public var mode: Mode = .normal
-  public var device: EngineSnapshot?
-  public var server: ServerSnapshot?
+  /// What the session pushed last, kept as it came (one case per job): what the panes read.
+  public internal(set) var snapshot: SessionSnapshot?
+  public var device: EngineSnapshot? { snapshot?.device }
+  public var server: ServerSnapshot? { snapshot?.server }
   /// A receiver session's address, for the app's server URL.
   public let receivingAt: String?
   public var screen: Screen
   /// The Fleet view's fleet, once computed.
   public var fleet: FleetShow?
   /// A receiver session's real devices (the most recently seen first); nil otherwise.
-  public var watched: [DeviceWatch.Device]?
+  public var watched: [DeviceWatch.Device]? { snapshot?.watched }
   /// `--any-app`: which app the receiver adopted, or that it waits to.
-  public var receiverNotice: String?
+  public var receiverNotice: String? { snapshot?.receiverNotice }
   /// False for a capture: its devices are all there are, and its clock stands still.
-  public var receiverLive = true
+  public var receiverLive: Bool { snapshot?.isLive ?? true }
   /// A QA run's checklist (`--qa PLAN`), whether it is shown, and the step opened in it.
   public var qa: QAChecklist?
   public var qaShown = true
@@ -92,6 +94,8 @@ public struct InspectorModel: Sendable {
   /// virtual runs (and golden tests, which must not depend on the machine's time zone).
   public enum TimeStyle: Sendable { case wallClock, elapsed }
   public var timeStyle: TimeStyle = .wallClock
+  /// The zone wall-clock times are shown in: the machine's, as the tool gives it.
+  public var zone: LocalZone = .utc
   /// A demo's caption area (`regscope --scenario`).
   public var demo: DemoCaptions?
 
@@ -104,7 +108,7 @@ public struct InspectorModel: Sendable {
 
   public func format(_ instant: Instant) -> String {
     switch timeStyle {
-    case .wallClock: LiveLine.time(instant)
+    case .wallClock: LiveLine.time(instant, in: zone)
     case .elapsed: Timestamp.format(instant)
     }
   }

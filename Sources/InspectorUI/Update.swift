@@ -122,11 +122,7 @@ public enum Inspector {
         acknowledged.hash, ReadableJSON.lines(acknowledged.payload.encodedBytes())
       )
     }
-    model.device = snapshot.device
-    model.server = snapshot.server
-    model.watched = snapshot.watched
-    model.receiverNotice = snapshot.receiverNotice
-    model.receiverLive = snapshot.isLive
+    model.snapshot = snapshot
     if model.screen != .fleet { model.screen = model.jobScreen }
     refreshReceiverBody(&model)
     model.now = snapshot.now

@@ -109,7 +109,8 @@ struct FleetCommand: AsyncParsableCommand {
         reinstallShare: reinstallShare, outage: outagePlan,
         tokenRefreshEvery: tokenRefreshDays * 86_400, jitter: jitter, seed: seed,
         profile: sdk.profile ?? .documented)
-      reports.append(await FleetRun.run(plan) { progress.advance($0) })
+      reports.append(
+        await FleetRun.run(plan, cores: SystemCalls.onlineCores) { progress.advance($0) })
     }
     progress.finish()
     if let csv {

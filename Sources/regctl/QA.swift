@@ -207,8 +207,8 @@ final class QAProgressLine: Sendable {
       let key = step.number * 2 + (next == nil ? 0 : 1)
       guard announced.withLock({ $0.insert(key).inserted }) else { return }
       Output.line(
-        "  waiting until \(LiveLine.time(deadline))"
-          + (next.map { "; the SDK may register next at \(LiveLine.time($0))" } ?? ""))
+        "  waiting until \(LiveLine.time(deadline, in: .system))"
+          + (next.map { "; the SDK may register next at \(LiveLine.time($0, in: .system))" } ?? ""))
     case .finished(let result):
       Output.line("  \(result.verdict.rawValue)")
       for line in result.evidence.prefix(5) { Output.line("    \(TerminalText.escaped(line))") }
@@ -230,14 +230,14 @@ enum QARegistrationFeed {
         for entry in fresh {
           let findings = entry.findings.map { "\($0.code) (\($0.severity.rawValue))" }
           Output.line(
-            "  \(LiveLine.time(entry.at))  \(TerminalText.escaped(device.deviceID))  "
+            "  \(LiveLine.time(entry.at, in: .system))  \(TerminalText.escaped(device.deviceID))  "
               + (entry.status.map(String.init) ?? "no answer")
               + (findings.isEmpty ? "" : "  " + findings.joined(separator: ", ")))
         }
         shown[device.deviceID] = device.registrationCount
         if let next = device.nextSend {
           Output.line(
-            "  its SDK may register next at \(LiveLine.time(next.at)) (\(TerminalText.escaped(next.why)))"
+            "  its SDK may register next at \(LiveLine.time(next.at, in: .system)) (\(TerminalText.escaped(next.why)))"
           )
         }
       }

@@ -68,7 +68,7 @@ struct Serve: AsyncParsableCommand {
               Output.error("regctl serve: \(problem)")
             })),
         log: RunLog(limit: RunLog.liveLimit) { event in
-          if !quiet { Output.line(LiveLine.event(event, json: false)) }
+          if !quiet { Output.line(LiveLine.event(event, json: false, in: .system)) }
         })
       guard let receiver = opened.receiver else { throw SessionError.noDevice("serve") }
       session = receiver

@@ -41,7 +41,7 @@ struct Shell: AsyncParsableCommand {
       let opened = try await SessionFactory(network: HTTPNetwork()).open(
         .persistent(persistent),
         log: RunLog(limit: RunLog.liveLimit) { event in
-          Output.line(LiveLine.event(event, json: json))
+          Output.line(LiveLine.event(event, json: json, in: .system))
         })
       guard let device = opened.device else { throw SessionError.noDevice("shell") }
       session = device

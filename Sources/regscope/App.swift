@@ -44,6 +44,7 @@ final class App {
       width: size.width, height: size.height, title: title, themeName: theme.name,
       glyphs: terminal.utf8 ? .unicode : .ascii, hasLocalServer: hasLocalServer,
       receivingAt: receivingAt)
+    model.zone = .system
     themes =
       [theme]
       + Theme.builtInNames.filter { $0 != theme.name }.compactMap { ThemeLoader.builtIn($0)?.theme }
@@ -175,7 +176,9 @@ final class App {
         let (plans, wakes, now) = (fleetPlans, self.wakes, session.now)
         Task.detached {
           var reports: [FleetReport] = []
-          for plan in plans { reports.append(await FleetRun.run(plan)) }
+          for plan in plans {
+            reports.append(await FleetRun.run(plan, cores: SystemCalls.onlineCores))
+          }
           wakes.post(
             .message(.fleetReady(FleetShow(plan: plans[0], reports: reports, startedAt: now))))
         }

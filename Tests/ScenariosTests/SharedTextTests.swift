@@ -3,6 +3,7 @@ import RegistrationCore
 import Session
 import SessionValues
 import Testing
+import ToolSupport
 
 @testable import Scenarios
 
@@ -36,10 +37,11 @@ struct SharedTextTests {
       let expected = [parts.hour, parts.minute, parts.second].map {
         String(format: "%02d", $0 ?? -1)
       }.joined(separator: ":")
-      #expect(LiveLine.time(Instant(seconds)) == expected, "\(seconds)")
+      #expect(LiveLine.time(Instant(seconds), in: .system) == expected, "\(seconds)")
     }
-    #expect(LiveLine.time(Instant(.infinity)) == "--:--:--")
-    #expect(LiveLine.time(Instant(1e13)) == "--:--:--")
+    #expect(LiveLine.time(Instant(.infinity), in: .system) == "--:--:--")
+    #expect(LiveLine.time(Instant(1e13), in: .utc) == "--:--:--")
+    #expect(LiveLine.time(Instant(3_661), in: .utc) == "01:01:01")
   }
 
   @Test("control and escape characters are shown escaped, never raw")
