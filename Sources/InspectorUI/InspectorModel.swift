@@ -65,6 +65,7 @@ public struct InspectorModel: Sendable {
   public var abilities: SessionAbilities {
     var abilities: SessionAbilities = hasLocalServer ? [.localServer] : []
     if jobScreen == .device { abilities.formUnion([.device, .clockControl]) }
+    if qa != nil { abilities.insert(.qaRun) }
     // A demo keeps its clock keys; the rest would take its scenario off script.
     if demo != nil { return [.clockControl] }
     return abilities.union(.unscripted)

@@ -82,10 +82,19 @@ public struct SessionAbilities: OptionSet, Sendable, Hashable {
   /// the script its captions and checks tell.
   public static let unscripted = SessionAbilities(rawValue: 8)
 
-  public static let all: SessionAbilities = [.localServer, .device, .clockControl, .unscripted]
+  /// A QA plan runs beside the receiver (`--qa PLAN`): its keys have a checklist to drive.
+  public static let qaRun = SessionAbilities(rawValue: 16)
+
+  public static let all: SessionAbilities = [
+    .localServer, .device, .clockControl, .unscripted, .qaRun,
+  ]
 
   /// Why a key that needs `missing` does nothing here.
   public func refusal(for missing: SessionAbilities, key: String) -> String {
+    if missing.contains(.qaRun) {
+      return
+        "\(key): no QA plan runs here: start one with regscope --receive --qa PLAN (regctl qa --list)"
+    }
     if !contains(.unscripted) {
       return
         "\(key): a demo plays its scenario as written; edits and faults would take it off script (run regscope without --scenario to try them)"
@@ -200,7 +209,12 @@ public enum KeyTable {
     KeyBinding(keys: [.character("?")], action: .help, hint: "help", help: "Show every key"),
     KeyBinding(
       keys: [.character(":")], action: .commandLine, hint: "command",
-      help: "Type a command: tag add sports, server fail 503 times 3", needs: .unscripted),
+      help: "Type a command: tag add sports, server fail 503 times 3", needs: .unscripted,
+      screens: [.device, .fleet]),
+    KeyBinding(
+      keys: [.character(":")], action: .commandLine, hint: "command",
+      help: "Type a command: server fail 503 times 3, server down, server up",
+      needs: [.unscripted, .localServer], screens: [.receiver]),
     KeyBinding(
       keys: [.character("a")], action: .editAttributes, hint: "attrs", help: "Edit attributes",
       needs: .device),
@@ -284,16 +298,16 @@ public enum KeyTable {
       help: "Fleet view: the strategies on many devices"),
     KeyBinding(
       keys: [.character("Q")], action: .qaChecklist, hint: nil,
-      help: "QA: show or hide the plan's checklist (--qa PLAN)", screens: [.receiver]),
+      help: "QA: show or hide the plan's checklist", needs: .qaRun, screens: [.receiver]),
     KeyBinding(
       keys: [.enter], action: .qaProceed, hint: nil, help: "QA: done, go on after an ask",
-      screens: [.receiver]),
+      needs: .qaRun, screens: [.receiver]),
     KeyBinding(
       keys: [.character("[")], action: .qaPreviousStep, hint: nil,
-      help: "QA: open the step before (its evidence)", screens: [.receiver]),
+      help: "QA: open the step before (its evidence)", needs: .qaRun, screens: [.receiver]),
     KeyBinding(
       keys: [.character("]")], action: .qaNextStep, hint: nil,
-      help: "QA: open the step after", screens: [.receiver]),
+      help: "QA: open the step after", needs: .qaRun, screens: [.receiver]),
     KeyBinding(
       keys: [.escape], action: .back, hint: nil, help: "Back: clear the filter, follow the tail",
       screens: [.device]),

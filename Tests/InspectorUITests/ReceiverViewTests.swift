@@ -190,13 +190,19 @@ struct ReceiverViewTests {
       }
     }
     let keys = Set(listed.flatMap(\.keys))
-    for refused in ["a", "t", "c", "n", "R", "f", " ", "/", "5"] {
+    for refused in ["a", "t", "c", "n", "R", "f", " ", "/", "5", "Q", "[", "]"] {
       #expect(!keys.contains(.character(Character(refused))), "\(refused) is listed")
     }
     _ = Inspector.update(&model, .key(.character("?")))
     let text = Inspector.view(model).text
     #expect(text.contains("Go to pane 1-4") && !text.contains("Edit attributes"))
-    #expect(!text.contains("tag add TAG"))
+    #expect(!text.contains("tag add") && !text.contains("QA:"))
+    // With a QA plan running, its keys are listed, and work.
+    var qa = model
+    _ = Inspector.update(&qa, .key(.escape))
+    _ = Inspector.update(&qa, .qa(QAChecklist(plan: "quick", items: [.init(summary: "s")])))
+    #expect(
+      KeyTable.help(on: qa.screen, abilities: qa.abilities).contains { $0.action == .qaChecklist })
   }
 
   @Test("real time: n, Space, + and - are refused with the reason; the status bar offers none")
