@@ -259,6 +259,30 @@ struct TmuxEndToEndTests {
       await tmux.waitFor("the marker on the 17th device, on screen") { screen in
         screen.contains("> MANY-3 ") && screen.contains("of 22 devices")
       })
+    // G chooses the last device (the first seen) and the list shows it; g the first.
+    try await tmux.keys("G")
+    #expect(await tmux.waitFor("the last device chosen") { $0.contains("> WRONG-TOKEN ") })
+    try await tmux.keys("g")
+    #expect(await tmux.waitFor("the first device chosen") { $0.contains("> MANY-19 ") })
+    // PIXEL-8's findings overflow their pane: 3 focuses it, Page Down and G scroll it.
+    try await tmux.keys("G")
+    #expect(await tmux.waitFor("the last device again") { $0.contains("> WRONG-TOKEN ") })
+    try await tmux.keys("Up")
+    #expect(await tmux.waitFor("PIXEL-8 chosen") { $0.contains("> PIXEL-8 ") })
+    try await tmux.keys("3")
+    try await tmux.keys("NPage")
+    #expect(
+      await tmux.waitFor("the Findings pane scrolled") { screen in
+        screen.range(of: #" [2-9]\d*-\d+ of \d+ lines "#, options: .regularExpression) != nil
+      })
+    // ? lists the keys that work here, not the device's.
+    try await tmux.keys("?")
+    #expect(
+      await tmux.waitFor("the receiver's keys") { screen in
+        screen.contains("Go to pane 1-4") && !screen.contains("Edit attributes")
+          && !screen.contains("Jump time")
+      })
+    try await tmux.keys("Escape")
     try await tmux.keys("q")
     #expect(await tmux.waitFor("a clean exit") { $0.contains("REGSCOPE-EXIT=0") })
   }
