@@ -74,7 +74,8 @@ public struct InspectorModel: Sendable {
   /// Events scrolled back from the tail; 0 follows the tail.
   public var eventsBack = 0
   public var eventFilter = ""
-  public var scroll: [PaneID: Int] = [:]
+  /// Where each of the device screen's panes is scrolled (the events follow their own tail).
+  public var views: [PaneID: ScrollView] = [:]
   public var now: Instant = .zero
   public var rate: Double = 1
   public var paused = false

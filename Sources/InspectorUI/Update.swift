@@ -265,11 +265,16 @@ public enum Inspector {
     case .focus(let pane): model.focus = pane
     case .scrollUp: scroll(&model, by: -1)
     case .scrollDown: scroll(&model, by: 1)
-    case .pageUp: scroll(&model, by: -10)
-    case .pageDown: scroll(&model, by: 10)
+    case .pageUp: scroll(&model, by: -page(model))
+    case .pageDown: scroll(&model, by: page(model))
     case .top: scroll(&model, by: -1_000_000)
     default: scroll(&model, by: 1_000_000)
     }
+  }
+
+  /// A page of the focused pane: its height less the line kept for context.
+  static func page(_ model: InspectorModel) -> Int {
+    max(1, (model.layout.panes[model.focus]?.inner.height ?? 11) - 1)
   }
 
   static func scroll(_ model: inout InspectorModel, by delta: Int) {
@@ -278,7 +283,11 @@ public enum Inspector {
       model.eventsBack = min(max(0, count - 1), max(0, model.eventsBack - delta))
       return
     }
-    model.scroll[model.focus] = max(0, min(1_000, (model.scroll[model.focus] ?? 0) + delta))
+    let pane = model.focus
+    guard let rect = model.layout.panes[pane] else { return }
+    let count = Panes.lines(pane, model, width: rect.inner.width).count
+    model.views[pane, default: ScrollView(end: .top)].scroll(
+      by: delta, count: count, height: rect.inner.height)
   }
 
   static func commandLine(_ key: Key, _ line: inout LineEditor, _ model: inout InspectorModel)

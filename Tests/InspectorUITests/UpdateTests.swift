@@ -193,6 +193,22 @@ struct UpdateTests {
     }
   }
 
+  @Test("a device pane scrolled past its end comes back at the first Up: view and keys agree")
+  func devicePaneScrolls() async throws {
+    var m = try await model(
+      width: 80, height: 24, until: 70,
+      (1...12).map { (Double($0), "attr set KEY_\($0) value-\($0)") })
+    _ = Inspector.update(&m, .key(.character("1")))
+    let top = Inspector.view(m).text
+    for _ in 0..<20 { _ = Inspector.update(&m, .key(.pageDown)) }
+    let bottom = Inspector.view(m).text
+    #expect(bottom != top, "Page Down moved the record")
+    _ = Inspector.update(&m, .key(.up))
+    #expect(Inspector.view(m).text != bottom, "one Up after the end moves at once")
+    _ = Inspector.update(&m, .key(.character("g")))
+    #expect(Inspector.view(m).text == top)
+  }
+
   @Test("data with escape sequences is shown escaped, never raw")
   func escapedData() async throws {
     let m = try await model(

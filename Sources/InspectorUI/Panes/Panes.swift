@@ -6,23 +6,13 @@ import SessionValues
 enum Panes {
   static func draw(_ pane: PaneID, _ model: InspectorModel, _ rect: Rect, _ canvas: inout Canvas) {
     let inner = rect.inner
-    let offset = model.scroll[pane] ?? 0
-    var lines: [Line]
-    switch pane {
-    case .record: lines = record(model)
-    case .pending: lines = pending(model)
-    case .throttle: lines = throttle(model)
-    case .backoff: lines = backoff(model, width: inner.width)
-    case .events: lines = []
-    case .server: lines = server(model)
-    case .payload: lines = payload(model)
-    }
     if pane == .events {
       events(model, inner, &canvas)
       return
     }
-    if lines.isEmpty { lines = [[("(nothing yet)", .dim)]] }
-    let start = min(offset, max(0, lines.count - inner.height))
+    let lines = self.lines(pane, model, width: inner.width)
+    let start = model.views[pane, default: ScrollView(end: .top)].firstLine(
+      count: lines.count, height: inner.height)
     for (row, segments) in lines.dropFirst(start).prefix(inner.height).enumerated() {
       canvas.line(inner, row, segments)
     }
@@ -32,6 +22,22 @@ enum Panes {
         " \(more) ", x: rect.x + rect.width - more.count - 4, y: rect.y + rect.height - 1,
         role: .dim)
     }
+  }
+
+  /// A pane's lines at this width: what it draws and what its keys scroll (the events pane
+  /// draws its own tail).
+  static func lines(_ pane: PaneID, _ model: InspectorModel, width: Int) -> [Line] {
+    let lines: [Line] =
+      switch pane {
+      case .record: record(model)
+      case .pending: pending(model)
+      case .throttle: throttle(model)
+      case .backoff: backoff(model, width: width)
+      case .events: []
+      case .server: server(model)
+      case .payload: payload(model)
+      }
+    return lines.isEmpty ? [[("(nothing yet)", .dim)]] : lines
   }
 
   static func text(_ value: String) -> String { TerminalText.escaped(value) }
