@@ -35,7 +35,6 @@ public struct InspectorModel: Sendable {
   public var height: Int
   /// Counts every change but the clock's: equal revisions differ at most in `now`.
   public internal(set) var revision = 0
-  public var focus: PaneID = .record
   public var mode: Mode = .normal
   /// What the session pushed last, kept as it came (one case per job): what the panes read.
   public internal(set) var snapshot: SessionSnapshot?
@@ -52,10 +51,8 @@ public struct InspectorModel: Sendable {
   public var receiverNotice: String? { snapshot?.receiverNotice }
   /// False for a capture: its devices are all there are, and its clock stands still.
   public var receiverLive: Bool { snapshot?.isLive ?? true }
-  /// A QA run's checklist (`--qa PLAN`), whether it is shown, and the step opened in it.
-  public var qa: QAChecklist?
-  public var qaShown = true
-  public var qaOpened: Int?
+  /// The device screen's focus, scrolling, events and bodies.
+  public var deviceScreen = DeviceScreen()
   /// The receiver screen's focus, scrolling, chosen device and its body.
   public var receiver = ReceiverScreen()
   /// False when the session talks to a remote server: the fault keys do nothing then.
@@ -65,17 +62,11 @@ public struct InspectorModel: Sendable {
   public var abilities: SessionAbilities {
     var abilities: SessionAbilities = hasLocalServer ? [.localServer] : []
     if jobScreen == .device { abilities.formUnion([.device, .clockControl]) }
-    if qa != nil { abilities.insert(.qaRun) }
+    if receiver.qa != nil { abilities.insert(.qaRun) }
     // A demo keeps its clock keys; the rest would take its scenario off script.
     if demo != nil { return [.clockControl] }
     return abilities.union(.unscripted)
   }
-  public var events: [ShownEvent] = []
-  /// Events scrolled back from the tail; 0 follows the tail.
-  public var eventsBack = 0
-  public var eventFilter = ""
-  /// Where each of the device screen's panes is scrolled (the events follow their own tail).
-  public var views: [PaneID: ScrollView] = [:]
   public var now: Instant = .zero
   public var rate: Double = 1
   public var paused = false
@@ -85,12 +76,6 @@ public struct InspectorModel: Sendable {
   public var title: String
   public var commandHistory: [String] = []
   public var historyIndex: Int?
-  /// The last two registrations sent, as readable JSON lines, made once when each was sent
-  /// (from the exact bytes on the wire), never per frame.
-  public var sentBodies: (previous: [String]?, last: [String]?) = (nil, nil)
-  /// The stored acknowledged registration as lines (after a restart, or for an imported
-  /// device), with the hash they were made from.
-  public var acknowledgedBody: (hash: String, lines: [String])?
 
   /// How times are written: the wall clock in a live session, time since the start for
   /// virtual runs (and golden tests, which must not depend on the machine's time zone).
@@ -104,7 +89,7 @@ public struct InspectorModel: Sendable {
   /// Where the device screen's panes go at this size (the caption area taken off).
   public var layout: Layout {
     Layout.make(
-      width: width, height: height, focus: focus,
+      width: width, height: height, focus: deviceScreen.focus,
       captionRows: demo == nil ? 0 : DemoCaptions.rows(height: height))
   }
 
@@ -151,13 +136,6 @@ public struct InspectorModel: Sendable {
     }
   }
 
-  /// Events that pass the filter.
-  public var visibleEvents: [ShownEvent] {
-    guard !eventFilter.isEmpty else { return events }
-    let needle = eventFilter.lowercased()
-    return events.filter { $0.searchText.contains(needle) }
-  }
-
   /// The receiver layout's device: the one selected, else the most recently seen.
   public var selectedDevice: DeviceWatch.Device? {
     guard let watched else { return nil }
@@ -173,7 +151,9 @@ public struct InspectorModel: Sendable {
   }
 
   public var countdownTarget: Instant? {
-    if screen == .receiver, qaShown, let qa, !qa.finished, qa.deadline != nil {
+    if screen == .receiver, receiver.qaShown, let qa = receiver.qa, !qa.finished,
+      qa.deadline != nil
+    {
       return now + 1
     }
     if screen == .fleet, let fleet, fleet.cursor(at: now) < fleet.plan.duration {

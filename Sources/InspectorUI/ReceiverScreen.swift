@@ -22,6 +22,11 @@ public struct ReceiverScreen: Sendable {
   /// The chosen device's last body as readable lines, made when it changes (not per frame),
   /// with the device and the time of the registration they show.
   public var body: (deviceID: String, at: Instant, lines: [String])?
+  /// A QA run beside the receiver (`--qa PLAN`): its checklist, whether it is shown (in the
+  /// body's place), and the step opened in it.
+  public var qa: QAChecklist?
+  public var qaShown = true
+  public var qaOpened: Int?
 
   public func view(_ pane: Pane) -> ScrollView { views[pane] ?? ScrollView(end: .top) }
 

@@ -37,17 +37,17 @@ extension Inspector {
   /// open a step's verdict and evidence.
   static func qaKey(_ action: Action, _ model: inout InspectorModel) -> [InspectorEffect] {
     // The table refuses these keys, with the reason, while no plan runs.
-    guard let qa = model.qa else { return [] }
+    guard let qa = model.receiver.qa else { return [] }
     switch action {
-    case .qaChecklist: model.qaShown.toggle()
+    case .qaChecklist: model.receiver.qaShown.toggle()
     case .qaProceed:
       guard qa.ask != nil else { return [] }
       return [.qaProceed]
     case .qaPreviousStep, .qaNextStep:
-      let start = model.qaOpened ?? qa.current ?? 0
+      let start = model.receiver.qaOpened ?? qa.current ?? 0
       let moved = start + (action == .qaNextStep ? 1 : -1)
-      model.qaOpened = min(max(0, moved), qa.items.count - 1)
-      model.qaShown = true
+      model.receiver.qaOpened = min(max(0, moved), qa.items.count - 1)
+      model.receiver.qaShown = true
     default: break
     }
     return []

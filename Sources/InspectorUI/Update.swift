@@ -97,7 +97,7 @@ public enum Inspector {
         text: "fleet: \(show.plan.devices) devices, playing", isError: false)
       return []
     case .qa(let checklist):
-      model.qa = checklist
+      model.receiver.qa = checklist
       return []
     case .demo(let note):
       model.demo?.take(note)
@@ -116,9 +116,9 @@ public enum Inspector {
   /// What the session pushed: the device, the server, the receiver's devices, the clock.
   static func show(_ snapshot: SessionSnapshot, in model: inout InspectorModel) {
     if let acknowledged = snapshot.device?.state.lastAcknowledged,
-      acknowledged.hash != model.acknowledgedBody?.hash
+      acknowledged.hash != model.deviceScreen.acknowledgedBody?.hash
     {
-      model.acknowledgedBody = (
+      model.deviceScreen.acknowledgedBody = (
         acknowledged.hash, ReadableJSON.lines(acknowledged.payload.encodedBytes())
       )
     }
@@ -135,15 +135,18 @@ public enum Inspector {
   static func append(_ events: [RunEvent], to model: inout InspectorModel) {
     for event in events where event.kind == .sent {
       if let bytes = event.sentBytes {
-        model.sentBodies = (model.sentBodies.last, ReadableJSON.lines(bytes))
+        model.deviceScreen.sentBodies = (
+          model.deviceScreen.sentBodies.last, ReadableJSON.lines(bytes)
+        )
       }
     }
     let format = model.format
-    model.events.append(contentsOf: events.map { ShownEvent($0, format: format) })
-    if model.events.count > InspectorModel.maxEvents {
-      model.events.removeFirst(model.events.count - InspectorModel.maxEvents)
+    model.deviceScreen.events.append(contentsOf: events.map { ShownEvent($0, format: format) })
+    if model.deviceScreen.events.count > InspectorModel.maxEvents {
+      model.deviceScreen.events.removeFirst(
+        model.deviceScreen.events.count - InspectorModel.maxEvents)
     }
-    if model.eventsBack > 0 { model.eventsBack += events.count }
+    if model.deviceScreen.eventsBack > 0 { model.deviceScreen.eventsBack += events.count }
   }
 
   static func handle(_ key: Key, _ model: inout InspectorModel) -> [InspectorEffect] {
@@ -160,11 +163,11 @@ public enum Inspector {
       switch KeyTable.action(for: key, in: .filter) {
       case .confirm: model.mode = .normal
       case .cancel:
-        model.eventFilter = ""
+        model.deviceScreen.eventFilter = ""
         model.mode = .normal
       default:
         _ = line.handle(key)
-        model.eventFilter = line.text
+        model.deviceScreen.eventFilter = line.text
         model.mode = .filter(line)
       }
       return []
@@ -205,12 +208,12 @@ public enum Inspector {
       model.mode = .commandLine(LineEditor())
       model.historyIndex = nil
     case .filter:
-      model.focus = .events
-      model.mode = .filter(LineEditor(model.eventFilter))
+      model.deviceScreen.focus = .events
+      model.mode = .filter(LineEditor(model.deviceScreen.eventFilter))
     case .back:
       guard model.screen != .fleet else { return fleetKey(&model) }
-      model.eventFilter = ""
-      model.eventsBack = 0
+      model.deviceScreen.eventFilter = ""
+      model.deviceScreen.eventsBack = 0
     case .focusNext, .focusPrevious, .focus, .scrollUp, .scrollDown, .pageUp, .pageDown, .top,
       .bottom:
       if model.screen == .receiver, receiverKey(action, &model) { return [] }
@@ -259,10 +262,12 @@ public enum Inspector {
   static func deviceKey(_ action: Action, _ model: inout InspectorModel) {
     let panes = PaneID.allCases
     switch action {
-    case .focusNext: model.focus = panes[model.focus.rawValue % panes.count]
+    case .focusNext:
+      model.deviceScreen.focus = panes[model.deviceScreen.focus.rawValue % panes.count]
     case .focusPrevious:
-      model.focus = panes[(model.focus.rawValue + panes.count - 2) % panes.count]
-    case .focus(let pane): model.focus = pane
+      model.deviceScreen.focus =
+        panes[(model.deviceScreen.focus.rawValue + panes.count - 2) % panes.count]
+    case .focus(let pane): model.deviceScreen.focus = pane
     case .scrollUp: scroll(&model, by: -1)
     case .scrollDown: scroll(&model, by: 1)
     case .pageUp: scroll(&model, by: -page(model))
@@ -274,19 +279,20 @@ public enum Inspector {
 
   /// A page of the focused pane: its height less the line kept for context.
   static func page(_ model: InspectorModel) -> Int {
-    max(1, (model.layout.panes[model.focus]?.inner.height ?? 11) - 1)
+    max(1, (model.layout.panes[model.deviceScreen.focus]?.inner.height ?? 11) - 1)
   }
 
   static func scroll(_ model: inout InspectorModel, by delta: Int) {
-    if model.focus == .events {
-      let count = model.visibleEvents.count
-      model.eventsBack = min(max(0, count - 1), max(0, model.eventsBack - delta))
+    if model.deviceScreen.focus == .events {
+      let count = model.deviceScreen.visibleEvents.count
+      model.deviceScreen.eventsBack = min(
+        max(0, count - 1), max(0, model.deviceScreen.eventsBack - delta))
       return
     }
-    let pane = model.focus
+    let pane = model.deviceScreen.focus
     guard let rect = model.layout.panes[pane] else { return }
     let count = Panes.lines(pane, model, width: rect.inner.width).count
-    model.views[pane, default: ScrollView(end: .top)].scroll(
+    model.deviceScreen.views[pane, default: ScrollView(end: .top)].scroll(
       by: delta, count: count, height: rect.inner.height)
   }
 

@@ -23,11 +23,11 @@ extension Inspector {
       overlay(model, &canvas)
       return canvas.buffer
     }
-    let shown = layout.shownTab(focus: model.focus)
+    let shown = layout.shownTab(focus: model.deviceScreen.focus)
     for pane in PaneID.allCases {
       guard let rect = layout.panes[pane] else { continue }
       if layout.tabbed.contains(pane) && pane != shown { continue }
-      canvas.box(rect, title: title(pane, model, layout), focused: model.focus == pane)
+      canvas.box(rect, title: title(pane, model, layout), focused: model.deviceScreen.focus == pane)
       Panes.draw(pane, model, rect, &canvas)
     }
     if let demo = model.demo, let rect = layout.caption { Panes.captions(demo, rect, &canvas) }
@@ -60,7 +60,7 @@ extension Inspector {
       frame.width == model.width, frame.height == model.height
     else { return nil }
     let layout = model.layout
-    let shown = layout.shownTab(focus: model.focus)
+    let shown = layout.shownTab(focus: model.deviceScreen.focus)
     let clockPanes = clockPanes(model)
     let panes = PaneID.allCases.compactMap { pane -> (PaneID, Rect)? in
       guard clockPanes.contains(pane), let rect = layout.panes[pane],
@@ -75,7 +75,7 @@ extension Inspector {
     header(model, layout.header, &canvas)
     for (pane, rect) in panes {
       canvas.buffer.fill(rect, role: .normal)
-      canvas.box(rect, title: title(pane, model, layout), focused: model.focus == pane)
+      canvas.box(rect, title: title(pane, model, layout), focused: model.deviceScreen.focus == pane)
       Panes.draw(pane, model, rect, &canvas)
     }
     frame = canvas.buffer
@@ -93,10 +93,12 @@ extension Inspector {
 
   static func eventsSuffix(_ model: InspectorModel) -> String {
     var parts: [String] = []
-    if !model.eventFilter.isEmpty {
-      parts.append("filter: \(TerminalText.escaped(model.eventFilter))")
+    if !model.deviceScreen.eventFilter.isEmpty {
+      parts.append("filter: \(TerminalText.escaped(model.deviceScreen.eventFilter))")
     }
-    parts.append(model.eventsBack == 0 ? "following" : "\(model.eventsBack) newer below")
+    parts.append(
+      model.deviceScreen.eventsBack == 0
+        ? "following" : "\(model.deviceScreen.eventsBack) newer below")
     return " (" + parts.joined(separator: ", ") + ")"
   }
 

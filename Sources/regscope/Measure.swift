@@ -56,7 +56,7 @@ enum Measure {
     var builds: [Duration] = []
     var wholeDraws: [Duration] = []
     for frame in 0..<frames {
-      model.focus = PaneID(rawValue: frame % 7 + 1) ?? .record
+      model.deviceScreen.focus = PaneID(rawValue: frame % 7 + 1) ?? .record
       var buffer = CellBuffer(width: 0, height: 0)
       builds.append(time { buffer = Inspector.view(model) })
       terminal.forgetScreen()
@@ -64,7 +64,7 @@ enum Measure {
     }
     // A countdown's next second, as an idle wake does it: the clock moves, what depends on it
     // is painted again in place, only the changed cells are written.
-    model.focus = .record
+    model.deviceScreen.focus = .record
     terminal.draw(Inspector.view(model))
     var ticks: [Duration] = []
     var cells: [Int] = []

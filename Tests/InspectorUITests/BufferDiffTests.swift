@@ -93,7 +93,7 @@ struct ClockRedrawTests {
       before: ["server fail 503 times 1"],
       [(0, "tag add sports"), (65, "attr set FIRST_NAME Ada")])
     for focus in [PaneID.record, .server, .events] {
-      model.focus = focus
+      model.deviceScreen.focus = focus
       var frame = Inspector.view(model)
       for _ in 0..<5 {
         let revision = model.revision
@@ -132,7 +132,8 @@ struct TimelessPaneTests {
       width: 200, height: 60, setup: setup, until: at, before: ["server fail 503 times 1"],
       [(0, "tag add sports"), (65, "attr set FIRST_NAME Ada")].filter { $0.0 <= at })
     let clockPanes = Inspector.clockPanes(model)
-    let layout = Layout.make(width: model.width, height: model.height, focus: model.focus)
+    let layout = Layout.make(
+      width: model.width, height: model.height, focus: model.deviceScreen.focus)
     let before = Inspector.view(model)
     for later in [1.0, 7, 61, 3_601, 90_000] {
       _ = Inspector.update(&model, .clock(now: Instant(at + later)))

@@ -45,12 +45,12 @@ struct UpdateTests {
   func focus() async throws {
     var m = try await model(width: 120, height: 40, until: 1)
     _ = Inspector.update(&m, .key(.tab))
-    #expect(m.focus == .pending)
+    #expect(m.deviceScreen.focus == .pending)
     _ = Inspector.update(&m, .key(.backTab))
     _ = Inspector.update(&m, .key(.backTab))
-    #expect(m.focus == .payload)
+    #expect(m.deviceScreen.focus == .payload)
     _ = Inspector.update(&m, .key(.character("4")))
-    #expect(m.focus == .backoff)
+    #expect(m.deviceScreen.focus == .backoff)
   }
 
   @Test("with a remote server the fault keys are not advertised, and pressing one says why")
@@ -171,12 +171,12 @@ struct UpdateTests {
     _ = Inspector.update(&m, .key(.character("/")))
     _ = type("sent", into: &m)
     #expect(
-      m.visibleEvents.allSatisfy {
+      m.deviceScreen.visibleEvents.allSatisfy {
         $0.type.contains("sen") || $0.detail.lowercased().contains("sent")
       })
-    #expect(m.visibleEvents.count < m.events.count)
+    #expect(m.deviceScreen.visibleEvents.count < m.deviceScreen.events.count)
     _ = Inspector.update(&m, .key(.escape))
-    #expect(m.eventFilter.isEmpty)
+    #expect(m.deviceScreen.eventFilter.isEmpty)
   }
 
   @Test("the status bar and the help come from the key table")

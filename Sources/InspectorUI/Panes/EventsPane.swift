@@ -5,15 +5,20 @@ import SessionValues
 /// 5 Events: the event stream, filtered and scrolled.
 extension Panes {
   static func events(_ model: InspectorModel, _ inner: Rect, _ canvas: inout Canvas) {
-    let visible = model.visibleEvents
+    let visible = model.deviceScreen.visibleEvents
     guard inner.height > 0 else { return }
     if visible.isEmpty {
       canvas.line(
         inner, 0,
-        [(model.eventFilter.isEmpty ? "(no events yet)" : "(no event matches the filter)", .dim)])
+        [
+          (
+            model.deviceScreen.eventFilter.isEmpty
+              ? "(no events yet)" : "(no event matches the filter)", .dim
+          )
+        ])
       return
     }
-    let end = max(0, visible.count - model.eventsBack)
+    let end = max(0, visible.count - model.deviceScreen.eventsBack)
     let start = max(0, end - inner.height)
     for (row, shown) in visible[start..<end].enumerated() {
       let event = shown.event

@@ -11,7 +11,7 @@ enum Panes {
       return
     }
     let lines = self.lines(pane, model, width: inner.width)
-    let start = model.views[pane, default: ScrollView(end: .top)].firstLine(
+    let start = model.deviceScreen.views[pane, default: ScrollView(end: .top)].firstLine(
       count: lines.count, height: inner.height)
     for (row, segments) in lines.dropFirst(start).prefix(inner.height).enumerated() {
       canvas.line(inner, row, segments)

@@ -6,10 +6,12 @@ import SessionValues
 extension Panes {
   static func payload(_ model: InspectorModel) -> [Line] {
     // After a restart, or for an imported device, the stored acknowledged registration.
-    guard let last = model.sentBodies.last ?? model.acknowledgedBody?.lines else {
+    guard
+      let last = model.deviceScreen.sentBodies.last ?? model.deviceScreen.acknowledgedBody?.lines
+    else {
       return [[("no registration sent yet", .dim)]]
     }
-    let previous = model.sentBodies.previous.map(Set.init)
+    let previous = model.deviceScreen.sentBodies.previous.map(Set.init)
     var lines: [Line] = []
     if previous == nil {
       lines.append([("the first registration sent", .dim)])

@@ -21,7 +21,7 @@ enum QAPane {
     var focusRow = 0
     for (index, item) in qa.items.enumerated() {
       let running = index == qa.current
-      let opened = index == model.qaOpened
+      let opened = index == model.receiver.qaOpened
       if running || opened { focusRow = lines.count }
       let (mark, role) = self.mark(item.verdict, running: running, glyphs: model.glyphs)
       lines.append([

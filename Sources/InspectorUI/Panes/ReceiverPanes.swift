@@ -31,7 +31,7 @@ enum ReceiverPanes {
     -> Int
   {
     let view = model.receiver.view(pane)
-    if pane == .body, view.first == nil, let qa = model.qa, model.qaShown {
+    if pane == .body, view.first == nil, let qa = model.receiver.qa, model.receiver.qaShown {
       return QAPane.lines(model, qa, width: rect.inner.width).focusRow - 1
     }
     return view.firstLine(count: count, height: rect.inner.height)
@@ -48,7 +48,7 @@ enum ReceiverPanes {
         + (selected.map { " · " + TerminalText.escaped($0.deviceID) } ?? "")
     case .findings: return number + "Findings"
     case .body:
-      if let qa = model.qa, model.qaShown { return number + QAPane.title(qa) }
+      if let qa = model.receiver.qa, model.receiver.qaShown { return number + QAPane.title(qa) }
       return number + "Last body (+ changed)"
     }
   }
@@ -64,7 +64,9 @@ enum ReceiverPanes {
     case .findings: return findings(selected, model.glyphs, width: width)
     case .body:
       // A QA run takes the body's place: the checklist beside the timeline.
-      if let qa = model.qa, model.qaShown { return QAPane.lines(model, qa, width: width).lines }
+      if let qa = model.receiver.qa, model.receiver.qaShown {
+        return QAPane.lines(model, qa, width: width).lines
+      }
       return lastBody(model)
     }
   }
