@@ -1,5 +1,5 @@
+import DequeModule
 import Foundation
-import OrderedCollections
 import RegistrationCore
 
 /// What the HTTP front saw of a request besides its body.
@@ -70,10 +70,17 @@ public struct DeviceWatch: Sendable {
   /// Bytes of a body kept for the timeline (a registration is a few hundred).
   public static let bodyLimit = 8 << 10
 
-  /// Oldest seen first: a device moves to the end each time it is seen.
-  public private(set) var devices: OrderedDictionary<String, Device> = [:]
-  /// Devices whose timeline was dropped for the limit, oldest first.
-  public private(set) var dropped: OrderedSet<String> = []
+  /// Every device kept, by id. `newest(_:)` gives them in the order last seen.
+  public private(set) var devices: [String: Device] = [:]
+  /// When each device was last stored (a counter), and the stores in that order: a device
+  /// seen again is queued again, its older entry left stale and skipped. Moving a device to
+  /// the end is O(1), where an ordered dictionary shifted every device after it.
+  private var storedAt: [String: Int] = [:]
+  private var recency: Deque<(order: Int, deviceID: String)> = []
+  private var stores = 0
+  /// Devices whose timeline was dropped for the limit, and the order they went in.
+  private var dropped: Set<String> = []
+  private var droppedOrder: Deque<String> = []
   private let makeToken: @Sendable () -> String
   /// Devices kept before the one seen longest ago is dropped: `deviceLimit` for a live
   /// receiver; a judged capture keeps every device it holds.
@@ -115,8 +122,9 @@ public struct DeviceWatch: Sendable {
     // What the watch remembers of a body (5,000 devices' last ones) holds values cut as the
     // server keeps them; the judge compares cut with cut, fingerprints included.
     let payload = received.map(ProcessingRules.kept)
+    // Taken out while it changes, so its timeline is changed in place, not copied.
     var device =
-      devices[deviceID]
+      devices.removeValue(forKey: deviceID)
       ?? Device(
         deviceID: deviceID,
         identity: ClientIdentity.read(
@@ -260,14 +268,46 @@ public struct DeviceWatch: Sendable {
 
   /// Keeps `device` as the one seen last; past the limit, drops the one seen longest ago.
   private mutating func store(_ device: Device) {
-    devices.removeValue(forKey: device.deviceID)
-    devices[device.deviceID] = device
-    dropped.remove(device.deviceID)
-    while devices.count > keptDevices {
-      let gone = devices.removeFirst().key
-      dropped.append(gone)
-      if dropped.count > Self.droppedLimit { dropped.removeFirst() }
+    let id = device.deviceID
+    devices[id] = device
+    stores += 1
+    storedAt[id] = stores
+    recency.append((stores, id))
+    if dropped.remove(id) != nil { droppedOrder.removeAll { $0 == id } }
+    while devices.count > keptDevices, let oldest = popOldest() {
+      devices[oldest] = nil
+      storedAt[oldest] = nil
+      dropped.insert(oldest)
+      droppedOrder.append(oldest)
+      if droppedOrder.count > Self.droppedLimit, let forgotten = droppedOrder.popFirst() {
+        dropped.remove(forgotten)
+      }
     }
+    // Stale entries (devices seen again) are swept once they outnumber the live ones.
+    if recency.count > 2 * devices.count + 1_024 {
+      recency = Deque(recency.filter { storedAt[$0.deviceID] == $0.order })
+    }
+  }
+
+  /// The device seen longest ago, out of the queue.
+  private mutating func popOldest() -> String? {
+    while let first = recency.popFirst() {
+      if storedAt[first.deviceID] == first.order { return first.deviceID }
+    }
+    return nil
+  }
+
+  /// The `limit` devices seen most recently, the newest first.
+  public func newest(_ limit: Int) -> [Device] {
+    var found: [Device] = []
+    for entry in recency.reversed() {
+      guard found.count < limit else { break }
+      guard storedAt[entry.deviceID] == entry.order, let device = devices[entry.deviceID] else {
+        continue
+      }
+      found.append(device)
+    }
+    return found
   }
 }
 

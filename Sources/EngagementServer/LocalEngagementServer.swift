@@ -181,7 +181,7 @@ public actor LocalEngagementServer {
 
   /// The devices real apps registered, the most recently seen first.
   public func watchedDevices(newest limit: Int) -> [DeviceWatch.Device] {
-    Array(watch.devices.values.sorted { $0.lastSeen > $1.lastSeen }.prefix(limit))
+    watch.newest(limit)
   }
 
   public func watchedDevice(_ deviceID: String) -> DeviceWatch.Device? { watch.devices[deviceID] }
@@ -194,7 +194,7 @@ public actor LocalEngagementServer {
   public func watchedAwaitingProcessing(limit: Int, after: String? = nil) -> [DeviceWatch.Device] {
     var found: [DeviceWatch.Device] = []
     var passed = after == nil
-    for device in watch.devices.values.reversed() where core.devices[device.deviceID] == nil {
+    for device in watch.newest(watch.devices.count) where core.devices[device.deviceID] == nil {
       if !passed {
         passed = device.deviceID == after
         continue

@@ -68,6 +68,7 @@ public enum HARReader {
         throw HARError(.unreadable, "\(error)", file: document.name)
       }
     }
+    found = withoutCopies(found, in: documents, counts: &judge.counts)
     // Stable: entries started in the same instant keep the capture's order.
     let ordered = found.enumerated().sorted {
       ($0.element.time, $0.offset) < ($1.element.time, $1.offset)
@@ -96,6 +97,36 @@ public enum HARReader {
     }
     judge.counts.unreadable = named.map { "\($0.0) \($0.1)" }
     return judge
+  }
+
+  /// The SDK entries, less those another file given already holds: the same bytes at the same
+  /// instant (the same capture given twice, or two exports that overlap) are judged once.
+  /// Within one file an entry is never dropped: two identical posts there are the app's.
+  static func withoutCopies(
+    _ found: [(time: Double, file: Int, range: Range<Int>, index: Int)],
+    in documents: [(name: String, bytes: Data)], counts: inout CaptureCounts
+  ) -> [(time: Double, file: Int, range: Range<Int>, index: Int)] {
+    guard documents.count > 1 else { return found }
+    struct Key: Hashable {
+      var time: Double
+      var length: Int
+      var hash: UInt64
+    }
+    var firstFile: [Key: Int] = [:]
+    return found.filter { entry in
+      let hash = documents[entry.file].bytes.withUnsafeBytes { bytes in
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
+        for byte in bytes[entry.range] { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3 }
+        return hash
+      }
+      let key = Key(time: entry.time, length: entry.range.count, hash: hash)
+      if let file = firstFile[key], file != entry.file {
+        counts.duplicates += 1
+        return false
+      }
+      firstFile[key] = firstFile[key] ?? entry.file
+      return true
+    }
   }
 
   /// The file's bytes, read (not mapped: a mapped file truncated by another process while it

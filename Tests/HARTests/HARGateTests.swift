@@ -31,6 +31,31 @@ struct HARGateTests {
     #expect(skipped.worstSeverity == .violation)
   }
 
+  @Test(
+    "the same capture given twice, or two that overlap, is judged once: no false violation")
+  func copiesAcrossFiles() throws {
+    let first = entry("2026-11-22T10:00:00Z", body: sdkBody(device: "D1", tags: ["a"]))
+    let second = entry("2026-11-22T10:02:00Z", body: sdkBody(device: "D1", tags: ["a", "b"]))
+    let third = entry("2026-11-22T10:04:00Z", body: sdkBody(device: "D1", tags: ["c"]))
+    let once = try HARReader.judge(documents: [("a.har", har([first, second]))])
+    let twice = try HARReader.judge(
+      documents: [("a.har", har([first, second])), ("b.har", har([first, second]))])
+    #expect(twice.counts.registrations == once.counts.registrations)
+    #expect(twice.counts.duplicates == 2)
+    #expect(twice.devices.flatMap(\.registrations).flatMap(\.findings).isEmpty)
+    // Two exports that overlap: the shared entry once, the rest in time order.
+    let overlapping = try HARReader.judge(
+      documents: [("a.har", har([first, second])), ("b.har", har([second, third]))])
+    #expect(overlapping.counts.registrations == 3 && overlapping.counts.duplicates == 1)
+    // Within one file, two identical posts are the app's: both are judged.
+    let doubled = try HARReader.judge(documents: [("a.har", har([first, first]))])
+    #expect(doubled.counts.registrations == 2 && doubled.counts.duplicates == 0)
+    #expect(
+      doubled.devices.flatMap(\.registrations).flatMap(\.findings).contains {
+        $0.severity == .violation
+      })
+  }
+
   @Test("a judged capture keeps every device: one violation among 5,200 clean ones still counts")
   func everyDevice() throws {
     var judge = CaptureJudge()

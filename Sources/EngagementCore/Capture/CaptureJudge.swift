@@ -15,6 +15,9 @@ public struct CaptureCounts: Sendable, Hashable, Codable {
   public var ignored = 0
   /// Entries without a start time, or with one that cannot be read: left out.
   public var skippedTimes = 0
+  /// Entries already read from another of the files given (the same capture twice, or two
+  /// exports that overlap): the same bytes at the same instant, judged once.
+  public var duplicates = 0
   /// Entries the scanner found but that cannot be read as JSON (a lone surrogate, a number
   /// out of range, invalid UTF-8), by file and index: they fail the run unless skipped.
   public var unreadable: [String] = []

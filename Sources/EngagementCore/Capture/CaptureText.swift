@@ -49,6 +49,10 @@ public enum CaptureText {
           + counts.unreadable.prefix(5).map(TerminalText.escaped).joined(separator: ", ")
           + (counts.unreadable.count > 5 ? ", ..." : ""))
     }
+    if counts.duplicates > 0 {
+      parts.append(
+        "\(counts.duplicates) already in another file given, judged once")
+    }
     if counts.skippedTimes > 0 {
       parts.append("\(counts.skippedTimes) without a readable start time, left out")
     }

@@ -1,0 +1,47 @@
+import Foundation
+import RegistrationCore
+import TestSupport
+import Testing
+
+@testable import EngagementCore
+
+/// The watch keeps devices by when they were last seen, in constant time a registration: the
+/// newest listed first, the one seen longest ago dropped first.
+@Suite("the watch's order of devices")
+struct WatchOrderTests {
+  static func record(_ watch: inout DeviceWatch, _ device: String, at: Double) throws {
+    let text = sdkBody(device: device)
+    let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(text.utf8))
+    _ = watch.record(
+      deviceID: device, payload: payload, body: Array(text.utf8), facts: RequestFacts(),
+      at: Instant(at), status: 201, retryAfter: nil,
+      server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+  }
+
+  @Test("seen again moves a device to the front; past the limit the one seen longest ago goes")
+  func order() throws {
+    var watch = DeviceWatch(keptDevices: 3)
+    for (index, device) in ["A", "B", "C", "A"].enumerated() {
+      try Self.record(&watch, device, at: Double(index))
+    }
+    #expect(watch.newest(10).map(\.deviceID) == ["A", "C", "B"])
+    #expect(watch.newest(2).map(\.deviceID) == ["A", "C"])
+    try Self.record(&watch, "D", at: 4)
+    #expect(watch.newest(10).map(\.deviceID) == ["D", "A", "C"])
+    #expect(watch.wasDropped("B") && !watch.wasDropped("A"))
+    // A dropped device that comes back is kept again, and no longer counted as dropped.
+    try Self.record(&watch, "B", at: 5)
+    #expect(watch.newest(10).map(\.deviceID) == ["B", "D", "A"])
+    #expect(!watch.wasDropped("B") && watch.wasDropped("C"))
+  }
+
+  @Test("thousands of repeat visits keep the queue small and the order right")
+  func repeats() throws {
+    var watch = DeviceWatch(keptDevices: 10)
+    for round in 0..<500 {
+      for device in 0..<5 { try Self.record(&watch, "D\(device)", at: Double(round * 5 + device)) }
+    }
+    #expect(watch.newest(10).map(\.deviceID) == ["D4", "D3", "D2", "D1", "D0"])
+    #expect(watch.devices.count == 5)
+  }
+}
