@@ -1,0 +1,48 @@
+import EngagementCore
+import Foundation
+import RegistrationCore
+import Testing
+
+@testable import HAR
+
+/// The capture's hand-written entries say exactly what Foundation's encoder says of them.
+@Suite("a capture's entries written by hand")
+struct CompactJSONTests {
+  static func encoder(_ exchange: CapturedExchange) throws -> Data {
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    return try encoder.encode(HARDocument.entry(exchange))
+  }
+
+  static let exchanges: [CapturedExchange] = [
+    CapturedExchange(
+      startedAt: Instant(1_795_341_600.123), duration: 0.0125, method: "POST",
+      url: "http://127.0.0.1:8080/device/v1/registration?x=1&a=%2F",
+      requestHeaders: [
+        HeaderField("Authorization", "Bearer secret-token-0123456789"),
+        HeaderField("User-Agent", "MarketingCloudSdk/10.0.0 (Android 14; en_US; Google/Pixel 8)"),
+        HeaderField("Content-Type", "application/json; charset=utf-8"),
+      ],
+      requestBody: Array(#"{"deviceID":"D\n1","tags":["é","😀","\u0001","a/b"]}"#.utf8),
+      status: 201, responseHeaders: [HeaderField("X-Subscriber-Token", "tok")],
+      responseBody: Array(#"{"received":true}"#.utf8)),
+    CapturedExchange(
+      startedAt: Instant(0), method: "POST", url: "http://h/device/v1/registration",
+      status: nil, error: "no answer: the connection was cut \u{1B}[2J"),
+    CapturedExchange(
+      startedAt: Instant(12.5), duration: 3.3339, method: "GET",
+      url: "http://h/device/v1/app/message?deviceid=\u{7F}\u{2028}", status: 503,
+      responseBody: [0xFF, 0xFE, 0x41]),
+  ]
+
+  @Test("the same JSON as JSONEncoder's, for bodies, errors, escapes and odd bytes", arguments: 0..<3)
+  func sameAsEncoder(_ index: Int) throws {
+    let exchange = Self.exchanges[index]
+    let mine = HARDocument.encodedEntry(exchange)
+    let theirs = try Self.encoder(exchange)
+    let a = try JSONSerialization.jsonObject(with: mine) as? NSDictionary
+    let b = try JSONSerialization.jsonObject(with: theirs) as? NSDictionary
+    #expect(a != nil && a == b, "\(String(decoding: mine, as: UTF8.self))")
+    #expect(!mine.contains(0x0A), "compact: one line")
+  }
+}
