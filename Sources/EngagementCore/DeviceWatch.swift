@@ -123,25 +123,19 @@ public struct DeviceWatch: Sendable {
     // server keeps them; the judge compares cut with cut, fingerprints included.
     let payload = received.map(ProcessingRules.kept)
     // Taken out while it changes, so its timeline is changed in place, not copied.
+    let identity = identity(facts, bodyPlatform: payload?.platform)
     var device =
       devices.removeValue(forKey: deviceID)
       ?? Device(
-        deviceID: deviceID,
-        identity: ClientIdentity.read(
-          userAgent: facts.userAgent, sdkVersionHeader: facts.sdkVersion,
-          bodyPlatform: payload?.platform),
-        firstSeen: now, lastSeen: now, subscriberToken: makeToken())
+        deviceID: deviceID, identity: identity, firstSeen: now, lastSeen: now,
+        subscriberToken: makeToken())
     // A token can only come back once a 2xx handed it out (a refused first try, a 503 or a
     // capture's tenant may have handed out none).
     if device.tokenHandedOut {
       let returned = facts.subscriberToken == device.subscriberToken
       device.tokenReturned = (device.tokenReturned ?? true) && returned
     }
-    if facts.userAgent != nil {
-      device.identity = ClientIdentity.read(
-        userAgent: facts.userAgent, sdkVersionHeader: facts.sdkVersion,
-        bodyPlatform: payload?.platform)
-    }
+    if facts.userAgent != nil { device.identity = identity }
     let changes =
       refusal.map { [$0.summary] }
       ?? payload.map { PayloadDiff.changes(from: device.lastSent, to: $0) } ?? []
@@ -264,6 +258,25 @@ public struct DeviceWatch: Sendable {
       device.tokenReturned = (device.tokenReturned ?? true) && token == device.subscriberToken
     }
     store(device)
+  }
+
+  private struct IdentityKey: Hashable {
+    var userAgent: String?
+    var sdkVersion: String?
+    var platform: String?
+  }
+  /// User-Agents read so far: a fleet of one app sends a handful, and reading one is a parse.
+  private var identities: [IdentityKey: ClientIdentity] = [:]
+
+  private mutating func identity(_ facts: RequestFacts, bodyPlatform: String?) -> ClientIdentity {
+    let key = IdentityKey(
+      userAgent: facts.userAgent, sdkVersion: facts.sdkVersion, platform: bodyPlatform)
+    if let known = identities[key] { return known }
+    let read = ClientIdentity.read(
+      userAgent: facts.userAgent, sdkVersionHeader: facts.sdkVersion, bodyPlatform: bodyPlatform)
+    if identities.count >= 1_024 { identities.removeAll(keepingCapacity: true) }
+    identities[key] = read
+    return read
   }
 
   /// Keeps `device` as the one seen last; past the limit, drops the one seen longest ago.

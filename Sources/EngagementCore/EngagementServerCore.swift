@@ -211,12 +211,22 @@ public struct EngagementServerCore: Sendable {
 
   // MARK: Keeping state and its counters in step
 
-  /// Keeps a registration for the views; the oldest leaves once the window is full.
+  /// Keeps a registration for the views. The views show the newest `registrationWindow`;
+  /// the older ones leave a window at a time, so a registration costs O(1), not a shift of
+  /// the whole window.
   mutating func remember(_ registration: ServerRegistration) {
     registrations[registration.id] = registration
-    if registrations.count > settings.registrationWindow {
+    if registrations.count >= 2 * settings.registrationWindow {
       registrations.removeFirst(registrations.count - settings.registrationWindow)
     }
+  }
+
+  /// Where the views' window starts in `registrations`.
+  var windowOffset: Int { max(0, registrations.count - settings.registrationWindow) }
+
+  /// The id of the oldest registration the views show; nil when there is none.
+  public var windowStart: Int? {
+    registrations.isEmpty ? nil : registrations.keys[windowOffset]
   }
 
   /// Writes a contact and keeps the orphan and made-up counters in step.

@@ -37,11 +37,13 @@ extension EngagementServerCore {
   /// `settings.registrationWindow` are kept for views; older ones are counted in `stats()`.
   public func registrationsPage(limit: Int, before: Int?) -> ServerPage<ServerRegistration> {
     let keys = registrations.keys
-    let end = before.map { id in keys.firstIndex { $0 >= id } ?? keys.count } ?? keys.count
-    let start = max(0, end - max(1, limit))
+    let floor = windowOffset
+    let end = max(
+      floor, before.map { id in keys.firstIndex { $0 >= id } ?? keys.count } ?? keys.count)
+    let start = max(floor, end - max(1, limit))
     return ServerPage(
       items: Array(registrations.values[start..<end].reversed()),
-      next: start > 0 ? String(keys[start]) : nil)
+      next: start > floor ? String(keys[start]) : nil)
   }
 
   private static func page<Value>(

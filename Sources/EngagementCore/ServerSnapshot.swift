@@ -25,7 +25,8 @@ extension EngagementServerCore {
     for contact in contacts { devicesByContact[contact.key] = devices(of: contact.key) }
     return ServerSnapshot(
       now: now, contacts: contacts, devices: Array(devices.values.suffix(limit)),
-      registrations: Array(registrations.values.suffix(limit)), waiting: nextWaiting(5),
+      registrations: Array(registrations.values.suffix(min(limit, settings.registrationWindow))),
+      waiting: nextWaiting(5),
       stats: stats(), fault: fault, settings: settings, storeProblem: storeProblem,
       devicesByContact: devicesByContact)
   }

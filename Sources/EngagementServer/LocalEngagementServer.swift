@@ -334,7 +334,7 @@ public actor LocalEngagementServer {
     }
     unwritten.removeAll(keepingCapacity: true)
     do {
-      try store.apply(merged, windowStart: core.registrations.keys.first)
+      try store.apply(merged, windowStart: core.windowStart)
       storeProblem = nil
     } catch {
       // The core keeps serving from memory; the problem is shown, not hidden.

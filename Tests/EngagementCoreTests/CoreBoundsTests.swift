@@ -21,8 +21,11 @@ struct CoreBoundsTests {
       now = now + 1
       _ = core.processDue(now: now)
     }
-    #expect(core.registrations.count == 10)
-    #expect(core.registrations.keys.first == 241)
+    let shown = core.registrationsPage(limit: 1_000, before: nil)
+    #expect(shown.items.count == 10 && shown.next == nil)
+    #expect(shown.items.last?.id == 241 && core.windowStart == 241)
+    #expect(core.registrations.count < 20, "the window's older half leaves in one go")
+    #expect(core.snapshot(limit: 100, now: now, storeProblem: nil).registrations.count == 10)
     let stats = core.stats()
     #expect(stats.received == 250)
     #expect(stats.processed == 250)

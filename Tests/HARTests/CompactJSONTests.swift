@@ -35,7 +35,8 @@ struct CompactJSONTests {
       responseBody: [0xFF, 0xFE, 0x41]),
   ]
 
-  @Test("the same JSON as JSONEncoder's, for bodies, errors, escapes and odd bytes", arguments: 0..<3)
+  @Test(
+    "the same JSON as JSONEncoder's, for bodies, errors, escapes and odd bytes", arguments: 0..<3)
   func sameAsEncoder(_ index: Int) throws {
     let exchange = Self.exchanges[index]
     let mine = HARDocument.encodedEntry(exchange)
