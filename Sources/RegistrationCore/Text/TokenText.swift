@@ -1,4 +1,5 @@
 import Crypto
+import Synchronization
 
 /// How a secret prints: never whole.
 public enum TokenText {
@@ -16,6 +17,20 @@ extension TokenText {
   /// differ print differently, so a masked capture still shows whether the app sent back the
   /// token it was given, and the token itself cannot be read back from it.
   public static func fingerprinted(_ value: String) -> String {
+    if let known = recent.withLock({ $0[value] }) { return known }
+    let shown = fingerprint(value)
+    recent.withLock { recent in
+      if recent.count >= 64 { recent.removeAll(keepingCapacity: true) }
+      recent[value] = shown
+    }
+    return shown
+  }
+
+  /// A capture masks the same few tokens on every request: each is hashed once. Held only
+  /// as long as the process runs, never written anywhere.
+  private static let recent = Mutex<[String: String]>([:])
+
+  private static func fingerprint(_ value: String) -> String {
     let digest = SHA256.hash(data: Array(value.utf8))
     let hex = digest.prefix(4).map { byte in
       let text = String(byte, radix: 16)
