@@ -40,7 +40,8 @@ public final class ReceiverSession: Session {
   private let processing: Mutex<Task<Void, Never>?>
 
   init(_ setup: ReceiverSetup, network: any SessionNetwork, log: RunLog) async throws {
-    let publisher = SnapshotPublisher()
+    // Real apps can flood a receiver: its screen is refreshed about ten times a second at most.
+    let publisher = SnapshotPublisher(minimumInterval: .milliseconds(100))
     log.onAppend { _ in publisher.changed() }
     server = try LocalEngagementServer(
       settings: setup.settings, store: try setup.store ?? ServerStore.temporary(),

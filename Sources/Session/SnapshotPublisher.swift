@@ -4,6 +4,9 @@ import Synchronization
 
 /// Builds and hands over a snapshot after changes. A burst of changes while one is being built
 /// gives one more snapshot, not one per change: the signal holds at most one waiting wake.
+/// With a `minimumInterval`, snapshots come at most that often (a receiver under a flood of
+/// registrations builds about ten a second, whatever the rate); the first change after a
+/// quiet spell is still handed over at once.
 final class SnapshotPublisher: Sendable {
   private typealias Watcher = @Sendable (SessionSnapshot) -> Void
   private struct State {
@@ -14,16 +17,21 @@ final class SnapshotPublisher: Sendable {
   private let signal: AsyncStream<Void>.Continuation
   private let signals: AsyncStream<Void>
 
-  init() {
+  private let minimumInterval: Duration
+
+  init(minimumInterval: Duration = .zero) {
+    self.minimumInterval = minimumInterval
     (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
   }
 
   func start(_ build: @escaping @Sendable () async -> SessionSnapshot?) {
-    let signals = self.signals
+    let (signals, interval) = (self.signals, minimumInterval)
     let loop = Task { [weak self] in
       for await _ in signals {
         guard let snapshot = await build() else { return }
         self?.deliver(snapshot)
+        // Changes meanwhile wait in the signal (one wake for all of them).
+        if interval > .zero { try? await Task.sleep(for: interval) }
       }
     }
     state.withLock { $0.loop = loop }
