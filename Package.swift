@@ -364,7 +364,7 @@ let package = Package(
       name: "regscope-bench",
       dependencies: [
         "RegistrationCore", "RegistrationEngine", "Clocks", "EngagementCore", "EngagementServer",
-        "EngagementHTTP",
+        "EngagementHTTP", "HAR",
       ],
       path: "Benchmarks/RegScopeBenchmarks",
       swiftSettings: strictSwift6

@@ -8,6 +8,14 @@ import Foundation
 import RegistrationCore
 import RegistrationEngine
 
+// `regscope-bench receive-path N`: only the receiving path, for the instruction-count gate.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "receive-path",
+  let count = Int(CommandLine.arguments[2]), (1...1_000_000).contains(count)
+{
+  print("receive-path \(count): checksum \(ReceivePath.run(count))")
+  exit(0)
+}
+
 func measure(runs: Int = 5, _ body: () throws -> Void) rethrows -> Double {
   var best = Double.infinity
   for _ in 0..<runs {
