@@ -65,6 +65,8 @@ struct DeviceRoutes {
     let deviceID =
       pathParameter("deviceId", context) ?? request.uri.queryParameters.get("deviceid")
       ?? request.uri.queryParameters.get("deviceId")
+      ?? (SDKRoutes.deviceInBody.contains(name)
+        ? SDKRoutes.deviceID(inBody: Array(body.readableBytesView)) : nil)
     await server.receiveOther(route: name, deviceID: deviceID, facts: facts(request))
     return .success(body)
   }

@@ -212,9 +212,21 @@ struct WatchOverHTTPTests {
       #expect(headers["content-type"] == "application/json", "\(method) \(path)")
       #expect((try? JSONSerialization.jsonObject(with: Data(answer.utf8))) != nil, "\(path)")
     }
+    // The Mobile App Messaging SDK beside it, on its own base URL: accepted, counted against
+    // the body's deviceId, never judged.
+    for event in ["register", "engagement", "billing"] {
+      let (status, _, answer) = try await rig.raw(
+        "POST", "/platform/messaging/mobileapp/v1/events/\(event)",
+        headers: Rig.android + [("x-sfdc-mobile-app-id", "mam-app")],
+        body: #"{"eventId":"e1","deviceId":"ROUTES","registrationId":"r1","pushEnabled":true}"#)
+      #expect(status == 200 && answer == "{}", "\(event): \(status) \(answer)")
+    }
     let client = try #require(try await rig.device("ROUTES")["client"] as? [String: Any])
     let counted = client["otherRoutes"] as? [String: Int] ?? [:]
     #expect(counted["sync"] == 1 && counted["inbox"] == 1 && counted["fences"] == 1, "\(counted)")
+    #expect(
+      counted["mobileAppMessagingRegistration"] == 1 && counted["mobileAppMessagingBilling"] == 1,
+      "\(counted)")
     await rig.stop()
   }
 

@@ -47,8 +47,12 @@ public struct CaptureJudge: Sendable {
       counts.ignored += 1
     case .other(let name, let deviceID)?:
       counts.otherRoutes += 1
+      let named =
+        deviceID
+        ?? (SDKRoutes.deviceInBody.contains(name)
+          ? SDKRoutes.deviceID(inBody: exchange.requestBody) : nil)
       watch.recordOther(
-        route: name, deviceID: deviceID, facts: exchange.facts, at: exchange.startedAt)
+        route: name, deviceID: named, facts: exchange.facts, at: exchange.startedAt)
     case .registration?:
       judgeRegistration(exchange)
     }

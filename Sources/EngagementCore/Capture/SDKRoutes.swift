@@ -14,6 +14,29 @@ public enum SDKRoutes {
     ("POST", "devicestatistics/v1/event", "statisticsEvent", #"{}"#),
     ("GET", "device/v1/location/:appId/fence", "fences", #"{"fences":[]}"#),
     ("GET", "device/v1/location/:appId/proximity", "proximity", #"{"beacons":[]}"#),
+    // The Mobile App Messaging SDK beside MobilePush (10.0 on; SDK-FACTS, "A second
+    // registration"): accepted, counted against the body's deviceId, never judged by the
+    // MobilePush rules (its own throttle and retry were not read).
+    (
+      "POST", "platform/messaging/mobileapp/v1/events/register", "mobileAppMessagingRegistration",
+      #"{}"#
+    ),
+    (
+      "POST", "platform/messaging/mobileapp/v1/events/engagement",
+      "mobileAppMessagingEngagement", #"{}"#
+    ),
+    ("POST", "platform/messaging/mobileapp/v1/events/billing", "mobileAppMessagingBilling", #"{}"#),
+  ]
+
+  /// The `deviceId` a Mobile App Messaging body names, if it is a JSON object with one.
+  public static func deviceID(inBody body: [UInt8]) -> String? {
+    let object = try? JSONSerialization.jsonObject(with: Data(body))
+    return ((object as? [String: Any])?["deviceId"] as? String).flatMap { $0.isEmpty ? nil : $0 }
+  }
+
+  /// The routes whose body names the device (`deviceId`), not their path or query.
+  public static let deviceInBody: Set<String> = [
+    "mobileAppMessagingRegistration", "mobileAppMessagingEngagement", "mobileAppMessagingBilling",
   ]
 
   public enum Route: Sendable, Hashable {
