@@ -68,8 +68,16 @@ extension ClientIdentity {
   /// name it.
   public var sdkName: String {
     switch sdk {
-    case .ios, .android: "\(platform ?? "?") SDK \(sdkVersion ?? "?")"
+    case .ios, .android: "\(platform ?? "?") SDK \(sdkVersion ?? "?")\(laterMajor)"
     case .unknown: (platform.map { "\($0), " } ?? "") + "unknown SDK (documented rules)"
     }
+  }
+
+  /// A major past the newest read (11.x exists; SDK-FACTS, "Across SDK majors") is judged as
+  /// 10.x, and says so.
+  var laterMajor: String {
+    guard let major = sdkVersion?.split(separator: ".").first.flatMap({ Int($0) }), major > 10
+    else { return "" }
+    return " (judged as 10.x: \(major).x not read yet)"
   }
 }

@@ -206,6 +206,16 @@ struct RegistrationJudgeTests {
     let curl = ClientIdentity.read(
       userAgent: "curl/8.0", sdkVersionHeader: nil, bodyPlatform: "iOS")
     #expect(curl.sdk == .unknown && curl.platform == "iOS")
+    // Every major read (8.x to 10.0) is named as it is; 11.x, not read yet, says how it is judged.
+    for (version, suffix) in [
+      ("8.2.1", ""), ("9.0.0", ""), ("11.0.0", " (judged as 10.x: 11.x not read yet)"),
+    ] {
+      let identity = ClientIdentity.read(
+        userAgent:
+          "MarketingCloudSdk/\(version) (Android 14; en_US; Google/Pixel 8) com.example.app/1.0",
+        sdkVersionHeader: nil, bodyPlatform: "Android")
+      #expect(identity.sdkName == "Android SDK \(version)\(suffix)")
+    }
   }
 
   @Test("the watch is bounded: 50 registrations a device, bodies for the newest 5, 8 KB each")
