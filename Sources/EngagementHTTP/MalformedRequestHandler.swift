@@ -4,29 +4,49 @@ import NIOHTTP1
 
 /// Answers a request HTTP's parser refuses (a head past NIO's 80 KB, a broken request line)
 /// with a status and a JSON body that says why, then closes: NIO's own handler answers a bare
-/// 400 with an empty body, which tells a developer nothing. A parse error in the middle of an
-/// answer only closes the connection, as there is no clean place to put a second one.
+/// 400 with an empty body, which tells a developer nothing. Bytes that break after a request
+/// still being answered (pipelined garbage) get no answer of their own: the request before
+/// is answered, then the connection closed, so no answer goes to the wrong request.
 final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPServerRequestPart
   typealias InboundOut = HTTPServerRequestPart
   typealias OutboundIn = HTTPServerResponsePart
   typealias OutboundOut = HTTPServerResponsePart
 
-  private var answering = false
+  /// Requests read whose answer has not ended.
+  private var inFlight = 0
   private var refused = false
+  /// Close once the requests in flight are answered.
+  private var closeAfterAnswers = false
+
+  /// A request whose head was read and whose end was not: its own bytes broke.
+  private var readingRequest = false
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     guard !refused else { return }
+    switch unwrapInboundIn(data) {
+    case .head:
+      inFlight += 1
+      readingRequest = true
+    case .end: readingRequest = false
+    case .body: break
+    }
     context.fireChannelRead(data)
   }
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-    switch unwrapOutboundIn(data) {
-    case .head: answering = true
-    case .end: answering = false
-    case .body: break
+    guard case .end = unwrapOutboundIn(data) else {
+      context.write(data, promise: promise)
+      return
     }
-    context.write(data, promise: promise)
+    inFlight = max(0, inFlight - 1)
+    guard closeAfterAnswers, inFlight == 0 else {
+      context.write(data, promise: promise)
+      return
+    }
+    let written = promise ?? context.eventLoop.makePromise()
+    context.writeAndFlush(data, promise: written)
+    written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -36,8 +56,14 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
     }
     guard !refused else { return }
     refused = true
-    guard !answering else {
+    if readingRequest {
+      // The request being read broke (its body's framing): its handler has it, so no second
+      // answer is written; the connection goes.
       context.close(promise: nil)
+      return
+    }
+    guard inFlight == 0 else {
+      closeAfterAnswers = true
       return
     }
     let (status, body) = Self.answer(parserError)

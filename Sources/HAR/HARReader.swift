@@ -112,7 +112,10 @@ public enum HARReader {
       var length: Int
       var hash: UInt64
     }
-    var firstFile: [Key: Int] = [:]
+    // An entry is a copy when another file already gave it as many times as this file has so
+    // far: the union of the files, each entry as often as the file that holds it most.
+    var kept: [Key: Int] = [:]
+    var inFile: [Key: [Int: Int]] = [:]
     return found.filter { entry in
       let hash = documents[entry.file].bytes.withUnsafeBytes { bytes in
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325  // FNV-1a
@@ -120,11 +123,13 @@ public enum HARReader {
         return hash
       }
       let key = Key(time: entry.time, length: entry.range.count, hash: hash)
-      if let file = firstFile[key], file != entry.file {
+      let seen = (inFile[key]?[entry.file] ?? 0) + 1
+      inFile[key, default: [:]][entry.file] = seen
+      guard seen > kept[key, default: 0] else {
         counts.duplicates += 1
         return false
       }
-      firstFile[key] = firstFile[key] ?? entry.file
+      kept[key] = seen
       return true
     }
   }

@@ -165,7 +165,7 @@ public enum KeyTable {
     KeyBinding(
       keys: [.character(":")], action: .commandLine, hint: "command",
       help: "Type a command: tag add sports, server fail 503 times 3", needs: .unscripted,
-      screens: [.device, .fleet]),
+      screens: [.device]),
     KeyBinding(
       keys: [.character(":")], action: .commandLine, hint: "command",
       help: "Type a command: server fail 503 times 3, server down, server up",
@@ -221,20 +221,20 @@ public enum KeyTable {
       help: "Go to pane 1-4: devices, timeline, findings, body", screens: [.receiver]),
     KeyBinding(
       keys: [.up, .character("k")], action: .scrollUp, hint: nil, help: "Scroll up",
-      screens: [.device, .fleet]),
+      screens: [.device]),
     KeyBinding(
       keys: [.down, .character("j")], action: .scrollDown, hint: nil, help: "Scroll down",
-      screens: [.device, .fleet]),
+      screens: [.device]),
     KeyBinding(
-      keys: [.pageUp], action: .pageUp, hint: nil, help: "Page up", screens: [.device, .fleet]),
+      keys: [.pageUp], action: .pageUp, hint: nil, help: "Page up", screens: [.device]),
     KeyBinding(
       keys: [.pageDown], action: .pageDown, hint: nil, help: "Page down",
-      screens: [.device, .fleet]),
+      screens: [.device]),
     KeyBinding(
-      keys: [.character("g")], action: .top, hint: nil, help: "Top", screens: [.device, .fleet]),
+      keys: [.character("g")], action: .top, hint: nil, help: "Top", screens: [.device]),
     KeyBinding(
       keys: [.character("G")], action: .bottom, hint: nil,
-      help: "Bottom (events: follow the tail)", screens: [.device, .fleet]),
+      help: "Bottom (events: follow the tail)", screens: [.device]),
     KeyBinding(
       keys: [.up, .character("k")], action: .scrollUp, hint: nil,
       help: "Devices: the one above; other panes: scroll up", screens: [.receiver]),

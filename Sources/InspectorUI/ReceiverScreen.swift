@@ -27,6 +27,8 @@ public struct ReceiverScreen: Sendable {
   public var qa: QAChecklist?
   public var qaShown = true
   public var qaOpened: Int?
+  /// Where the QA checklist is scrolled; until it is, it shows the step under way.
+  public var qaView = ScrollView(end: .top, releasesAtEnd: false)
 
   public func view(_ pane: Pane) -> ScrollView { views[pane] ?? ScrollView(end: .top) }
 
@@ -103,6 +105,21 @@ extension Inspector {
     else { return }
     let count = ReceiverPanes.lines(pane, model, width: rect.inner.width).count
     let height = rect.inner.height
+    if pane == .body, let qa = model.receiver.qa, model.receiver.qaShown {
+      // The checklist opens at its step: scrolling starts from there.
+      var view = model.receiver.qaView
+      if view.first == nil {
+        view.place(at: QAPane.lines(model, qa, width: rect.inner.width).focusRow - 1)
+      }
+      move(&view, action, count: count, height: height)
+      model.receiver.qaView = view
+      return
+    }
+    move(&view, action, count: count, height: height)
+    model.receiver.views[pane] = view
+  }
+
+  static func move(_ view: inout ScrollView, _ action: Action, count: Int, height: Int) {
     switch action {
     case .scrollUp: view.scroll(by: -1, count: count, height: height)
     case .scrollDown: view.scroll(by: 1, count: count, height: height)
@@ -111,6 +128,5 @@ extension Inspector {
     case .top: view.toTop(count: count, height: height)
     default: view.toBottom(count: count, height: height)
     }
-    model.receiver.views[pane] = view
   }
 }

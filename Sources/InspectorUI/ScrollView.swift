@@ -8,8 +8,14 @@ public struct ScrollView: Sendable, Hashable {
   public let end: End
   /// The first line shown once scrolled; nil while held at `end`.
   public private(set) var first: Int?
+  /// Whether reaching `end` holds the view there again. A view that opens elsewhere (the QA
+  /// checklist at its step) keeps the line it was scrolled to, the top included.
+  public let releasesAtEnd: Bool
 
-  public init(end: End) { self.end = end }
+  public init(end: End, releasesAtEnd: Bool = true) {
+    self.end = end
+    self.releasesAtEnd = releasesAtEnd
+  }
 
   /// The first line shown of `count`, in `height` rows: always a full pane when it can be.
   public func firstLine(count: Int, height: Int) -> Int {
@@ -23,7 +29,7 @@ public struct ScrollView: Sendable, Hashable {
   public mutating func scroll(by delta: Int, count: Int, height: Int) {
     let last = max(0, count - height)
     let moved = min(max(0, firstLine(count: count, height: height) + delta), last)
-    first = moved == (end == .top ? 0 : last) ? nil : moved
+    first = releasesAtEnd && moved == (end == .top ? 0 : last) ? nil : moved
   }
 
   public mutating func toTop(count: Int, height: Int) {

@@ -48,6 +48,8 @@ extension Inspector {
       let moved = start + (action == .qaNextStep ? 1 : -1)
       model.receiver.qaOpened = min(max(0, moved), qa.items.count - 1)
       model.receiver.qaShown = true
+      // The step opened is shown: the checklist follows it again.
+      model.receiver.qaView.reset()
     default: break
     }
     return []

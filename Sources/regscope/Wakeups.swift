@@ -47,9 +47,16 @@ final class WakeQueue: Sendable {
       {
         waiting.remove(at: older)
       }
-      if case .message(.events(let more)) = wake, case .message(.events(let earlier)) = waiting.last
+      if case .message(.events(let more)) = wake, case .message(.events(var batch))? = waiting.last
       {
-        waiting[waiting.count - 1] = .message(.events(earlier + more))
+        // Taken out first, so the batch is appended to in place, not copied a post.
+        waiting.removeLast()
+        batch.append(contentsOf: more)
+        // The screen keeps the newest maxEvents: a stalled UI holds no more than twice that.
+        if batch.count > 2 * InspectorModel.maxEvents {
+          batch.removeFirst(batch.count - InspectorModel.maxEvents)
+        }
+        waiting.append(.message(.events(batch)))
         return false
       }
       waiting.append(wake)

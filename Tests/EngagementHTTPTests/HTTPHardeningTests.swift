@@ -50,6 +50,21 @@ struct HTTPHardeningTests {
     await rig.stop()
   }
 
+  @Test("garbage right behind a registration on one connection: the registration gets its 201")
+  func pipelinedGarbage() async throws {
+    let rig = try await LoopbackRig.start()
+    let port = try #require(rig.baseURL.port)
+    let body = #"{"deviceID":"PIPE","etAppId":"\#(appID)","platform":"iOS"}"#
+    let request =
+      "POST /device/v1/registration HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+      + "Authorization: Bearer \(token)\r\nContent-Type: application/json\r\n"
+      + "Content-Length: \(body.utf8.count)\r\n\r\n\(body)\u{01}\u{02} garbage\r\n\r\n"
+    let answer = try await rawExchange(port: port, Array(request.utf8))
+    #expect(answer.hasPrefix("HTTP/1.1 201"), "\(answer.prefix(120))")
+    #expect(!answer.contains("notHTTP"), "no answer of its own for the garbage")
+    await rig.stop()
+  }
+
   @Test("stopping the moment a registration arrives answers it first: its 201 is never cut")
   func stopAnswersWhatArrived() async throws {
     for attempt in 0..<5 {

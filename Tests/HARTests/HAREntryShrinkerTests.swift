@@ -77,4 +77,40 @@ struct HAREntryShrinkerTests {
     #expect(throws: (any Error).self) { try wholeFailure.get() }
     #expect(throws: (any Error).self) { try shrunkFailure.get() }
   }
+
+  @Test("a long answer cut at a surrogate pair keeps the pair whole: the entry still reads")
+  func surrogatePairAtTheCut() throws {
+    for padding in 65_520..<65_540 {
+      let answer =
+        String(repeating: "a", count: padding) + #"\ud83d\ude00"#
+        + String(repeating: "b", count: 1_100_000)
+      let text = entry("2026-11-22T10:00:00Z", body: sdkBody(device: "S"))
+        .replacingOccurrences(of: #""text":"{}""#, with: #""text":"\#(answer)""#)
+      var bytes = Array(text.utf8)
+      let read = bytes.withUnsafeMutableBytes { bytes -> Bool in
+        guard let shrunk = HAREntryShrinker.shrink(bytes) else { return false }
+        return HAREntry.object(UnsafeRawBufferPointer(rebasing: bytes[0..<shrunk.length])) != nil
+      }
+      #expect(read, "cut after \(padding) bytes")
+    }
+  }
+
+  @Test("a huge body nested past any decoder's depth: no crash, refused as it is whole")
+  func deepBody() throws {
+    let deep =
+      "{\"a\":" + String(repeating: "[", count: 40_000) + String(repeating: "]", count: 40_000)
+      + "}"
+    let (whole, shrunk) = try Self.built(entry("2026-11-22T10:00:00Z", body: deep))
+    #expect((try? WireDecoding.payload(from: Data(whole.requestBody)).get()) == nil)
+    #expect((try? WireDecoding.payload(from: Data(shrunk.requestBody)).get()) == nil)
+  }
+
+  @Test("a huge body that is not JSON stays as wrong as it came: space between tokens is kept")
+  func notJSONStaysWrong() throws {
+    let body = sdkBody(device: "W", attributes: ["v": String(repeating: "x", count: 70_000)])
+      .replacingOccurrences(of: #""timeZone":"0""#, with: #""timeZone": 1 2"#)
+    let (whole, shrunk) = try Self.built(entry("2026-11-22T10:00:00Z", body: body))
+    #expect((try? WireDecoding.payload(from: Data(whole.requestBody)).get()) == nil)
+    #expect((try? WireDecoding.payload(from: Data(shrunk.requestBody)).get()) == nil)
+  }
 }

@@ -47,6 +47,14 @@ struct HARGateTests {
     let overlapping = try HARReader.judge(
       documents: [("a.har", har([first, second])), ("b.har", har([second, third]))])
     #expect(overlapping.counts.registrations == 3 && overlapping.counts.duplicates == 1)
+    // A file that holds an entry twice, beside one that holds it once: twice it is.
+    let once1 = try HARReader.judge(
+      documents: [("a.har", har([first])), ("b.har", har([first, first]))])
+    #expect(once1.counts.registrations == 2 && once1.counts.duplicates == 1)
+    // Devices first seen at the same instant come out by id, the same every time.
+    let same = (0..<6).map { entry("2026-11-22T10:00:00Z", body: sdkBody(device: "D\($0)")) }
+    let ordered = try HARReader.judge(documents: [("s.har", har(same.reversed()))])
+    #expect(ordered.devices.map(\.deviceID) == (0..<6).map { "D\($0)" })
     // Within one file, two identical posts are the app's: both are judged.
     let doubled = try HARReader.judge(documents: [("a.har", har([first, first]))])
     #expect(doubled.counts.registrations == 2 && doubled.counts.duplicates == 0)

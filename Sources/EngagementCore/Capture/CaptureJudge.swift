@@ -117,9 +117,9 @@ public struct CaptureJudge: Sendable {
     return refusal
   }
 
-  /// The devices, the one seen first first.
+  /// The devices, the one seen first first (ties by id: the same capture reads the same way).
   public var devices: [DeviceWatch.Device] {
-    watch.devices.values.sorted { $0.firstSeen < $1.firstSeen }
+    watch.devices.values.sorted { ($0.firstSeen, $0.deviceID) < ($1.firstSeen, $1.deviceID) }
   }
 
   /// The worst severity any finding has, or nil when there is none.

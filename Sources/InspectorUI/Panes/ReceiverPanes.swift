@@ -30,11 +30,14 @@ enum ReceiverPanes {
   static func start(_ pane: ReceiverScreen.Pane, _ model: InspectorModel, count: Int, rect: Rect)
     -> Int
   {
-    let view = model.receiver.view(pane)
-    if pane == .body, view.first == nil, let qa = model.receiver.qa, model.receiver.qaShown {
-      return QAPane.lines(model, qa, width: rect.inner.width).focusRow - 1
+    if pane == .body, let qa = model.receiver.qa, model.receiver.qaShown {
+      let view = model.receiver.qaView
+      guard view.first != nil else {
+        return QAPane.lines(model, qa, width: rect.inner.width).focusRow - 1
+      }
+      return view.firstLine(count: count, height: rect.inner.height)
     }
-    return view.firstLine(count: count, height: rect.inner.height)
+    return model.receiver.view(pane).firstLine(count: count, height: rect.inner.height)
   }
 
   static func title(
