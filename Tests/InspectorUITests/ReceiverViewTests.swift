@@ -175,6 +175,32 @@ struct ReceiverViewTests {
     #expect(model.receiver.view(.findings).first == nil)
   }
 
+  @Test("the QA checklist scrolls from its step, and its top stays shown once reached")
+  func qaChecklistScrolls() throws {
+    var model = InspectorModel(
+      width: 120, height: 40, title: "app ← real apps", receivingAt: "http://127.0.0.1:8080")
+    var checklist = QAChecklist(
+      plan: "long", items: (1...40).map { QAChecklist.Item(summary: "step \($0)") })
+    checklist.current = 30
+    _ = Inspector.update(&model, .qa(checklist))
+    _ = Inspector.update(&model, .key(.character("4")))
+    let rect = try #require(ReceiverScreen.rects(width: 120, height: 40)[.body])
+    func first() -> Int {
+      let count = ReceiverPanes.lines(.body, model, width: rect.inner.width).count
+      return ReceiverPanes.start(.body, model, count: count, rect: rect)
+    }
+    let atStep = first()
+    #expect(atStep > 5, "it opens at the step under way")
+    _ = Inspector.update(&model, .key(.up))
+    #expect(first() == atStep - 1, "one line up from the step, not a jump to the top")
+    _ = Inspector.update(&model, .key(.character("g")))
+    #expect(first() == 0)
+    _ = Inspector.update(&model, .key(.up))
+    #expect(first() == 0, "the top stays shown")
+    _ = Inspector.update(&model, .key(.character("]")))
+    #expect(first() > 0, "opening a step follows it again")
+  }
+
   @Test("? on the receiver lists only the keys that work there")
   func helpListsWorkingKeys() throws {
     var model = InspectorModel(
