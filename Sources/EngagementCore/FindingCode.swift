@@ -31,6 +31,9 @@ public enum FindingCode: String, Hashable, Sendable, Codable, CaseIterable, Comp
   case platformSchedule
   /// The server refused the registration (S1): the setup's problem, not a send to judge.
   case refused
+  /// The SDK was upgraded and the record lost tags or attributes it had (R1.4): the known
+  /// migration gap of iOS 8.0.0-8.0.6 after 7.x, fixed in 8.0.7.
+  case sdkUpgradeLostData
 
   public static func < (lhs: FindingCode, rhs: FindingCode) -> Bool {
     lhs.rawValue < rhs.rawValue

@@ -22,6 +22,8 @@ public enum FindingFix {
       "set the contact key before the first registration (delayRegistrationUntilContactKeyIsSet) unless anonymous contacts are wanted; --allow contactKeyChanged accepts it"
     case .contactKeyChanged:
       "set the contact key once per person at login; a shared device orphans the one before (--allow contactKeyChanged accepts it)"
+    case .sdkUpgradeLostData:
+      "ship an SDK that keeps the record across the upgrade (iOS 8.0.7 or later fixed the 7.x migration gap), then set the lost tags and attributes again from the app"
     case .backgroundSend, .relaunchSend, .platformSchedule, .refused: nil
     }
   }

@@ -16,6 +16,8 @@ public enum PayloadDiff {
       case (.list(let a)?, .list(let b)?):
         lines += b.filter { !a.contains($0) }.map { "+ \(key) \($0)" }
         lines += a.filter { !b.contains($0) }.map { "- \(key) \($0)" }
+      case (.text(let a)?, .text(let b)?) where key == "sdk_Version":
+        lines.append("SDK upgraded \(a) -> \(b)")
       case (let a, let b):
         lines.append("\(key): \(a?.text ?? "(none)") -> \(b?.text ?? "(none)")")
       }

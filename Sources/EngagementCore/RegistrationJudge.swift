@@ -96,6 +96,7 @@ public enum RegistrationJudge {
           repeatedRecord(request, memory: memory, early: !findings.isEmpty && cause == nil))
       }
       findings += content(payload, profile: profile, definedAttributes: server.definedAttributes)
+      findings += upgrade(payload, memory: memory).map { [$0] } ?? []
       findings += contactKey(request, payload: payload, memory: &memory, server: server)
     }
     remember(request, in: &memory, runCause: runCause, repeated: repeated)

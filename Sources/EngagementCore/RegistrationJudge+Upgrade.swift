@@ -1,0 +1,26 @@
+import RegistrationCore
+
+extension RegistrationJudge {
+  /// R1.4 across an SDK upgrade: `sdk_Version` changed since the record the server took, and
+  /// tags or attributes it had are gone. A warning: an app may drop them on purpose in the
+  /// same release, but the known migration gap drops them without anyone asking.
+  static func upgrade(_ payload: RegistrationPayload, memory: JudgeMemory) -> Finding? {
+    guard let before = memory.lastAcknowledged, let from = before.sdkVersion,
+      let to = payload.sdkVersion, from != to
+    else { return nil }
+    let lostTags = (before.tags ?? []).filter { !(payload.tags ?? []).contains($0) }
+    let keys = Set((payload.attributes ?? []).map(\.key))
+    let lostAttributes = (before.attributes ?? []).map(\.key).filter { !keys.contains($0) }
+    guard !lostTags.isEmpty || !lostAttributes.isEmpty else { return nil }
+    let lost = [
+      lostTags.isEmpty ? nil : "tags " + lostTags.map(TerminalText.escaped).joined(separator: ", "),
+      lostAttributes.isEmpty
+        ? nil : "attributes " + lostAttributes.map(TerminalText.escaped).joined(separator: ", "),
+    ].compactMap { $0 }.joined(separator: " and ")
+    return Finding(
+      code: .sdkUpgradeLostData, rule: "R1.4",
+      message:
+        "the SDK went from \(TerminalText.escaped(from)) to \(TerminalText.escaped(to)) and the record lost \(lost): an accepted edit is never lost (known cause: iOS 8.0.0-8.0.6 sent empty tags and attributes after a 7.x migration, fixed in 8.0.7)",
+      severity: .warning)
+  }
+}

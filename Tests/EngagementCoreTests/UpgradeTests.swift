@@ -1,0 +1,43 @@
+import Foundation
+import RegistrationCore
+import TestSupport
+import Testing
+
+@testable import EngagementCore
+
+/// An SDK upgrade shows in the timeline; one that loses the record's tags or attributes is a
+/// warning naming them and the known cause (R1.4; SDK-FACTS "Across SDK majors").
+@Suite("SDK upgrades")
+struct UpgradeTests {
+  static func body(_ version: String, tags: [String], attributes: [String: String]) -> String {
+    sdkBody(device: "UP", platform: "iOS", tags: tags, attributes: attributes, uuid: "U")
+      .replacingOccurrences(of: #""sdk_Version":"10.0.0""#, with: #""sdk_Version":"\#(version)""#)
+  }
+
+  @Test("8.0.5 to 8.0.6 with the tags and attributes gone: a warning naming what was lost")
+  func lost() throws {
+    var rig = JudgeRig(
+      userAgent: "MarketingCloudSdk/8.0.5 (iOS 16.5; en_US; Apple/iPhone14,2) com.example.app/1.0")
+    try rig.send(0, Self.body("8.0.5", tags: ["ALL", "sports"], attributes: ["Tier": "gold"]), 201)
+    let findings = try rig.send(3_600, Self.body("8.0.6", tags: [], attributes: [:]), 201)
+    let warning = try #require(findings.first { $0.code == .sdkUpgradeLostData })
+    #expect(warning.severity == .warning && warning.rule == "R1.4")
+    #expect(warning.message.contains("8.0.5 to 8.0.6") && warning.message.contains("sports"))
+    #expect(warning.message.contains("Tier") && warning.message.contains("8.0.7"))
+    #expect(warning.fix?.contains("8.0.7") == true)
+    let entry = try #require(rig.watch.devices["UP"]?.registrations.last)
+    #expect(entry.changes.contains("SDK upgraded 8.0.5 -> 8.0.6"), "\(entry.changes)")
+  }
+
+  @Test("an upgrade that keeps the record, or a tag dropped without one: no upgrade warning")
+  func kept() throws {
+    var rig = JudgeRig(
+      userAgent: "MarketingCloudSdk/9.0.0 (iOS 16.5; en_US; Apple/iPhone14,2) com.example.app/1.0")
+    try rig.send(0, Self.body("9.0.0", tags: ["ALL", "a"], attributes: ["K": "v"]), 201)
+    let upgraded = try rig.send(
+      3_600, Self.body("10.0.0", tags: ["ALL", "a"], attributes: ["K": "v"]), 201)
+    #expect(!upgraded.contains { $0.code == .sdkUpgradeLostData })
+    let dropped = try rig.send(7_200, Self.body("10.0.0", tags: ["ALL"], attributes: [:]), 201)
+    #expect(!dropped.contains { $0.code == .sdkUpgradeLostData })
+  }
+}
