@@ -31,7 +31,7 @@ public struct RegistrationRequest: Sendable {
     let profile = configuration.profile
     var payload = send.payload
     if profile.sendsRequestStamps {
-      payload.uuid = requestID.isEmpty ? UUID().uuidString : requestID
+      if profile.sendsUUID { payload.uuid = requestID.isEmpty ? UUID().uuidString : requestID }
       payload.registrationDateUtc = DateText.utcStamp(sentAt)
     }
     url = configuration.registrationURL

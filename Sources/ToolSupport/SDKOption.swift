@@ -6,7 +6,7 @@ public struct SDKOption: ParsableArguments {
   @Option(
     name: .customLong("sdk"),
     help: ArgumentHelp(
-      "Which SDK to be: documented (the seeds' contract), ios or android (the shipped 10.0 SDKs).",
+      "Which SDK to be: documented (the seeds' contract), ios or android (the shipped SDKs; the newest read, 10.0, or a version: android@8.2.1, ios@9.0.0).",
       valueName: SDKProfile.choices))
   public var name: String?
 
@@ -18,7 +18,8 @@ public struct SDKOption: ParsableArguments {
   public func validate() throws {
     if let name, SDKProfile(loose: name) == nil {
       throw ValidationError(
-        "--sdk must be \(SDKProfile.choices); got \"\(TerminalText.escaped(name))\"")
+        "--sdk must be \(SDKProfile.choices), a version read (\(SDKProfile.versionsRead)); got \"\(TerminalText.escaped(name))\""
+      )
     }
   }
 }

@@ -200,3 +200,44 @@ struct RequestUUIDTests {
     #expect(android.count >= 3 && Set(android).count == android.count, "\(android)")
   }
 }
+
+/// Each major read sends what its binary sends (SDK-FACTS, "Across SDK majors").
+@Suite("SDK versions on the wire", .serialized, .timeLimit(.minutes(1)))
+struct VersionedProfileWireTests {
+  @Test(
+    "android@8.2.1: mixed-case headers, no uuid; 8.2.2 lower case; 9.0.0 with uuid",
+    arguments: [
+      ("8.2.1", true, false), ("8.2.2", false, false), ("9.0.0", false, true),
+      ("10.0.0", false, true),
+    ])
+  func android(_ version: String, mixedCase: Bool, uuid: Bool) async throws {
+    let profile = try #require(SDKProfile(loose: "android@\(version)"))
+    let request = try await ProfileWireTests.capture(profile, platform: .android)
+    let names = ProfileWireTests.profileHeaders(request)
+    #expect(names.contains("User-Agent") == mixedCase, "\(names)")
+    #expect(names.contains("user-agent") == !mixedCase, "\(names)")
+    let body = try ProfileWireTests.body(request)
+    #expect((body["uuid"] != nil) == uuid, "\(body.keys.sorted())")
+    #expect(body["sdk_Version"] as? String == version)
+    #expect(body["registrationDateUtc"] != nil)
+    #expect(request.header("user-agent")?.hasPrefix("MarketingCloudSdk/\(version) ") == true)
+  }
+
+  @Test("ios@9.0.0 sends no uuid; 9.0.1 does", arguments: [("9.0.0", false), ("9.0.1", true)])
+  func ios(_ version: String, uuid: Bool) async throws {
+    let profile = try #require(SDKProfile(loose: "ios@\(version)"))
+    let request = try await ProfileWireTests.capture(profile, platform: .iOS)
+    let body = try ProfileWireTests.body(request)
+    #expect((body["uuid"] != nil) == uuid, "\(body.keys.sorted())")
+    #expect(body["sdk_Version"] as? String == version)
+  }
+
+  @Test(
+    "a version not read, a malformed one, or one for the documented contract is refused",
+    arguments: [
+      "android@7.9.0", "ios@9", "android@8.2.x", "documented@8.0.0", "android@", "ios@1e9.0.0",
+    ])
+  func refused(_ text: String) {
+    #expect(SDKProfile(loose: text) == nil)
+  }
+}

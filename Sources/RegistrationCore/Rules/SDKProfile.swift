@@ -71,6 +71,9 @@ public struct SDKProfile: Hashable, Sendable {
   public var userAgentForm: UserAgentForm
   /// `uuid` (fresh per request) and `registrationDateUtc` (the send time) on the wire.
   public var sendsRequestStamps: Bool
+  /// Whether the stamps include `uuid`: absent before Android 9.0.0 and iOS 9.0.1
+  /// (SDK-FACTS, "Across SDK majors").
+  public var sendsUUID = true
   /// `language` and `badge`: in the seeds' example, in neither 10.0 SDK.
   public var sendsLanguageAndBadge: Bool
   public var timeZoneForm: TimeZoneForm
@@ -164,14 +167,52 @@ public struct SDKProfile: Hashable, Sendable {
     }
   }
 
-  public static let choices = Name.allCases.map(\.rawValue).joined(separator: "|")
+  public static let choices =
+    Name.allCases.map(\.rawValue).joined(separator: "|") + "[@VERSION]"
 }
 
 extension SDKProfile {
   /// `documented`, `ios` or `android`, in any case.
+  /// `ios`, `android` (the newest read, 10.0) or `documented`; a shipped SDK may name its
+  /// version: `android@8.2.1`, `ios@9.0.0`.
   public init?(loose text: String) {
-    guard let name = Name(rawValue: InputRules.trimmed(text).lowercased()) else { return nil }
-    self = Self.named(name)
+    let parts = InputRules.trimmed(text).lowercased().split(
+      separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+    guard let first = parts.first, let name = Name(rawValue: String(first)) else { return nil }
+    guard parts.count == 2 else {
+      self = Self.named(name)
+      return
+    }
+    guard let versioned = Self.named(name).at(version: String(parts[1])) else { return nil }
+    self = versioned
+  }
+
+  /// The majors read from the shipped binaries (SDK-FACTS, "Across SDK majors").
+  public static let versionsRead = "8.0.0 to 10.x; 11.x is taken as 10.x"
+
+  /// This shipped SDK as its version `text` sends: what changed between the majors read.
+  /// Nil for the documented contract (it has no versions), a malformed version, or one
+  /// before 8.0.0 (not read).
+  public func at(version text: String) -> SDKProfile? {
+    let numbers = text.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+    guard name != .documented, numbers.count == 3, numbers.allSatisfy({ $0 != nil }),
+      let major = numbers[0], let minor = numbers[1], let patch = numbers[2], major >= 8,
+      major < 100, minor < 1_000, patch < 1_000
+    else { return nil }
+    let version = (major, minor, patch)
+    var profile = self
+    profile.sdkVersion = text
+    switch platform {
+    case .android?:
+      // Mixed-case header names up to 8.2.1; uuid from 9.0.0.
+      profile.headerCase = version < (8, 2, 2) ? .capitalized : .lowercase
+      profile.sendsUUID = version >= (9, 0, 0)
+    case .iOS?:
+      // 9.0.0 sends no uuid; 9.0.1 on does.
+      profile.sendsUUID = version >= (9, 0, 1)
+    case nil: break
+    }
+    return profile
   }
 
   /// When a change goes out under this profile, in a few words, for the inspector.
