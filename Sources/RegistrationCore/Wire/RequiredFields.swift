@@ -2,15 +2,23 @@
 /// definition for the device (which does not send without them), the server's check, the judge,
 /// a capture's refusals, `--any-app`'s adoption and a state dump's reading.
 public enum RequiredFields {
-  /// The fields a payload lacks, in the wire's order.
+  /// The fields, in the wire's order.
+  public static let names = ["deviceID", "etAppId", "platform"]
+
+  /// The fields a payload lacks.
   public static func missing(in payload: RegistrationPayload) -> [String] {
-    [("deviceID", payload.deviceID), ("etAppId", payload.etAppId), ("platform", payload.platform)]
-      .filter { InputRules.trimmed($0.1 ?? "").isEmpty }.map(\.0)
+    missing([payload.deviceID, payload.etAppId, payload.platform])
   }
 
-  /// What a device lacks before it can send: its access token, then the payload's fields.
+  /// What a device lacks before it can send: its access token, then the record's fields (its
+  /// platform is always set). Read from the record itself: this runs on every edit.
   public static func missing(record: ContactRecord, settings: MachineSettings) -> [String] {
     (settings.hasAccessToken ? [] : ["access token"])
-      + missing(in: RegistrationPayload(record: record, settings: settings))
+      + missing([record.device.deviceID, record.device.etAppId, record.device.platform.rawValue])
+  }
+
+  /// `values` in the order of `names`: the names of those absent or blank.
+  private static func missing(_ values: [String?]) -> [String] {
+    zip(names, values).filter { InputRules.trimmed($0.1 ?? "").isEmpty }.map(\.0)
   }
 }
