@@ -18,20 +18,26 @@ final class SnapshotPublisher: Sendable {
   private let signals: AsyncStream<Void>
 
   private let minimumInterval: Duration
+  /// How the interval is waited out: the real clock, or a test's own.
+  private let pause: @Sendable (Duration) async -> Void
 
-  init(minimumInterval: Duration = .zero) {
+  init(
+    minimumInterval: Duration = .zero,
+    pause: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+  ) {
     self.minimumInterval = minimumInterval
+    self.pause = pause
     (signals, signal) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
   }
 
   func start(_ build: @escaping @Sendable () async -> SessionSnapshot?) {
-    let (signals, interval) = (self.signals, minimumInterval)
+    let (signals, interval, pause) = (self.signals, minimumInterval, self.pause)
     let loop = Task { [weak self] in
       for await _ in signals {
         guard let snapshot = await build() else { return }
         self?.deliver(snapshot)
         // Changes meanwhile wait in the signal (one wake for all of them).
-        if interval > .zero { try? await Task.sleep(for: interval) }
+        if interval > .zero { await pause(interval) }
       }
     }
     state.withLock { $0.loop = loop }

@@ -12,7 +12,11 @@ import Testing
 struct SnapshotPublisherTests {
   @Test("10,000 changes at once: a handful of snapshots, the newest state last")
   func coalesced() async throws {
-    let publisher = SnapshotPublisher(minimumInterval: .milliseconds(100))
+    // No real clock: the interval lasts until the test has fired the whole burst.
+    let (ends, endInterval) = AsyncStream.makeStream(of: Void.self)
+    let publisher = SnapshotPublisher(minimumInterval: .milliseconds(100)) { _ in
+      for await _ in ends { break }
+    }
     let state = Mutex(0)
     let built = Mutex(0)
     publisher.start {
@@ -26,6 +30,7 @@ struct SnapshotPublisherTests {
       state.withLock { $0 = change }
       publisher.changed()
     }
+    endInterval.finish()
     for await seen in delivered where seen == 10_000 { break }
     #expect(built.withLock { $0 } <= 3, "one snapshot for the burst, not one a change")
     publisher.stop()
@@ -33,25 +38,38 @@ struct SnapshotPublisherTests {
 
   @Test("a change right after a snapshot waits out the interval: about ten a second at most")
   func spaced() async throws {
-    let publisher = SnapshotPublisher(minimumInterval: .milliseconds(100))
-    let state = Mutex(0)
+    // The interval is waited out on the test's own terms, step by step: no clock.
+    let log = Mutex<[String]>([])
+    let (pauses, pauseStarted) = AsyncStream.makeStream(of: Void.self)
+    let (releases, release) = AsyncStream.makeStream(of: Void.self)
+    let publisher = SnapshotPublisher(minimumInterval: .milliseconds(100)) { interval in
+      log.withLock { $0.append("pause \(interval)") }
+      pauseStarted.yield()
+      for await _ in releases { break }
+      log.withLock { $0.append("pause over") }
+    }
     publisher.start {
-      SessionSnapshot.device(
-        .init(device: nil, server: nil, now: Instant(Double(state.withLock { $0 })), rate: 1))
+      SessionSnapshot.device(.init(device: nil, server: nil, now: .zero, rate: 1))
     }
-    let (delivered, deliver) = AsyncStream.makeStream(of: ContinuousClock.Instant.self)
-    publisher.watch { _ in deliver.yield(.now) }
+    let (delivered, deliver) = AsyncStream.makeStream(of: Void.self)
+    publisher.watch { _ in
+      log.withLock { $0.append("snapshot") }
+      deliver.yield()
+    }
     var arrivals = delivered.makeAsyncIterator()
-    var times: [ContinuousClock.Instant] = []
-    for change in 1...3 {
-      state.withLock { $0 = change }
-      publisher.changed()
-      if let time = await arrivals.next() { times.append(time) }
-    }
-    #expect(times.count == 3)
-    for (earlier, later) in zip(times, times.dropFirst()) {
-      #expect(later - earlier >= .milliseconds(100), "\(later - earlier)")
-    }
+    var paused = pauses.makeAsyncIterator()
+    publisher.changed()
+    _ = await arrivals.next()
+    _ = await paused.next()
+    // A change during the interval waits for it to end.
+    publisher.changed()
+    release.yield()
+    _ = await arrivals.next()
+    _ = await paused.next()
+    #expect(
+      log.withLock { $0 }
+        == ["snapshot", "pause 0.1 seconds", "pause over", "snapshot", "pause 0.1 seconds"])
+    release.yield()
     publisher.stop()
   }
 }
