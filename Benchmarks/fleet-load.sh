@@ -20,7 +20,8 @@ script="$work/fleet.lua"
 cat >"$script" <<LUA
 -- Each request a device never seen before, as a fleet installing the app.
 local counter = 0
-local thread_id = tostring(math.random(100000, 999999))
+-- wrk seeds Lua's random numbers the same way each time: the clock keeps each run's fleet new.
+local thread_id = tostring(os.time()) .. "-" .. tostring(math.random(100000, 999999))
 local template = '{"app_Version":"1.0","attributes":[{"key":"Tier","value":"gold"}],"dST":false,' ..
   '"deviceID":"%s","etAppId":"$app","hwid":"Google Pixel 8","locale":"en_US",' ..
   '"location_Enabled":false,"platform":"Android","platform_Version":"14",' ..

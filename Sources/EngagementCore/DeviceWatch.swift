@@ -78,22 +78,27 @@ public struct DeviceWatch: Sendable {
   private var storedAt: [String: Int] = [:]
   private var recency: Deque<(order: Int, deviceID: String)> = []
   private var stores = 0
-  /// Devices whose timeline was dropped for the limit, and the order they went in.
-  private var dropped: Set<String> = []
-  private var droppedOrder: Deque<String> = []
+  /// Devices whose timeline was dropped for the limit. Each dropped device with the number of its drop; the queue keeps them in that order,
+  /// and an entry whose device came back is left in it, stale, rather than searched for.
+  private var dropped: [String: Int] = [:]
+  private var droppedOrder: Deque<(drop: Int, deviceID: String)> = []
+  private var drops = 0
   private let makeToken: @Sendable () -> String
   /// Devices kept before the one seen longest ago is dropped: `deviceLimit` for a live
   /// receiver; a judged capture keeps every device it holds.
   private let keptDevices: Int
+  /// Dropped devices remembered (`droppedLimit`, fewer in tests).
+  private let rememberedDrops: Int
 
   /// `makeToken` hands out subscriber tokens: from the system's random source unless a test
   /// needs fixed ones.
   public init(
     makeToken: @escaping @Sendable () -> String = DeviceWatch.randomToken,
-    keptDevices: Int = DeviceWatch.deviceLimit
+    keptDevices: Int = DeviceWatch.deviceLimit, rememberedDrops: Int = DeviceWatch.droppedLimit
   ) {
     self.makeToken = makeToken
     self.keptDevices = keptDevices
+    self.rememberedDrops = rememberedDrops
   }
 
   /// An opaque token like the tenant's, 128 bits from the system's random source: one server's
@@ -111,7 +116,7 @@ public struct DeviceWatch: Sendable {
   }
 
   /// Whether `deviceID`'s timeline was dropped to keep within `deviceLimit`.
-  public func wasDropped(_ deviceID: String) -> Bool { dropped.contains(deviceID) }
+  public func wasDropped(_ deviceID: String) -> Bool { dropped[deviceID] != nil }
 
   /// Records a registration and judges it. Returns the subscriber token to answer with.
   public mutating func record(
@@ -286,15 +291,19 @@ public struct DeviceWatch: Sendable {
     stores += 1
     storedAt[id] = stores
     recency.append((stores, id))
-    if dropped.remove(id) != nil { droppedOrder.removeAll { $0 == id } }
+    dropped[id] = nil
     while devices.count > keptDevices, let oldest = popOldest() {
       devices[oldest] = nil
       storedAt[oldest] = nil
-      dropped.insert(oldest)
-      droppedOrder.append(oldest)
-      if droppedOrder.count > Self.droppedLimit, let forgotten = droppedOrder.popFirst() {
-        dropped.remove(forgotten)
+      drops += 1
+      dropped[oldest] = drops
+      droppedOrder.append((drops, oldest))
+      while dropped.count > rememberedDrops, let forgotten = droppedOrder.popFirst() {
+        if dropped[forgotten.deviceID] == forgotten.drop { dropped[forgotten.deviceID] = nil }
       }
+    }
+    if droppedOrder.count > 2 * dropped.count + 1_024 {
+      droppedOrder = Deque(droppedOrder.filter { dropped[$0.deviceID] == $0.drop })
     }
     // Stale entries (devices seen again) are swept once they outnumber the live ones.
     if recency.count > 2 * devices.count + 1_024 {

@@ -10,14 +10,20 @@ public struct GUIDGenerator: Sendable {
   public mutating func next() -> String {
     let high = random.next()
     let low = random.next()
-    var bytes = (0..<8).map { UInt8(truncatingIfNeeded: high >> (8 * (7 - $0))) }
-    bytes += (0..<8).map { UInt8(truncatingIfNeeded: low >> (8 * (7 - $0))) }
+    var bytes = (0..<16).map { index in
+      UInt8(truncatingIfNeeded: (index < 8 ? high : low) >> (8 * (7 - index % 8)))
+    }
     bytes[6] = (bytes[6] & 0x0F) | 0x40  // version 4
     bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 4122 variant
-    let hex = bytes.map { byte in
-      let text = String(byte, radix: 16, uppercase: true)
-      return text.count == 1 ? "0" + text : text
+    // Written digit by digit: this runs for every contact the server makes.
+    let digits = Array("0123456789ABCDEF".utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(36)
+    for (index, byte) in bytes.enumerated() {
+      if index == 4 || index == 6 || index == 8 || index == 10 { text.append(UInt8(ascii: "-")) }
+      text.append(digits[Int(byte >> 4)])
+      text.append(digits[Int(byte & 0xF)])
     }
-    return [0..<4, 4..<6, 6..<8, 8..<10, 10..<16].map { hex[$0].joined() }.joined(separator: "-")
+    return String(decoding: text, as: UTF8.self)
   }
 }

@@ -123,11 +123,14 @@ struct CompactJSON {
     members.removeLast()
   }
 
-  private mutating func key(_ name: String) {
+  /// A member's name: these are ASCII with nothing to escape, so written as they are.
+  private mutating func key(_ name: StaticString) {
     if members.last == true { bytes.append(UInt8(ascii: ",")) }
     members[members.count - 1] = true
-    JSONText.appendQuoted(name, to: &bytes)
-    bytes.append(UInt8(ascii: ":"))
+    bytes.append(UInt8(ascii: "\""))
+    bytes.append(
+      contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
+    bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
   }
 
   private mutating func string(_ text: String) { JSONText.appendQuoted(text, to: &bytes) }

@@ -38,6 +38,8 @@ public enum HARDocument {
   /// The headers a capture may show: tokens masked, everything else as it was.
   public static func masked(_ fields: [HeaderField]) -> [HeaderField] {
     fields.map { field in
+      // Only these lengths can name a secret; the others are not lowercased to find out.
+      guard [6, 10, 13, 18].contains(field.name.utf8.count) else { return field }
       switch field.name.lowercased() {
       case "authorization":
         let parts = field.value.split(separator: " ", maxSplits: 1)

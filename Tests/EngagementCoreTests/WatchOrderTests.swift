@@ -35,6 +35,24 @@ struct WatchOrderTests {
     #expect(!watch.wasDropped("B") && watch.wasDropped("C"))
   }
 
+  @Test(
+    "dropped devices are remembered up to a limit, oldest forgotten first, a returning one at once")
+  func droppedRemembered() throws {
+    var watch = DeviceWatch(keptDevices: 1, rememberedDrops: 3)
+    for (index, device) in ["A", "B", "C", "D", "A", "E"].enumerated() {
+      try Self.record(&watch, device, at: Double(index))
+    }
+    // Dropped in turn: A, B, C, D (A came back), A again; three remembered at most.
+    #expect(!watch.wasDropped("E") && !watch.wasDropped("B"))
+    #expect(watch.wasDropped("C") && watch.wasDropped("D") && watch.wasDropped("A"))
+    // Thousands of returns after a drop cost no search, and forget nothing wrongly.
+    for round in 0..<2_000 {
+      try Self.record(&watch, round.isMultiple(of: 2) ? "C" : "D", at: Double(10 + round))
+    }
+    #expect(watch.wasDropped("C") && !watch.wasDropped("D"))
+    #expect(watch.wasDropped("A") && watch.wasDropped("E"))
+  }
+
   @Test("thousands of repeat visits keep the queue small and the order right")
   func repeats() throws {
     var watch = DeviceWatch(keptDevices: 10)

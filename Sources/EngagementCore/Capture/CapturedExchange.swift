@@ -72,7 +72,7 @@ public struct CapturedExchange: Sendable, Hashable {
 
   /// The URL's query parameters (the first of each name), percent-decoded.
   public var query: [String: String] {
-    guard let mark = url.firstIndex(of: "?") else { return [:] }
+    guard let mark = url.utf8.firstIndex(of: UInt8(ascii: "?")) else { return [:] }
     var found: [String: String] = [:]
     for pair in url[url.index(after: mark)...].prefix(while: { $0 != "#" }).split(separator: "&") {
       let parts = pair.split(separator: "=", maxSplits: 1)

@@ -4,28 +4,73 @@
 public enum JSONText {
   public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
     bytes.append(UInt8(ascii: "\""))
-    // Most text is printable ASCII with nothing to escape: copied as it is, in one go.
-    let plain = text.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
-    if plain {
-      bytes.append(contentsOf: text.utf8)
-      bytes.append(UInt8(ascii: "\""))
-      return
-    }
-    for scalar in text.unicodeScalars {
-      switch scalar.value {
-      case 0x22: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\"")])
-      case 0x5C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "\\")])
-      case 0x0A: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "n")])
-      case 0x0D: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "r")])
-      case 0x09: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "t")])
-      case 0x08: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "b")])
-      case 0x0C: bytes.append(contentsOf: [UInt8(ascii: "\\"), UInt8(ascii: "f")])
-      case _ where TerminalText.isUnsafe(scalar): appendEscape(scalar.value, to: &bytes)
-      case 0x20..<0x7F: bytes.append(UInt8(truncatingIfNeeded: scalar.value))
-      default: UTF8.encode(scalar) { bytes.append($0) }
-      }
-    }
+    var text = text
+    text.withUTF8 { appendEscaped($0, to: &bytes) }
     bytes.append(UInt8(ascii: "\""))
+  }
+
+  /// Valid UTF-8 as the inside of a JSON string: runs with nothing to escape (most text) are
+  /// copied in one go; quotes, backslashes and invisible or control characters are escaped.
+  private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    var run = 0
+    var index = 0
+    func flush() {
+      if run < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index])) }
+    }
+    while index < utf8.count {
+      let byte = utf8[index]
+      if byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C {
+        index += 1
+        continue
+      }
+      if byte >= 0x80 {
+        let (scalar, length) = scalar(in: utf8, at: index)
+        guard TerminalText.isUnsafe(scalar) else {
+          index += length
+          continue
+        }
+        flush()
+        appendEscape(scalar.value, to: &bytes)
+        index += length
+        run = index
+        continue
+      }
+      flush()
+      if let letter = shortEscape(byte) {
+        bytes.append(UInt8(ascii: "\\"))
+        bytes.append(letter)
+      } else {
+        appendEscape(UInt32(byte), to: &bytes)
+      }
+      index += 1
+      run = index
+    }
+    flush()
+  }
+
+  /// The letter JSON escapes `byte` with (`\n` and the like), if it has one.
+  private static func shortEscape(_ byte: UInt8) -> UInt8? {
+    switch byte {
+    case 0x22: UInt8(ascii: "\"")
+    case 0x5C: UInt8(ascii: "\\")
+    case 0x0A: UInt8(ascii: "n")
+    case 0x0D: UInt8(ascii: "r")
+    case 0x09: UInt8(ascii: "t")
+    case 0x08: UInt8(ascii: "b")
+    case 0x0C: UInt8(ascii: "f")
+    default: nil
+    }
+  }
+
+  /// The scalar that starts at `index` of valid UTF-8 (a String's), and its length in bytes.
+  private static func scalar(in utf8: UnsafeBufferPointer<UInt8>, at index: Int) -> (
+    Unicode.Scalar, Int
+  ) {
+    let lead = UInt32(utf8[index])
+    let length = lead >= 0xF0 ? 4 : lead >= 0xE0 ? 3 : 2
+    var value = lead & (length == 2 ? 0x1F : length == 3 ? 0x0F : 0x07)
+    for offset in 1..<length { value = value << 6 | UInt32(utf8[index + offset] & 0x3F) }
+    return (Unicode.Scalar(value) ?? "\u{FFFD}", length)
   }
 
   public static func quoted(_ text: String) -> String {

@@ -57,6 +57,13 @@ public enum WireDecoding {
   }
 
   public static func payload(from data: Data) -> Result<RegistrationPayload, Failure> {
+    if let read = data.withUnsafeBytes(PayloadScanner.payload) { return .success(read) }
+    return foundationPayload(from: data)
+  }
+
+  /// The body read by Foundation's decoder alone: what `payload(from:)` falls back to, and
+  /// what the fast path is tested against.
+  static func foundationPayload(from data: Data) -> Result<RegistrationPayload, Failure> {
     let cleaned = escapingRawControlCharacters(data)
     do {
       return .success(try JSONDecoder().decode(RegistrationPayload.self, from: cleaned))
