@@ -38,8 +38,9 @@ struct JSONTextTests {
   func quoting(text: String) throws {
     let quoted = JSONText.quoted(text)
     #expect(quoted == Self.reference(text))
-    let read = try JSONSerialization.jsonObject(
-      with: Data("[\(quoted)]".utf8)) as? [String]
+    let read =
+      try JSONSerialization.jsonObject(
+        with: Data("[\(quoted)]".utf8)) as? [String]
     #expect(read == [text])
   }
 }
