@@ -73,6 +73,21 @@ extension ClientIdentity {
     }
   }
 
+  /// The rules this client is judged by: its SDK's profile at the version it names (8.0.0
+  /// on; a later major as the newest read), else the newest read.
+  public var profile: SDKProfile {
+    sdkVersion.flatMap { sdk.profile.at(version: $0) } ?? sdk.profile
+  }
+
+  /// The profile used, as `--sdk` names it: "android@9.0.0", "ios", "documented".
+  public var profileName: String {
+    let used = profile
+    guard sdk != .unknown else { return used.name.rawValue }
+    // A later major is judged by the newest profile read, and named so.
+    let version = laterMajor.isEmpty ? used.sdkVersion : sdk.profile.sdkVersion
+    return "\(used.name.rawValue)@\(version)"
+  }
+
   /// A major past the newest read (11.x exists; SDK-FACTS, "Across SDK majors") is judged as
   /// 10.x, and says so.
   var laterMajor: String {

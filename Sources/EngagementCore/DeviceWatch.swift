@@ -41,6 +41,8 @@ public struct DeviceWatch: Sendable {
     public internal(set) var tokenHandedOut = false
     /// Calls to the other device routes, by route.
     public var otherRoutes: [String: Int] = [:]
+    /// The newest Mobile App Messaging calls, oldest first (`timelineLimit`).
+    public var mobileAppMessaging: [MobileAppMessagingEvent] = []
     /// Requests the server refused (S1), and the newest refusal with its fix.
     public var refusedCount = 0
     public var lastRefusal: Refusal?
@@ -57,7 +59,7 @@ public struct DeviceWatch: Sendable {
 
     /// The earliest this device's SDK could register next: what the judge holds it to, and
     /// what the receiver's countdown shows.
-    public var nextSend: NextSend? { identity.sdk.profile.earliestNext(after: memory.observed) }
+    public var nextSend: NextSend? { identity.profile.earliestNext(after: memory.observed) }
   }
 
   /// Registrations kept per device, and how many of the newest keep their bodies.
@@ -83,7 +85,7 @@ public struct DeviceWatch: Sendable {
   private var dropped: [String: Int] = [:]
   private var droppedOrder: Deque<(drop: Int, deviceID: String)> = []
   private var drops = 0
-  private let makeToken: @Sendable () -> String
+  let makeToken: @Sendable () -> String
   /// Devices kept before the one seen longest ago is dropped: `deviceLimit` for a live
   /// receiver; a judged capture keeps every device it holds.
   private let keptDevices: Int
@@ -156,7 +158,7 @@ public struct DeviceWatch: Sendable {
       findings = RegistrationJudge.judge(
         JudgedRequest(
           payload: payload, at: now, status: status, retryAfter: retryAfter,
-          sdk: device.identity.sdk),
+          profile: device.identity.profile),
         memory: &device.memory, server: server)
     }
     // From the registration before that the server took: a refused try is no send of the
@@ -252,10 +254,20 @@ public struct DeviceWatch: Sendable {
   }
 
   /// A call to one of the other device routes (sync, inbox, analytics, fences).
+  /// `body` and `status` matter to Mobile App Messaging calls, which are shown with their
+  /// fields (and make their device when it has not registered yet); the others are counted.
   public mutating func recordOther(
-    route: String, deviceID: String?, facts: RequestFacts, at now: Instant
+    route: String, deviceID: String?, facts: RequestFacts, at now: Instant, body: [UInt8] = [],
+    status: Int? = 200
   ) {
-    guard let deviceID, var device = devices[deviceID] else { return }
+    guard let deviceID else { return }
+    if let kind = MobileAppMessagingEvent.kind(ofRoute: route) {
+      recordMobileAppMessaging(
+        route: route, kind: kind, deviceID: deviceID, body: body, facts: facts, at: now,
+        status: status)
+      return
+    }
+    guard var device = devices[deviceID] else { return }
     device.otherRoutes[route, default: 0] += 1
     device.lastSeen = now
     // Whether the SDKs send the token on these routes is not known: only a wrong one counts.
@@ -273,7 +285,7 @@ public struct DeviceWatch: Sendable {
   /// User-Agents read so far: a fleet of one app sends a handful, and reading one is a parse.
   private var identities: [IdentityKey: ClientIdentity] = [:]
 
-  private mutating func identity(_ facts: RequestFacts, bodyPlatform: String?) -> ClientIdentity {
+  mutating func identity(_ facts: RequestFacts, bodyPlatform: String?) -> ClientIdentity {
     let key = IdentityKey(
       userAgent: facts.userAgent, sdkVersion: facts.sdkVersion, platform: bodyPlatform)
     if let known = identities[key] { return known }
@@ -285,7 +297,7 @@ public struct DeviceWatch: Sendable {
   }
 
   /// Keeps `device` as the one seen last; past the limit, drops the one seen longest ago.
-  private mutating func store(_ device: Device) {
+  mutating func store(_ device: Device) {
     let id = device.deviceID
     devices[id] = device
     stores += 1

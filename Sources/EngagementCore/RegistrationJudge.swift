@@ -35,18 +35,19 @@ public struct JudgedRequest: Sendable {
   /// What the server answered; nil for no answer (a hang, a dropped connection).
   public var status: Int?
   public var retryAfter: RetryAfter.Value?
-  /// The SDK the User-Agent names: its profile's rules are the ones that apply.
-  public var sdk: ClientIdentity.SDK
+  /// The profile of the SDK the User-Agent names, at the version it names: its rules are
+  /// the ones that apply (`ClientIdentity.profile`).
+  public var profile: SDKProfile
 
   public init(
     payload: RegistrationPayload?, at: Instant, status: Int?, retryAfter: RetryAfter.Value?,
-    sdk: ClientIdentity.SDK
+    profile: SDKProfile
   ) {
     self.payload = payload
     self.at = at
     self.status = status
     self.retryAfter = retryAfter
-    self.sdk = sdk
+    self.profile = profile
   }
 }
 
@@ -74,7 +75,7 @@ public enum RegistrationJudge {
   public static func judge(
     _ request: JudgedRequest, memory: inout JudgeMemory, server: ServerFacts
   ) -> [Finding] {
-    let profile = request.sdk.profile
+    let profile = request.profile
     var findings: [Finding] = []
     let repeated =
       request.payload.flatMap { payload in

@@ -62,12 +62,13 @@ struct DeviceRoutes {
     guard let body = await EngagementRoutes.readBody(request, options) else {
       return .failure(Refused(response: EngagementRoutes.tooLarge(options, context: context)))
     }
+    let inBody = SDKRoutes.deviceInBody.contains(name)
+    let bytes = inBody ? Array(body.readableBytesView) : []
     let deviceID =
       pathParameter("deviceId", context) ?? request.uri.queryParameters.get("deviceid")
       ?? request.uri.queryParameters.get("deviceId")
-      ?? (SDKRoutes.deviceInBody.contains(name)
-        ? SDKRoutes.deviceID(inBody: Array(body.readableBytesView)) : nil)
-    await server.receiveOther(route: name, deviceID: deviceID, facts: facts(request))
+      ?? (inBody ? SDKRoutes.deviceID(inBody: bytes) : nil)
+    await server.receiveOther(route: name, deviceID: deviceID, facts: facts(request), body: bytes)
     return .success(body)
   }
 

@@ -174,8 +174,10 @@ public actor LocalEngagementServer {
   }
 
   /// A call to one of the SDK's other device routes: recorded against its device.
-  public func receiveOther(route: String, deviceID: String?, facts: RequestFacts) {
-    watch.recordOther(route: route, deviceID: deviceID, facts: facts, at: clock.now())
+  public func receiveOther(
+    route: String, deviceID: String?, facts: RequestFacts, body: [UInt8] = []
+  ) {
+    watch.recordOther(route: route, deviceID: deviceID, facts: facts, at: clock.now(), body: body)
     watched()
   }
 

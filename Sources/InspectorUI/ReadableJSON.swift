@@ -1,4 +1,5 @@
 import Foundation
+import RegistrationCore
 
 /// A registration body as the Payload pane shows it: keys sorted, one per line, two spaces a
 /// level, `"key" : value` (the layout of JSONSerialization's pretty print, whose key sort went
@@ -15,35 +16,7 @@ enum ReadableJSON {
   }
 }
 
-/// Any JSON value, as decoded.
-indirect enum JSONValue: Decodable, Equatable {
-  case null
-  case bool(Bool)
-  case integer(Int64)
-  case number(Double)
-  case string(String)
-  case array([JSONValue])
-  case object([String: JSONValue])
-
-  init(from decoder: any Decoder) throws {
-    let container = try decoder.singleValueContainer()
-    if container.decodeNil() {
-      self = .null
-    } else if let value = try? container.decode(Bool.self) {
-      self = .bool(value)
-    } else if let value = try? container.decode(Int64.self) {
-      self = .integer(value)
-    } else if let value = try? container.decode(Double.self) {
-      self = .number(value)
-    } else if let value = try? container.decode(String.self) {
-      self = .string(value)
-    } else if let value = try? container.decode([JSONValue].self) {
-      self = .array(value)
-    } else {
-      self = .object(try container.decode([String: JSONValue].self))
-    }
-  }
-
+extension JSONValue {
   /// Appends this value's lines: `head` before its first, `tail` after its last (a comma).
   func write(into lines: inout [String], head: String, indent: String, tail: String) {
     switch self {

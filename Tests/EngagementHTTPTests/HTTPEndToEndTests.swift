@@ -305,6 +305,9 @@ struct HTTPEndToEndTests {
         "/device/v1/location/{appId}/proximity", "/device/v1/registration",
         "/device/v1/{appId}/message", "/device/v1/{appId}/sync/{deviceId}",
         "/devicestatistics/v1/analytic", "/devicestatistics/v1/event", "/openapi.json",
+        "/platform/messaging/mobileapp/v1/events/billing",
+        "/platform/messaging/mobileapp/v1/events/engagement",
+        "/platform/messaging/mobileapp/v1/events/register",
       ])
     // It names this server's app, so schema-driven clients send registrations it accepts.
     let schemas = (document["components"] as? [String: Any])?["schemas"] as? [String: Any]

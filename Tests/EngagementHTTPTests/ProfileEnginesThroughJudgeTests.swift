@@ -17,10 +17,16 @@ struct ProfileEnginesThroughJudgeTests {
 
   @Test(
     "each profile's engine: outages, dropped connections, Retry-After, a restart, background: no violation",
-    arguments: SDKProfile.Name.allCases)
-  func agree(name: SDKProfile.Name) async throws {
+    arguments: [
+      "documented", "ios", "android",
+      // The majors apps run (SDK-FACTS, "Across SDK majors"), and one past the newest read.
+      "android@8.0.1", "android@8.2.1", "android@8.2.2", "android@9.0.0", "android@9.0.3",
+      "ios@8.0.7", "ios@8.1.4", "ios@9.0.0", "ios@9.0.1", "android@11.0.0",
+    ])
+  func agree(spelled: String) async throws {
     let rig = try await Rig()
-    let profile = SDKProfile.named(name)
+    let profile = try #require(SDKProfile(loose: spelled))
+    let name = profile.name
     let platform = profile.platform ?? .iOS
     let folder = FileManager.default.temporaryDirectory
       .appendingPathComponent("regscope-judge-\(UUID().uuidString)")
@@ -85,6 +91,10 @@ struct ProfileEnginesThroughJudgeTests {
       "\(name): \(findings.map { "\($0.code) \($0.message)" })")
     #expect(
       device.identity.sdk == (name == .documented ? .unknown : name == .ios ? .ios : .android))
+    // Judged by the profile of the version it named.
+    let expected =
+      spelled.hasSuffix("11.0.0") ? "android@10.0.0" : spelled.contains("@") ? spelled : nil
+    if let expected { #expect(device.identity.profileName == expected) }
     await rig.stop()
   }
 

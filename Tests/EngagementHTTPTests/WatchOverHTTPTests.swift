@@ -193,6 +193,8 @@ struct WatchOverHTTPTests {
     let calls: [(String, String, String)] = [
       ("POST", "/device/v1/\(watchAppID)/sync/ROUTES", "{}"),
       ("GET", "/device/v1/\(watchAppID)/message/?deviceid=ROUTES&wm=1", ""),
+      // 8.x's form of the inbox query (SDK-FACTS, "Across SDK majors").
+      ("GET", "/device/v1/\(watchAppID)/message/?deviceid=ROUTES&messagetype=8&contenttype=2", ""),
       ("PATCH", "/device/v1/\(watchAppID)/message", #"{"messages":[]}"#),
       ("POST", "/device/v1/event/analytic", "[]"),
       ("POST", "/devicestatistics/v1/analytic", "[]"),
@@ -223,7 +225,7 @@ struct WatchOverHTTPTests {
     }
     let client = try #require(try await rig.device("ROUTES")["client"] as? [String: Any])
     let counted = client["otherRoutes"] as? [String: Int] ?? [:]
-    #expect(counted["sync"] == 1 && counted["inbox"] == 1 && counted["fences"] == 1, "\(counted)")
+    #expect(counted["sync"] == 1 && counted["inbox"] == 2 && counted["fences"] == 1, "\(counted)")
     #expect(
       counted["mobileAppMessagingRegistration"] == 1 && counted["mobileAppMessagingBilling"] == 1,
       "\(counted)")

@@ -52,7 +52,8 @@ public struct CaptureJudge: Sendable {
         ?? (SDKRoutes.deviceInBody.contains(name)
           ? SDKRoutes.deviceID(inBody: exchange.requestBody) : nil)
       watch.recordOther(
-        route: name, deviceID: named, facts: exchange.facts, at: exchange.startedAt)
+        route: name, deviceID: named, facts: exchange.facts, at: exchange.startedAt,
+        body: exchange.requestBody, status: exchange.status)
     case .registration?:
       judgeRegistration(exchange)
     }

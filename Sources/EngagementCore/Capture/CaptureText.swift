@@ -72,18 +72,14 @@ public enum CaptureText {
     if device.registrationCount > device.registrations.count {
       lines.append("  (the newest \(device.registrations.count) shown)")
     }
-    for entry in device.registrations {
-      let retry = entry.retryAfter.map { " Retry-After \(NumberText.compact($0)) s" } ?? ""
-      lines.append(
-        "  \(stamp(entry.at))  \(padded(interval(entry), 10)) \(status(entry))\(retry)"
-          + (entry.changes.isEmpty ? "" : "  " + entry.changes.joined(separator: "; ")))
-      for finding in entry.findings {
-        lines.append(
-          "      \(mark(finding.severity)) \(finding.code) (\(finding.rule)): \(TerminalText.escaped(finding.message))"
-        )
-        if let fix = finding.fix { lines.append("        fix: \(TerminalText.escaped(fix))") }
-      }
+    lines.append("  rules: \(identity.profileName)")
+    // Registrations and Mobile App Messaging calls, in the order they came.
+    var timeline = device.registrations.map { ($0.at, registrationLines($0)) }
+    for event in device.mobileAppMessaging {
+      let index = timeline.firstIndex { $0.0 > event.at } ?? timeline.count
+      timeline.insert((event.at, mobileAppMessagingLines(event)), at: index)
     }
+    lines += timeline.flatMap(\.1)
     if let next = device.nextSend {
       lines.append(
         "  next allowed at \(stamp(next.at)) (\(next.rule): \(TerminalText.escaped(next.why)))")
@@ -98,6 +94,30 @@ public enum CaptureText {
           .joined(separator: ", "))
     }
     return lines
+  }
+
+  static func registrationLines(_ entry: WatchedRegistration) -> [String] {
+    let retry = entry.retryAfter.map { " Retry-After \(NumberText.compact($0)) s" } ?? ""
+    var lines = [
+      "  \(stamp(entry.at))  \(padded(interval(entry), 10)) \(status(entry))\(retry)"
+        + (entry.changes.isEmpty ? "" : "  " + entry.changes.joined(separator: "; "))
+    ]
+    for finding in entry.findings {
+      lines.append(
+        "      \(mark(finding.severity)) \(finding.code) (\(finding.rule)): \(TerminalText.escaped(finding.message))"
+      )
+      if let fix = finding.fix { lines.append("        fix: \(TerminalText.escaped(fix))") }
+    }
+    return lines
+  }
+
+  /// A Mobile App Messaging call: its title and status, then its fields (not judged).
+  static func mobileAppMessagingLines(_ event: MobileAppMessagingEvent) -> [String] {
+    let status = event.status.map(String.init) ?? "---"
+    return ["  \(stamp(event.at))  \(event.title)  \(status)  (not judged: not MobilePush)"]
+      + event.fields.map {
+        "      \(TerminalText.escaped($0.name)): \(TerminalText.escaped($0.value))"
+      }
   }
 
   /// `text` padded to `width`, never cut: a long interval pushes the column, it is not lost.

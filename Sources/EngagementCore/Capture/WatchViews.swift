@@ -28,12 +28,26 @@ public enum WatchViews {
     public var client: Client
     public var registrationCount: Int
     public var registrations: [Registration]
+    /// Mobile App Messaging calls, oldest first: shown, never judged.
+    public var mobileAppMessaging: [MobileAppMessagingCall]
     public var next: Next?
+  }
+
+  public struct MobileAppMessagingCall: Encodable, Sendable {
+    public var at: Double
+    /// `registration`, `engagement` or `billing`.
+    public var kind: String
+    /// "Mobile App Messaging registration".
+    public var title: String
+    public var status: Int?
+    public var fields: [MobileAppMessagingEvent.Field]
   }
 
   public struct Client: Encodable, Sendable {
     public var sdk: String
     public var sdkVersion: String?
+    /// The profile the device is judged by, as `--sdk` names it (`android@9.0.0`).
+    public var profile: String
     public var platform: String?
     public var systemVersion: String?
     public var bundleID: String?
@@ -59,7 +73,8 @@ public enum WatchViews {
   ) -> Client {
     let identity = device.identity
     return Client(
-      sdk: identity.sdk.rawValue, sdkVersion: identity.sdkVersion, platform: identity.platform,
+      sdk: identity.sdk.rawValue, sdkVersion: identity.sdkVersion, profile: identity.profileName,
+      platform: identity.platform,
       systemVersion: identity.systemVersion, bundleID: identity.bundleID,
       appVersion: identity.appVersion, subscriberToken: maskToken(device.subscriberToken),
       subscriberTokenReturned: device.tokenReturned, firstSeen: device.firstSeen.seconds,
@@ -86,6 +101,10 @@ public enum WatchViews {
           local: $0.local ? true : nil, retryAfter: $0.retryAfter,
           body: $0.body.isEmpty ? nil : $0.body, changes: $0.changes, findings: $0.findings,
           subscriberTokenSent: $0.subscriberTokenSent)
+      },
+      mobileAppMessaging: device.mobileAppMessaging.map {
+        MobileAppMessagingCall(
+          at: $0.at.seconds, kind: $0.kind, title: $0.title, status: $0.status, fields: $0.fields)
       },
       next: device.nextSend.map { Next(at: $0.at.seconds, rule: $0.rule, why: $0.why) })
   }

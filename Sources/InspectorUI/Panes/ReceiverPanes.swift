@@ -153,6 +153,7 @@ enum ReceiverPanes {
     ])
     lines.append([
       ("    " + TerminalText.escaped(identity.sdkName), .dim),
+      ("  rules \(identity.profileName)", .dim),
       ("  app \(TerminalText.escaped(identity.appVersion ?? "?"))", .dim),
     ])
     let refusedLast = device.registrations.last?.refused ?? false
@@ -193,6 +194,18 @@ enum ReceiverPanes {
             ? .error : entry.findings.contains { $0.severity == .warning } ? .warning : .dim
         ),
       ]
+    }
+    // Mobile App Messaging calls, in time order among the registrations; not judged.
+    for event in device.mobileAppMessaging {
+      let index =
+        device.registrations.firstIndex { $0.at > event.at }
+        .map { $0 + lines.count - device.registrations.count } ?? lines.count
+      lines.insert(
+        [
+          (model.format(event.at) + " ", .dim),
+          (TextWidth.column(event.title, 36), .normal),
+          (TerminalText.escaped(event.summary), .dim),
+        ], at: index)
     }
     if let next = device.nextSend {
       let left = next.at - model.now
