@@ -7,7 +7,7 @@ import SessionValues
 /// acknowledged one, what differs between them as pending changes, and the retry alarm.
 extension ImportedDevice {
   public init(_ reading: StateDumpReading, source: String) {
-    let profile: SDKProfile = reading.shape == .ios ? .ios : .android
+    let profile = reading.profile
     let current = reading.current
     let platform = current.platform.flatMap(Platform.init(loose:)) ?? profile.platform ?? .iOS
     let environment = DeviceEnvironment(

@@ -11,8 +11,16 @@ public enum SDKStateDump {
     case regscope, android, unified, ios
   }
 
-  /// The unified SDK's version in its wrapper.
+  /// The unified SDK's version in its wrapper: 3.0.1 around 10.x (in `modules`), 1.0.5
+  /// around 8.x and 9.x (flat); SDK-FACTS, "Across SDK majors".
   static let unifiedVersion = "3.0.1"
+  static let flatUnifiedVersion = "1.0.5"
+
+  /// Whether the device's SDK (the version its record names) dumps in the flat wrapper.
+  static func dumpsFlat(_ state: RegistrationState) -> Bool {
+    let version = state.record.device.environment.sdkVersion
+    return (version.split(separator: ".").first.flatMap { Int($0) } ?? 10) < 10
+  }
 
   /// The dump as JSON text, keys sorted.
   public static func write(_ state: RegistrationState, format: Format) -> String {
@@ -20,6 +28,8 @@ public enum SDKStateDump {
     switch format {
     case .regscope: return ""
     case .android: object = android(state)
+    case .unified where dumpsFlat(state):
+      object = ["sfmcSDKVersion": flatUnifiedVersion, "PUSH": android(state)]
     case .unified:
       object = ["sfmcSDKVersion": unifiedVersion, "modules": ["ENGAGEMENT": android(state)]]
     case .ios: object = ios(state)

@@ -19,7 +19,37 @@ public struct StateDumpReading: Sendable {
     public var message: String
   }
 
+  /// The unified SDK's wrapper around an Android dump: flat (`{"sfmcSDKVersion": "1.0.x",
+  /// "PUSH": ...}`, 8.x and 9.x) or `modules` (3.0.x, 10.x); SDK-FACTS, "Across SDK majors".
+  public enum Wrapper: Sendable, Hashable {
+    case flat(sfmcSDKVersion: String)
+    case modules(sfmcSDKVersion: String)
+  }
+
   public var shape: Shape
+  public var wrapper: Wrapper?
+  /// The SDK version the current registration names (`sdk_Version`), if it names one.
+  public var sdkVersion: String? { current.sdkVersion }
+  /// The profile the dump is read with: its platform's, at the version it names.
+  public var profile: SDKProfile {
+    let base: SDKProfile = shape == .ios ? .ios : .android
+    return sdkVersion.flatMap(base.at(version:)) ?? base
+  }
+  /// When the wrapper and the version disagree (a flat wrapper from a 10.x SDK, `modules` from
+  /// an 8.x or 9.x one): the dump may have been edited or put together by hand.
+  public var versionMismatch: String? {
+    guard let wrapper, let major = sdkVersion?.split(separator: ".").first.flatMap({ Int($0) })
+    else { return nil }
+    switch wrapper {
+    case .flat where major >= 10:
+      return
+        "a flat dump is the 8.x/9.x form (SFMCSdk 1.0.x), but the registration names SDK \(sdkVersion ?? "")"
+    case .modules where major < 10:
+      return
+        "a modules dump is the 10.x form (SFMCSdk 3.0.x), but the registration names SDK \(sdkVersion ?? "")"
+    default: return nil
+    }
+  }
   public var current: RegistrationPayload
   public var lastSent: RegistrationPayload?
   public var lastSentAt: Instant?
@@ -87,18 +117,22 @@ public enum StateDumpImport {
       throw fail("is not an SDK state dump: expected a JSON object")
     }
     var shape = StateDumpReading.Shape.android
+    var wrapper: StateDumpReading.Wrapper?
+    let unifiedVersion = (object["sfmcSDKVersion"] as? String).map(TerminalText.escaped) ?? "?"
     if let modules = object["modules"] as? [String: Any] {
       guard let inner = (modules["ENGAGEMENT"] ?? modules["PUSH"]) as? [String: Any] else {
         throw fail("has modules but no ENGAGEMENT (or PUSH) module")
       }
       object = inner
       shape = .unified
+      wrapper = .modules(sfmcSDKVersion: unifiedVersion)
     } else if object["sfmcSDKVersion"] != nil,
       let inner = (object["PUSH"] ?? object["ENGAGEMENT"]) as? [String: Any]
     {
-      // The unified SDK 1.0.x: flat, `{"sfmcSDKVersion": "1.0.x", "PUSH": <the dump>}`.
+      // The unified SDK 1.0.x (8.x, 9.x): flat, `{"sfmcSDKVersion": "1.0.x", "PUSH": ...}`.
       object = inner
       shape = .unified
+      wrapper = .flat(sfmcSDKVersion: unifiedVersion)
     }
     let current: Any?
     let last: Any?
@@ -131,13 +165,15 @@ public enum StateDumpImport {
       // is pending (it does not mean nothing was ever sent).
       lastPayload = currentPayload
     }
-    let profile: SDKProfile = shape == .ios ? .ios : .android
     let pending = differences(from: lastPayload, to: currentPayload)
-    return StateDumpReading(
-      shape: shape, current: currentPayload, lastSent: lastPayload, lastSentAt: lastAt,
-      alarmAt: alarm, pending: pending,
-      nextDue: nextDue(pending: !pending.isEmpty, lastAt: lastAt, alarm: alarm, profile: profile),
-      findings: findings(currentPayload, lastSent: lastPayload, profile: profile))
+    var reading = StateDumpReading(
+      shape: shape, wrapper: wrapper, current: currentPayload, lastSent: lastPayload,
+      lastSentAt: lastAt, alarmAt: alarm, pending: pending, nextDue: "", findings: [])
+    let profile = reading.profile
+    reading.nextDue = nextDue(
+      pending: !pending.isEmpty, lastAt: lastAt, alarm: alarm, profile: profile)
+    reading.findings = findings(currentPayload, lastSent: lastPayload, profile: profile)
+    return reading
   }
 
   /// A body as an object, or as a string holding JSON (Android stores them as strings).

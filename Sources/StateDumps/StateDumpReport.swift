@@ -5,12 +5,8 @@ import SessionValues
 /// What `regctl state --import` prints: the reading in words, or as JSON.
 public enum StateDumpReport {
   public static func text(_ reading: StateDumpReading) -> String {
-    var lines: [String]
-    switch reading.shape {
-    case .android: lines = ["Android SDK state dump (getSdkState)"]
-    case .unified: lines = ["Android SDK state dump, in the unified SDK's wrapper"]
-    case .ios: lines = ["iOS SDK state dump (sfmc_getSDKState)"]
-    }
+    var lines = [title(reading), "read with the profile \(profileName(reading))"]
+    if let mismatch = reading.versionMismatch { lines.append("note: \(mismatch)") }
     lines.append(
       "device \(reading.current.deviceID ?? "(none)"), app \(reading.current.etAppId ?? "(none)")")
     lines.append("contact key: \(reading.current.subscriberKey.map { "\"\($0)\"" } ?? "(none)")")
@@ -34,9 +30,39 @@ public enum StateDumpReport {
     return lines.joined(separator: "\n")
   }
 
+  /// "Android SDK 9.0.3 state dump, flat in SFMCSdk 1.0.5's wrapper (the 8.x/9.x form)".
+  static func title(_ reading: StateDumpReading) -> String {
+    let version = reading.sdkVersion.map { " \(TerminalText.escaped($0))" } ?? ""
+    switch (reading.shape, reading.wrapper) {
+    case (.ios, _): return "iOS SDK\(version) state dump (sfmc_getSDKState)"
+    case (_, .flat(let unified)?):
+      return
+        "Android SDK\(version) state dump, flat in SFMCSdk \(unified)'s wrapper (the 8.x/9.x form)"
+    case (_, .modules(let unified)?):
+      return
+        "Android SDK\(version) state dump, in SFMCSdk \(unified)'s modules wrapper (the 10.x form)"
+    default: return "Android SDK\(version) state dump (getSdkState)"
+    }
+  }
+
+  /// As `--sdk` names it: "android@9.0.3".
+  static func profileName(_ reading: StateDumpReading) -> String {
+    "\(reading.profile.name.rawValue)@\(reading.profile.sdkVersion)"
+  }
+
   public static func json(_ reading: StateDumpReading) -> String {
+    var wrapper: [String: String]?
+    switch reading.wrapper {
+    case .flat(let unified)?: wrapper = ["form": "flat", "sfmcSDKVersion": unified]
+    case .modules(let unified)?: wrapper = ["form": "modules", "sfmcSDKVersion": unified]
+    case nil: wrapper = nil
+    }
     let object: [String: Any] = [
       "shape": reading.shape.rawValue,
+      "sdkVersion": reading.sdkVersion as Any,
+      "profile": profileName(reading),
+      "wrapper": wrapper as Any,
+      "versionMismatch": reading.versionMismatch as Any,
       "deviceID": reading.current.deviceID as Any,
       "contactKey": reading.current.subscriberKey as Any,
       "lastSentAt": reading.lastSentAt.map { SDKStateDump.stamp($0) as Any } ?? NSNull(),
