@@ -115,6 +115,17 @@ public actor RegistrationEngine {
     publish(step.events, at: now)
   }
 
+  /// Fetches the inbox as this SDK's version asks for it (`InboxRequest`). Outside the
+  /// registration schedule: the SDKs throttle registrations, not inbox fetches.
+  public func fetchInbox() async throws -> (request: InboxRequest, result: SendResult) {
+    let state = try current().state
+    let payload = RegistrationPayload(record: state.record, settings: configuration.machineSettings)
+    let request = InboxRequest(
+      payload: payload, configuration: configuration,
+      subscriberToken: state.scheduler.subscriberToken)
+    return (request, await transport.fetch(request))
+  }
+
   // MARK: Time
 
   /// When `tick` must run next, or nil when nothing is scheduled.

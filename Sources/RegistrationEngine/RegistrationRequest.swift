@@ -39,8 +39,19 @@ public struct RegistrationRequest: Sendable {
     timeout = configuration.requestTimeout
     self.payload = payload
     self.profile = profile
-    var headers = [
-      HTTPHeader("Accept", "application/json"), HTTPHeader("Content-Type", "application/json"),
+    headers = Self.headers(
+      payload, configuration: configuration, subscriberToken: subscriberToken, hasBody: true)
+  }
+
+  /// The headers an SDK sends on its device routes, spelled as its version spells them.
+  static func headers(
+    _ payload: RegistrationPayload, configuration: RegistrationConfiguration,
+    subscriberToken: String?, hasBody: Bool
+  ) -> [HTTPHeader] {
+    let profile = configuration.profile
+    var headers = [HTTPHeader("Accept", "application/json")]
+    if hasBody { headers.append(HTTPHeader("Content-Type", "application/json")) }
+    headers += [
       HTTPHeader("User-Agent", Self.userAgent(payload, configuration: configuration)),
       HTTPHeader("Authorization", "Bearer \(configuration.accessToken.revealed)"),
     ]
@@ -52,7 +63,7 @@ public struct RegistrationRequest: Sendable {
     if profile.headerCase == .lowercase {
       headers = headers.map { HTTPHeader($0.name.lowercased(), $0.value) }
     }
-    self.headers = headers
+    return headers
   }
 
   /// A header's value, its name matched in any case.
@@ -90,7 +101,16 @@ public struct RegistrationRequest: Sendable {
   }
 }
 
-/// How a registration reaches a server. The answer is a `SendResult`; a transport never throws.
+/// How a registration (and an inbox fetch) reaches a server. The answer is a `SendResult`; a
+/// transport never throws.
 public protocol RegistrationTransport: Sendable {
   func send(_ request: RegistrationRequest) async -> SendResult
+  func fetch(_ request: InboxRequest) async -> SendResult
+}
+
+extension RegistrationTransport {
+  /// A transport with no server behind it has an empty inbox.
+  public func fetch(_ request: InboxRequest) async -> SendResult {
+    .answered(status: 200, retryAfter: nil, body: #"{"messages":[]}"#)
+  }
 }

@@ -142,6 +142,15 @@ public final class DeviceSession: Session {
       guard let engine else { throw SessionError.notLaunched(command.description) }
       try await engine.setAppState(command == .foreground ? .foreground : .background)
       return .done("the app is in the \(command == .foreground ? "foreground" : "background")")
+    case .inbox:
+      guard let engine else { throw SessionError.notLaunched(command.description) }
+      let (request, result) = try await engine.fetchInbox()
+      switch result {
+      case .answered(let status, _, _, _):
+        return .done("inbox: GET \(request.target) answered \(status)")
+      case .transportFailed(let reason):
+        return .done("inbox: GET \(request.target) failed: \(reason)")
+      }
     case .edit(let edit):
       guard let engine else { throw SessionError.notLaunched(command.description) }
       let outcome = try await engine.apply(edit)

@@ -69,6 +69,28 @@ public struct HTTPTransport: RegistrationTransport {
     }
   }
 
+  /// The inbox fetch: a GET with the device routes' headers; the answer's status and body.
+  public func fetch(_ request: InboxRequest) async -> SendResult {
+    var http = HTTPClientRequest(url: request.url.absoluteString)
+    http.method = .GET
+    for header in request.headers { http.headers.add(name: header.name, value: header.value) }
+    http.headers.replaceOrAdd(name: "Connection", value: "close")
+    let milliseconds = Int64((request.timeout * 1000).rounded())
+    do {
+      let response = try await Self.client.execute(
+        http, deadline: .now() + .milliseconds(milliseconds))
+      var kept: [UInt8] = []
+      for try await chunk in response.body where kept.count < Self.largestAnswer {
+        kept += chunk.readableBytesView.prefix(Self.largestAnswer - kept.count)
+      }
+      return .answered(
+        status: Int(response.status.code), retryAfter: nil,
+        body: String(decoding: kept, as: UTF8.self))
+    } catch {
+      return .transportFailed(Self.describe(error, timeout: request.timeout))
+    }
+  }
+
   static func seconds(_ value: Double) -> String { NumberText.compact(value) }
 
   /// The failure in a few words a person can act on.

@@ -8,6 +8,8 @@ public enum Command: Hashable, Sendable {
   case restart
   case foreground
   case background
+  /// The app opens its inbox: the SDK fetches it, as its version asks (SDK-FACTS).
+  case inbox
   case edit(Edit)
   case server(ServerCommand)
 }
@@ -31,6 +33,7 @@ extension Command: CustomStringConvertible {
     case .restart: return "restart"
     case .foreground: return "foreground"
     case .background: return "background"
+    case .inbox: return "inbox"
     case .edit(let edit):
       switch edit {
       case .setContactKey(let key): return "contact-key set \(CommandWords.quote(key))"

@@ -17,7 +17,7 @@ public struct CommandError: Error, Hashable, Sendable, CustomStringConvertible {
 public enum CommandParser {
   /// Every command form, for help and for suggesting the nearest one.
   public static let forms: [String] = [
-    "launch", "restart", "foreground", "background",
+    "launch", "restart", "foreground", "background", "inbox",
     "contact-key set VALUE", "contact-key clear",
     "attr set KEY VALUE", "attr clear KEY",
     "tag add TAG", "tag remove TAG",
@@ -52,6 +52,7 @@ public enum CommandParser {
     case "restart": return .restart
     case "foreground": return .foreground
     case "background": return .background
+    case "inbox": return .inbox
     case "contact-key":
       let action = try cursor.next(expecting: "set or clear")
       switch action.text {
@@ -95,8 +96,8 @@ public enum CommandParser {
   }
 
   private static let topLevel = [
-    "launch", "restart", "foreground", "background", "contact-key", "attr", "tag", "system",
-    "server",
+    "launch", "restart", "foreground", "background", "inbox", "contact-key", "attr", "tag",
+    "system", "server",
   ]
 
   private static func parseServer(_ cursor: inout Cursor) throws(CommandError) -> ServerCommand {

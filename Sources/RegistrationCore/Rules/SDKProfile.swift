@@ -74,6 +74,8 @@ public struct SDKProfile: Hashable, Sendable {
   /// Whether the stamps include `uuid`: absent before Android 9.0.0 and iOS 9.0.1
   /// (SDK-FACTS, "Across SDK majors").
   public var sendsUUID = true
+  /// How the inbox is asked for (SDK-FACTS, "Across SDK majors").
+  public var inboxQuery: InboxQuery = .watermark
   /// `language` and `badge`: in the seeds' example, in neither 10.0 SDK.
   public var sendsLanguageAndBadge: Bool
   public var timeZoneForm: TimeZoneForm
@@ -185,34 +187,6 @@ extension SDKProfile {
     }
     guard let versioned = Self.named(name).at(version: String(parts[1])) else { return nil }
     self = versioned
-  }
-
-  /// The majors read from the shipped binaries (SDK-FACTS, "Across SDK majors").
-  public static let versionsRead = "8.0.0 to 10.x; 11.x is taken as 10.x"
-
-  /// This shipped SDK as its version `text` sends: what changed between the majors read.
-  /// Nil for the documented contract (it has no versions), a malformed version, or one
-  /// before 8.0.0 (not read).
-  public func at(version text: String) -> SDKProfile? {
-    let numbers = text.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
-    guard name != .documented, numbers.count == 3, numbers.allSatisfy({ $0 != nil }),
-      let major = numbers[0], let minor = numbers[1], let patch = numbers[2], major >= 8,
-      major < 100, minor < 1_000, patch < 1_000
-    else { return nil }
-    let version = (major, minor, patch)
-    var profile = self
-    profile.sdkVersion = text
-    switch platform {
-    case .android?:
-      // Mixed-case header names up to 8.2.1; uuid from 9.0.0.
-      profile.headerCase = version < (8, 2, 2) ? .capitalized : .lowercase
-      profile.sendsUUID = version >= (9, 0, 0)
-    case .iOS?:
-      // 9.0.0 sends no uuid; 9.0.1 on does.
-      profile.sendsUUID = version >= (9, 0, 1)
-    case nil: break
-    }
-    return profile
   }
 
   /// When a change goes out under this profile, in a few words, for the inspector.

@@ -1,0 +1,41 @@
+/// What changed between the shipped SDKs' majors (SDK-FACTS, "Across SDK majors"): the
+/// constants (throttle, ladder, Retry-After cap, reserved words, limits) are the same in every
+/// major read; the wire differs in small, visible ways.
+extension SDKProfile {
+  /// How a shipped SDK asks for its inbox: 8.x `?deviceid=..&messagetype=8&contenttype=2`,
+  /// 9.x and 10.0 `?deviceid=..&wm=..`.
+  public enum InboxQuery: String, Hashable, Sendable {
+    case messageTypeContentType, watermark
+  }
+
+  /// The majors read from the shipped binaries (SDK-FACTS, "Across SDK majors").
+  public static let versionsRead = "8.0.0 to 10.x; 11.x is taken as 10.x"
+
+  /// This shipped SDK as its version `text` sends: what changed between the majors read.
+  /// Nil for the documented contract (it has no versions), a malformed version, or one
+  /// before 8.0.0 (not read).
+  public func at(version text: String) -> SDKProfile? {
+    let numbers = text.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
+    guard name != .documented, numbers.count == 3, numbers.allSatisfy({ $0 != nil }),
+      let major = numbers[0], let minor = numbers[1], let patch = numbers[2], major >= 8,
+      major < 100, minor < 1_000, patch < 1_000
+    else { return nil }
+    let version = (major, minor, patch)
+    var profile = self
+    profile.sdkVersion = text
+    switch platform {
+    case .android?:
+      // Mixed-case header names up to 8.2.1; uuid from 9.0.0.
+      profile.headerCase = version < (8, 2, 2) ? .capitalized : .lowercase
+      profile.sendsUUID = version >= (9, 0, 0)
+      profile.inboxQuery = major < 9 ? .messageTypeContentType : .watermark
+    case .iOS?:
+      // 9.0.0 sends no uuid; 9.0.1 on does.
+      profile.sendsUUID = version >= (9, 0, 1)
+      profile.inboxQuery = major < 9 ? .messageTypeContentType : .watermark
+    case nil: break
+    }
+    return profile
+  }
+
+}
