@@ -18,7 +18,8 @@ public struct RegistrationConfiguration: Hashable, Sendable {
   /// The app's bundle id (iOS) or package name (Android), for the SDKs' User-Agent.
   public var appBundleID = "com.example.app"
   /// What the shipped SDK would refuse at start-up, under the documented profile only (under
-  /// ios and android, building the configuration fails instead).
+  /// ios and android, building the configuration fails instead); and what the app's file
+  /// writes almost right, which its SDK or wrapper ignores without a word.
   public var startupWarnings: [String] = []
   /// The longest request time-out a configuration may ask for: ten minutes.
   public static let longestRequestTimeout: Double = 600
@@ -134,16 +135,19 @@ public struct RegistrationConfigurationBuilder: Sendable {
   private static let shippedSDKs = "shipped iOS and Android SDKs"
 }
 
-/// The JSON file of named configurations (R7.1), as the iOS SDK reads its
-/// `MarketingCloudSDKConfiguration.json`: `[{"name": "production", "appid": "...",
+/// The app's file of configurations (R7.1), as it is: the iOS SDK's
+/// `MarketingCloudSDKConfiguration.json` (`[{"name": "production", "appid": "...",
 /// "accesstoken": "...", "marketing_cloud_server_url": "https://...", "mid": "...",
-/// "delayregistrationuntilcontactkeyisset": true}]`. RegScope adds `regscope_sdk`,
-/// `regscope_bundle_id`, `platform`, `debug` and `requesttimeout`.
-/// Keys are matched case-insensitively; keys RegScope does not use (analytics, inbox, ...) are
-/// ignored, as the SDK does.
+/// "delayregistrationuntilcontactkeyisset": true}]`, to which RegScope adds `regscope_sdk`,
+/// `regscope_bundle_id`, `platform`, `debug` and `requesttimeout`), a Cordova `config.xml`
+/// (`CordovaConfigFile`) or an Expo `app.json` (`ExpoConfigFile`). Each becomes the iOS file's
+/// settings, so one `build` checks them all. The iOS file's keys are matched
+/// case-insensitively; keys RegScope does not use (analytics, inbox, ...) are ignored, as the
+/// SDK does, and a key that is almost right is named with the right spelling.
 public enum ConfigurationFile {
+  /// - Parameter name: which configuration; nil is the file's only one.
   /// - Parameter sdk: a profile chosen elsewhere (`--sdk`), over the file's `regscope_sdk`.
-  public static func load(path: String, name: String, sdk: SDKProfile? = nil)
+  public static func load(path: String, name: String? = nil, sdk: SDKProfile? = nil)
     throws(ConfigurationError) -> RegistrationConfiguration
   {
     let data: Data
@@ -159,97 +163,73 @@ public enum ConfigurationFile {
 
   /// The names of the configurations in a file, for listing.
   public static func names(in data: Data, source: String) throws(ConfigurationError) -> [String] {
-    try entries(in: data, source: source).map(\.name)
+    try ConfigurationEntry.read(data, source: source).map(\.name)
   }
 
   public static func parse(
-    _ data: Data, source: String, name: String, sdk: SDKProfile? = nil
+    _ data: Data, source: String, name: String? = nil, sdk: SDKProfile? = nil
   ) throws(ConfigurationError) -> RegistrationConfiguration {
-    let all = try entries(in: data, source: source)
+    let all = try ConfigurationEntry.read(data, source: source)
+    return try build(choose(name, in: all, source: source), source: source, sdk: sdk)
+  }
+
+  /// The configuration `name` names; without a name, the file's only one.
+  private static func choose(_ name: String?, in all: [ConfigurationEntry], source: String)
+    throws(ConfigurationError) -> ConfigurationEntry
+  {
+    let known = all.map { "\"\($0.name)\"" }.joined(separator: ", ")
+    guard let name else {
+      if all.count == 1 { return all[0] }
+      throw ConfigurationError(
+        source: source, configuration: nil, setting: nil,
+        reason: all.isEmpty
+          ? "holds no configuration" : "the file has \(known): choose one with --config-name")
+    }
     guard let entry = all.first(where: { $0.name == name }) else {
-      let known = all.map { "\"\($0.name)\"" }.joined(separator: ", ")
       throw ConfigurationError(
         source: source, configuration: name, setting: nil,
         reason: "no configuration has this name; the file has \(known)")
     }
-    return try build(entry, source: source, sdk: sdk)
+    return entry
   }
 
-  private struct Entry {
-    var index: Int
-    var name: String
-    var settings: [String: Any]
-  }
-
-  private static func entries(in data: Data, source: String) throws(ConfigurationError) -> [Entry] {
-    func fail(_ reason: String) -> ConfigurationError {
-      ConfigurationError(source: source, configuration: nil, setting: nil, reason: reason)
-    }
-    let object: Any
-    do {
-      object = try JSONSerialization.jsonObject(with: data)
-    } catch {
-      throw fail("is not valid JSON: \(JSONErrorLocation.describe(error, in: data))")
-    }
-    guard let array = object as? [Any] else {
-      throw fail("must hold a JSON array of named configurations, [{\"name\": ...}, ...]")
-    }
-    var seen: Set<String> = []
-    var result: [Entry] = []
-    for (index, element) in array.enumerated() {
-      guard let raw = element as? [String: Any] else {
-        throw fail("entry \(index + 1) is not a JSON object")
-      }
-      let settings = Dictionary(raw.map { ($0.key.lowercased(), $0.value) }) { first, _ in first }
-      guard let name = settings["name"] as? String, !InputRules.trimmed(name).isEmpty else {
-        throw ConfigurationError(
-          source: source, configuration: "entry \(index + 1)", setting: "name",
-          reason: "is missing or not a non-empty string")
-      }
-      guard seen.insert(name).inserted else {
-        throw ConfigurationError(
-          source: source, configuration: name, setting: "name",
-          reason: "appears more than once")
-      }
-      result.append(Entry(index: index, name: name, settings: settings))
-    }
-    return result
-  }
-
-  private static func build(_ entry: Entry, source: String, sdk: SDKProfile?)
+  /// The near misses first (one that leaves a required setting unset fails here), then the
+  /// builder's checks, each error naming the setting as the file spells it.
+  private static func build(_ entry: ConfigurationEntry, source: String, sdk: SDKProfile?)
     throws(ConfigurationError) -> RegistrationConfiguration
   {
-    func fail(_ setting: String, _ reason: String) -> ConfigurationError {
-      ConfigurationError(
-        source: source, configuration: entry.name, setting: setting, reason: reason)
+    let warnings = try entry.warnings()
+    let builder = try settingsBuilder(for: entry, source: source, sdk: sdk)
+    var config: RegistrationConfiguration
+    do throws(ConfigurationError) {
+      config = try builder.build(source: source)
+    } catch {
+      throw entry.respelled(error)
     }
+    config.startupWarnings = warnings + config.startupWarnings
+    return config
+  }
+
+  private static func settingsBuilder(
+    for entry: ConfigurationEntry, source: String, sdk: SDKProfile?
+  ) throws(ConfigurationError) -> RegistrationConfigurationBuilder {
     func string(_ key: String) throws(ConfigurationError) -> String? {
-      guard let value = entry.settings[key] else { return nil }
-      guard let text = value as? String else { throw fail(key, "must be a string") }
-      return text
+      try entry.string(key, source: source)
     }
     func flag(_ key: String) throws(ConfigurationError) -> Bool? {
-      guard let value = entry.settings[key] else { return nil }
-      // JSONSerialization gives NSNumber for both booleans and numbers; accept only true/false.
-      guard let number = value as? NSNumber, String(cString: number.objCType) == "c" else {
-        throw fail(key, "must be true or false")
-      }
-      return number.boolValue
+      try entry.flag(key, source: source)
     }
     var builder = RegistrationConfigurationBuilder().setName(entry.name)
     builder.appID = try string("appid")
     builder.accessToken = try string("accesstoken")
-    // The iOS SDK's own key first; RegScope's earlier spellings stay as aliases.
     builder.serverURL = try string("marketing_cloud_server_url")
-    if builder.serverURL == nil { builder.serverURL = try string("marketingcloudserverurl") }
-    if builder.serverURL == nil { builder.serverURL = try string("serverurl") }
     if let sdk = try string("regscope_sdk") {
       guard let profile = SDKProfile(loose: sdk) else {
-        throw fail("regscope_sdk", "must be \(SDKProfile.choices); got \"\(sdk)\"")
+        throw entry.fail(
+          "regscope_sdk", "must be \(SDKProfile.choices); got \"\(sdk)\"", source: source)
       }
       builder.profile = profile
     }
-    if let bundle = try string("regscope_bundle_id") { builder.appBundleID = bundle }
     if let sdk { builder.profile = sdk }
     // The iOS SDK's file says nothing of the platform: the SDK's own platform, unless told.
     if entry.settings["platform"] == nil, let platform = builder.profile.platform {
@@ -260,16 +240,21 @@ public enum ConfigurationFile {
     builder.debugBuild = try flag("debug") ?? false
     if let platformText = try string("platform") {
       guard let platform = Platform(loose: platformText) else {
-        throw fail("platform", "must be \"iOS\" or \"Android\"; got \"\(platformText)\"")
+        throw entry.fail(
+          "platform", "must be \"iOS\" or \"Android\"; got \"\(platformText)\"", source: source)
       }
       builder.platform = platform
     }
+    // The wrappers' files name the app per platform; RegScope's own key wins over them.
+    if let bundle = try string("regscope_bundle_id") ?? entry.bundleIDs[builder.platform] {
+      builder.appBundleID = bundle
+    }
     if let timeout = entry.settings["requesttimeout"] {
       guard let seconds = timeout as? Double else {
-        throw fail("requesttimeout", "must be a number")
+        throw entry.fail("requesttimeout", "must be a number", source: source)
       }
       builder.requestTimeout = seconds
     }
-    return try builder.build(source: source)
+    return builder
   }
 }

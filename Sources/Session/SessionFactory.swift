@@ -143,7 +143,7 @@ public struct PersistentDevice: Sendable {
   /// The endpoint `--config` and `--server` name, or nil for the local server.
   private func remoteConfiguration(_ setup: SessionSetup) throws -> RegistrationConfiguration? {
     var remote: RegistrationConfiguration?
-    if let config, let configName {
+    if let config {
       remote = try ConfigurationFile.load(path: config, name: configName, sdk: sdk)
     }
     guard let server else { return remote }
@@ -158,6 +158,9 @@ public struct PersistentDevice: Sendable {
       builder = builder.setApplicationId(setup.appID).setAccessToken(setup.accessToken)
         .setSDKProfile(sdk ?? .documented)
     }
-    return try builder.setMarketingCloudServerUrl(server).build(source: "--server")
+    var built = try builder.setMarketingCloudServerUrl(server).build(source: "--server")
+    // What the file writes almost right still holds with another server.
+    built.startupWarnings = (remote?.startupWarnings ?? []) + built.startupWarnings
+    return built
   }
 }

@@ -46,31 +46,33 @@ public struct AppCredentials: ParsableArguments {
   }
 
   /// The app the receiver accepts. `config` is the app's own configuration file and the name
-  /// of the configuration in it. Demo credentials never go beyond loopback: the token is
-  /// public.
+  /// of the configuration in it (nil: the file's only one). Demo credentials never go beyond
+  /// loopback: the token is public.
   public func receiverApp(
-    config: (path: String, name: String)?, receiver: ReceiverArguments, sdk: SDKProfile? = nil
+    config: (path: String, name: String?)?, receiver: ReceiverArguments, sdk: SDKProfile? = nil
   ) throws -> ReceiverApp {
     let defined = definedAttributes.map {
       Set($0.split(separator: ",").map { InputRules.trimmed(String($0)) }.filter { !$0.isEmpty })
     }
     let delay = DurationText.seconds(processingDelay) ?? 300
-    let (appID, token, source) = try credentials(
+    let (appID, token, source, warnings) = try credentials(
       config: config, anyApp: receiver.anyApp, sdk: sdk)
     if source == .demo && receiver.listensBeyondLoopback {
       throw ValidationError(
-        "--listen \(TerminalText.escaped(receiver.listen)) lets the network in, and the demo app's token is public: give your app's own (--app-id ID --access-token-file FILE, or --config FILE --config-name NAME)"
+        "--listen \(TerminalText.escaped(receiver.listen)) lets the network in, and the demo app's token is public: give your app's own (--app-id ID --access-token-file FILE, or --config FILE)"
       )
     }
     return ReceiverApp(
       settings: ServerSettings(
         appID: appID, accessToken: token, processingDelay: delay, definedAttributes: defined),
-      source: source)
+      source: source, warnings: warnings)
   }
 
+  /// The app's id and token, where they came from, and what its configuration file writes
+  /// almost right (its startup warnings).
   private func credentials(
-    config: (path: String, name: String)?, anyApp: Bool, sdk: SDKProfile?
-  ) throws -> (String, String, ReceiverApp.Source) {
+    config: (path: String, name: String?)?, anyApp: Bool, sdk: SDKProfile?
+  ) throws -> (String, String, ReceiverApp.Source, [String]) {
     let explicit = appID != nil || accessToken != nil || accessTokenFile != nil
     if anyApp {
       if explicit || config != nil {
@@ -80,7 +82,7 @@ public struct AppCredentials: ParsableArguments {
       // Until the first registration names the app, a token nobody can guess.
       let token = (0..<4).map { _ in String(UInt64.random(in: 0...UInt64.max), radix: 36) }
         .joined()
-      return ("(any)", token, .anyApp)
+      return ("(any)", token, .anyApp, [])
     }
     if let config {
       if explicit { throw ValidationError("give --config or --app-id and a token, not both") }
@@ -90,18 +92,21 @@ public struct AppCredentials: ParsableArguments {
       } catch {
         throw ValidationError("\(error)")
       }
-      return (loaded.appID, loaded.accessToken.revealed, .configFile(config.path))
+      return (
+        loaded.appID, loaded.accessToken.revealed, .configFile(config.path),
+        loaded.startupWarnings
+      )
     }
     guard let appID else {
       if accessToken != nil || accessTokenFile != nil {
         throw ValidationError("a token goes with the app's id: add --app-id ID")
       }
-      return (SessionSetup().appID, SessionSetup().accessToken, .demo)
+      return (SessionSetup().appID, SessionSetup().accessToken, .demo, [])
     }
     guard !InputRules.trimmed(appID).isEmpty else {
       throw ValidationError("--app-id may not be empty")
     }
-    return (InputRules.trimmed(appID), try resolvedAccessToken(), .given)
+    return (InputRules.trimmed(appID), try resolvedAccessToken(), .given, [])
   }
 
   /// `--access-token`, else `--access-token-file`, else `REGSCOPE_ACCESS_TOKEN`.
@@ -142,23 +147,24 @@ public struct AppCredentials: ParsableArguments {
 public struct AppConfigFile: ParsableArguments {
   @Option(
     help:
-      "The app's SDK configuration file (R7.1; the iOS SDK's own file loads as it is): its appid and accesstoken are the ones accepted."
+      "The app's SDK configuration file (R7.1), as it is: the iOS SDK's MarketingCloudSDKConfiguration.json, a Cordova config.xml or an Expo app.json. Its app id and access token are the ones accepted."
   )
   public var config: String?
 
-  @Option(help: "Which configuration of --config to use.")
+  @Option(help: "Which configuration of --config to use, when the file has more than one.")
   public var configName: String?
 
   public init() {}
 
   public func validate() throws {
-    if (config == nil) != (configName == nil) {
-      throw ValidationError("--config and --config-name go together")
+    if configName != nil && config == nil {
+      throw ValidationError("--config-name needs --config")
     }
   }
 
-  public var chosen: (path: String, name: String)? {
-    config.flatMap { path in configName.map { (path, $0) } }
+  /// The file and the configuration named in it (nil: the file's only one).
+  public var chosen: (path: String, name: String?)? {
+    config.map { (path: $0, name: configName) }
   }
 }
 
@@ -175,6 +181,8 @@ public struct ReceiverApp: Sendable {
 
   public var settings: ServerSettings
   public var source: Source
+  /// What the app's configuration file writes almost right, to be shown at start.
+  public var warnings: [String] = []
 
   public var anyApp: Bool { source == .anyApp }
 

@@ -7,10 +7,12 @@ public struct SessionOptions: ParsableArguments {
   public var state: String?
 
   @Option(
-    help: "A JSON file of named SDK configurations (R7.1): the iOS SDK's own file loads as it is.")
+    help:
+      "The app's SDK configuration file (R7.1), as it is: the iOS SDK's MarketingCloudSDKConfiguration.json, a Cordova config.xml or an Expo app.json."
+  )
   public var config: String?
 
-  @Option(help: "Which configuration of --config to use.")
+  @Option(help: "Which configuration of --config to use, when the file has more than one.")
   public var configName: String?
 
   @Option(help: "Send registrations to this server instead of the local one.")
@@ -30,8 +32,8 @@ public struct SessionOptions: ParsableArguments {
     if let speed, !(speed > 0 && speed <= 1_000_000) {
       throw ValidationError("--speed must be above 0 and at most 1000000")
     }
-    if (config == nil) != (configName == nil) {
-      throw ValidationError("--config and --config-name go together")
+    if configName != nil && config == nil {
+      throw ValidationError("--config-name needs --config")
     }
   }
 }

@@ -89,6 +89,7 @@ struct QA: AsyncParsableCommand {
     Output.line(
       "regctl qa: \(loaded.name), \(loaded.steps.count) steps; point the app at \(session.url)")
     Output.line(app.described)
+    for warning in app.warnings { Output.line("warning: \(warning)") }
     let yes = self.yes
     // One reader of standard input for the whole run: each ask takes the next line.
     let input = yes ? AsyncStream { $0.finish() } : StandardInput.lines()

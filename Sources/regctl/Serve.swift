@@ -85,6 +85,7 @@ struct Serve: AsyncParsableCommand {
         )
       }
       if let warning = receiver.exposureWarning { Output.line("warning: \(warning)") }
+      for warning in app.warnings { Output.line("warning: \(warning)") }
     }
     if let har = receiver.har {
       Output.line("writing every device request and answer to \(TerminalText.escaped(har))")

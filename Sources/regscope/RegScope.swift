@@ -78,7 +78,7 @@ struct RegScope: AsyncParsableCommand {
 
   @OptionGroup(title: "With --receive") var receiver: ReceiverArguments
 
-  @OptionGroup(title: "With --receive: the app it accepts (or --config and --config-name)")
+  @OptionGroup(title: "With --receive: the app it accepts (or --config)")
   var app: AppCredentials
 
   @Option(

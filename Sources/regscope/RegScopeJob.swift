@@ -143,7 +143,8 @@ extension RegScope {
     let relay = receiver.upstream.map { ", relayed to " + HTTPNetwork.relayShown($0) } ?? ""
     return OpenedJob(
       session: session, title: "\(shownApp) ← real apps, \(session.destination)\(relay)",
-      warnings: receiver.exposureWarning.map { [$0] } ?? [], hasLocalServer: true,
+      warnings: (receiver.exposureWarning.map { [$0] } ?? []) + app.warnings,
+      hasLocalServer: true,
       receivingAt: session.url, receiver: session)
   }
 
@@ -151,7 +152,7 @@ extension RegScope {
   /// the demo app.
   func receiverApp() throws -> ReceiverApp {
     try app.receiverApp(
-      config: options.config.flatMap { path in options.configName.map { (path, $0) } },
+      config: options.config.map { (path: $0, name: options.configName) },
       receiver: receiver, sdk: options.sdk.profile)
   }
 

@@ -78,6 +78,9 @@ enum FuzzTarget: String, CaseIterable, Sendable {
       texts = [
         #"[{"name":"production","appid":"995k5k1j-162l-4n5m-j4lo-jl5mmnk14n47","accesstoken":"abcdefghijklmnopqrstuvwx","marketingcloudserverurl":"https://mc.example.com","delayregistrationuntilcontactkeyisset":true,"requesttimeout":30}]"#,
         #"[{"name":"x","appid":"a","accesstoken":"t","marketingcloudserverurl":"http://127.0.0.1:8080","requesttimeout":1e300}]"#,
+        // The wrappers' files: a Cordova config.xml and an Expo app.json.
+        #"<?xml version="1.0"?><widget id="com.example.app"><preference name="com.salesforce.marketingcloud.app_id" value="a"/><preference name="salesforce.marketingcloud.access_token" value="t"/><platform name="ios"><preference name="com.salesforce.marketingcloud.tenant_specific_endpoint" value="https://x"/><preference name="com.salesforce.marketingcloud.analytics" value="yes"/></platform></widget>"#,
+        #"{"expo":{"ios":{"bundleIdentifier":"b"},"plugins":["x",["@allboatsrise/expo-marketingcloudsdk",{"appid":"a","accessToken":"t","serverUrl":"https://x","inboxEnabled":"false"}]]}}"#,
       ]
     case .command:
       texts = [

@@ -151,7 +151,9 @@ struct RegctlBinaryTests {
     }
     shell.send("quit\n")
     #expect(try await shell.finish() == 0)
-    for (format, title) in [("android", "Android SDK 10.0.0 state dump"), ("ios", "iOS SDK 10.0.0 state dump")] {
+    for (format, title) in [
+      ("android", "Android SDK 10.0.0 state dump"), ("ios", "iOS SDK 10.0.0 state dump"),
+    ] {
       let dump = try await regctl(["state", "--state", folder, "--format", format])
       #expect(dump.status == 0, "\(dump.stderr)")
       #expect(!dump.stdout.contains("demo-access-token"))
