@@ -39,3 +39,54 @@ extension SDKProfile {
   }
 
 }
+
+/// One observed behaviour of a shipped SDK's version and the SDK-FACTS section it comes from:
+/// a profile is data, and each datum that differs between majors says where it was read.
+public struct ProfileFact: Hashable, Sendable {
+  public var what: String
+  public var value: String
+  public var section: String
+
+  public init(_ what: String, _ value: String, _ section: String) {
+    self.what = what
+    self.value = value
+    self.section = section
+  }
+}
+
+extension SDKProfile {
+  /// The sections of SDK-FACTS.md a profile cites, as its headings spell them.
+  public static let factSections = [
+    "The request", "The body", "Throttle and retry", "Input rules",
+    "Body details (second reading)", "The SDK state dump", "Across SDK majors (third reading)",
+  ]
+
+  /// The facts this profile reproduces that differ between majors, or that were checked to be
+  /// the same in each, with their sections; empty for the documented contract (the seeds'
+  /// word, not an SDK's).
+  public var facts: [ProfileFact] {
+    guard let platform else { return [] }
+    let majors = "Across SDK majors (third reading)"
+    let android = platform == .android
+    let flat = (sdkVersion.split(separator: ".").first.flatMap { Int($0) } ?? 10) < 10
+    return [
+      ProfileFact("User-Agent", "MarketingCloudSdk/\(sdkVersion)", "The request"),
+      ProfileFact(
+        "header names", headerCase == .capitalized ? "mixed case" : "lower case",
+        android ? majors : "The request"),
+      ProfileFact("uuid in the body", sendsUUID ? "sent" : "absent", majors),
+      ProfileFact(
+        "inbox query",
+        inboxQuery == .messageTypeContentType ? "messagetype=8&contenttype=2" : "wm", majors),
+      ProfileFact(
+        "state dump",
+        android ? (flat ? "flat, SFMCSdk 1.0.x" : "modules, SFMCSdk 3.0.1") : "sections", majors),
+      ProfileFact("throttle", "\(NumberText.compact(RetryPolicy.throttle)) s", majors),
+      ProfileFact("body hash", bodyHash == .sha256 ? "SHA-256" : "SHA-1", majors),
+      ProfileFact(
+        "reserved attribute words",
+        "\(InputRules.reservedAttributeKeys.count + extraReservedAttributeKeys.count)",
+        majors),
+    ]
+  }
+}
