@@ -3,6 +3,9 @@ import RegistrationCore
 
 /// What differs between two registrations, one line a change, for the timeline.
 public enum PayloadDiff {
+  /// How a changed `sdk_Version` reads: "SDK upgraded 9.0.3 -> 10.0.0".
+  public static let upgradePrefix = "SDK upgraded "
+
   public static func changes(from before: RegistrationPayload?, to after: RegistrationPayload)
     -> [String]
   {
@@ -17,7 +20,7 @@ public enum PayloadDiff {
         lines += b.filter { !a.contains($0) }.map { "+ \(key) \($0)" }
         lines += a.filter { !b.contains($0) }.map { "- \(key) \($0)" }
       case (.text(let a)?, .text(let b)?) where key == "sdk_Version":
-        lines.append("SDK upgraded \(a) -> \(b)")
+        lines.append("\(upgradePrefix)\(a) -> \(b)")
       case (let a, let b):
         lines.append("\(key): \(a?.text ?? "(none)") -> \(b?.text ?? "(none)")")
       }

@@ -4,7 +4,8 @@ public enum BuiltInPlans {
   public static let yaml: [(name: String, text: String)] = [
     ("first-registration", firstRegistration), ("throttle", throttle),
     ("retry-ladder", retryLadder), ("retry-after", retryAfter),
-    ("contact-key-change", contactKeyChange), ("release-check", releaseCheck),
+    ("contact-key-change", contactKeyChange), ("sdk-upgrade", sdkUpgrade),
+    ("release-check", releaseCheck),
   ]
 
   public static var names: [String] { yaml.map(\.name) }
@@ -95,6 +96,23 @@ public enum BuiltInPlans {
     description: Changing the contact key is allowed; the report shows the orphan warning it costs (R8).
     steps:
     \(contactKeyChangeSteps)
+    """
+
+  static let sdkUpgrade = """
+    name: sdk-upgrade
+    description: An app updated to a build with a newer SDK keeps the contact's tags and attributes (R1.4); iOS 8.0.0-8.0.6 sent them empty after a 7.x migration, fixed in 8.0.7.
+    steps:
+      - ask: "With the build on the old SDK installed: add the tag qa-upgrade in the app (and set an attribute if it has one), and leave it open."
+        timeout: 10m
+      - expect: body-has
+        tags: [qa-upgrade]
+        timeout: 5m
+      - ask: "Install the build with the new SDK over it (do not uninstall it or clear its data), then open it."
+        timeout: 30m
+      - expect: sdk-upgrade-keeps-data
+        timeout: 10m
+      - expect: no-violation
+        timeout: 1s
     """
 
   static let releaseCheck = """

@@ -95,7 +95,26 @@ public enum QAJudge {
           + inRun.suffix(3).map(line))
     case .bodyHas(let tags, let attributes):
       return carryingAll(new, tags: tags, attributes: attributes)
+    case .upgradeKeepsData:
+      return upgradeKeepsData(new)
     }
+  }
+
+  /// Decided by the first registration of the step that names a new SDK version.
+  static func upgradeKeepsData(_ new: [WatchedRegistration]) -> Decision? {
+    guard
+      let upgraded = new.first(where: { entry in
+        entry.changes.contains { $0.hasPrefix(PayloadDiff.upgradePrefix) }
+      })
+    else { return nil }
+    let upgrade = upgraded.changes.first { $0.hasPrefix(PayloadDiff.upgradePrefix) } ?? ""
+    guard let lost = upgraded.findings.first(where: { $0.code == .sdkUpgradeLostData }) else {
+      return Decision(
+        verdict: .pass, evidence: [line(upgraded) + "  " + upgrade + ", the record kept"])
+    }
+    return failure(
+      expected: "the registration after the upgrade carrying the tags and attributes before it",
+      actual: lost.message + (lost.fix.map { " Fix: \($0)" } ?? ""), [upgraded])
   }
 
   /// The first registration after the step began that carries any of them must carry them

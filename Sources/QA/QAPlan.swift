@@ -95,10 +95,13 @@ public enum QAExpectation: Sendable, Hashable {
   case tokenReturned
   /// A registration carries these tags and attributes (a nil value: any value).
   case bodyHas(tags: [String], attributes: [String: String?])
+  /// The app's SDK is upgraded, and the registration after it keeps the record's tags and
+  /// attributes (R1.4; SDK-FACTS, "Across SDK majors").
+  case upgradeKeepsData
 
   public static let names = [
     "registration", "no-violation", "retries-keep-minimum", "retry-after-respected",
-    "token-returned", "body-has",
+    "token-returned", "body-has", "sdk-upgrade-keeps-data",
   ]
 
   public var summary: String {
@@ -108,6 +111,7 @@ public enum QAExpectation: Sendable, Hashable {
     case .retriesKeepMinimum: "the retries keep to the SDK's minimum"
     case .retryAfterRespected: "the next send is not before Retry-After"
     case .tokenReturned: "the subscriber token is sent back"
+    case .upgradeKeepsData: "the SDK is upgraded, and the record keeps its tags and attributes"
     case .bodyHas(let tags, let attributes):
       "a registration carries "
         + (tags.map { "tag \($0)" }

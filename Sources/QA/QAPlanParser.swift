@@ -124,6 +124,7 @@ public enum QAPlanParser {
     case "retries-keep-minimum": return .retriesKeepMinimum
     case "retry-after-respected": return .retryAfterRespected
     case "token-returned": return .tokenReturned
+    case "sdk-upgrade-keeps-data": return .upgradeKeepsData
     case "body-has":
       guard !tags.isEmpty || !attributes.isEmpty else {
         throw QAPlanError(

@@ -241,5 +241,20 @@ public enum BuiltInScenarios {
           - { at: 601s, expect: ["failed == 1", "nextSend == 721s"], say: "The failure doubles the interval: the retry waits 2 minutes." }
           - { at: 721s, expect: ["sent == 4", "lastSent.tags has news"], say: "Shown: iOS sends soon after an edit, once per interval, and doubles the interval after a failure." }
         """),
+    Entry(
+      name: "sdk-upgrade",
+      yaml: """
+        name: sdk-upgrade
+        description: "an app updated from SDK 9.0.3 to 10.0.0: the new version changes the body, so one registration goes out at its first launch, with the whole record kept (R1.4; SDK-FACTS, Across SDK majors)"
+        config: { sdk: android@9.0.3 }
+        server: { definedAttributes: [Tier] }
+        steps:
+          - { at: 0s, do: launch, say: "An Android app built with SDK 9.0.3 starts and registers." }
+          - { at: 2m, do: [tag add sports, attr set Tier gold], say: "The user follows sports and reaches the gold tier." }
+          - { at: 3m, expect: ["sent == 2", "lastSent.tags has sports", "lastSent.attr.Tier == gold"], say: "Both travel in one registration, sent by SDK 9.0.3." }
+          - { at: 1h, do: [system set sdk-version 10.0.0, restart], say: "An hour later the store updates the app: the new build carries SDK 10.0.0, and the app starts again." }
+          - { at: 3601s, expect: ["sent == 3", "lastSent.tags has sports", "lastSent.attr.Tier == gold", "pending == 0"], say: "The new version is a change of the record: one registration goes out a second after launch, and it still carries the tag and the tier." }
+          - { at: 2h, expect: "sent == 3", say: "Shown: an upgrade costs one registration and keeps the contact's data. A receiver warns when an upgrade loses it (sdkUpgradeLostData: iOS 8.0.0-8.0.6 after a 7.x migration); the QA plan sdk-upgrade checks a real app." }
+        """),
   ]
 }

@@ -93,6 +93,9 @@ func act(on engine: RegistrationEngine, clock: VirtualClock) -> @Sendable (Strin
       _ = try? await engine.apply(.setContactKey("qa-user-one@example.com"))
       try? await engine.advance(clock, to: clock.now() + 61)
       _ = try? await engine.apply(.setContactKey("qa-user-two@example.com"))
+    } else if text.contains("new SDK over it") {
+      // The new build's SDK: the record names the new version, and keeps everything else.
+      _ = try? await engine.apply(.setSystem(.sdkVersion, "10.0.1"))
     } else if let tag = text.split(separator: " ").first(where: { $0.hasPrefix("qa-") }) {
       _ = try? await engine.apply(
         .addTag(String(tag.trimmingCharacters(in: .punctuationCharacters))))
