@@ -56,6 +56,10 @@ struct MobileAppMessagingTests {
     #expect(after["registrationCount"] as? Int == 1)
     #expect((after["mobileAppMessaging"] as? [Any])?.count == 1)
     #expect((after["client"] as? [String: Any])?["profile"] as? String == "android@10.0.0")
+    // In the device's capture, the call as it went over the wire, its push token masked.
+    let (harStatus, _, har) = try await rig.raw("GET", "/api/devices/MAM-ONLY/har", headers: [])
+    #expect(harStatus == 200 && har.contains("mobileapp/v1/events/register"), "\(har.prefix(300))")
+    #expect(!har.contains(watchToken))
     await rig.stop()
   }
 

@@ -10,7 +10,10 @@ extension CapturedExchange {
     case .registration?:
       let payload = try? WireDecoding.payload(from: Data(requestBody)).get()
       return payload?.deviceID.map(InputRules.trimmed).flatMap { $0.isEmpty ? nil : $0 }
-    case .other(_, let deviceID)?: return deviceID
+    case .other(let name, let deviceID)?:
+      // Mobile App Messaging names its device in the body.
+      return deviceID
+        ?? (SDKRoutes.deviceInBody.contains(name) ? SDKRoutes.deviceID(inBody: requestBody) : nil)
     case nil: return nil
     }
   }
