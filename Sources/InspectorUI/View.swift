@@ -111,7 +111,7 @@ extension Inspector {
       ? "captured, read-only"
       : model.jobScreen == .receiver
         ? "receiving" : model.device?.appState.rawValue ?? "not launched"
-    let sdk = model.device.map { "sdk \($0.settings.profile.name.rawValue)  " } ?? ""
+    let sdk = model.device.map { "sdk \($0.settings.profile.spelled)  " } ?? ""
     // A live clock that wakes once a minute shows no seconds it would leave standing still.
     let minutesOnly = model.timeStyle == .wallClock && !model.paused && !model.ticksEverySecond
     let time = model.format(model.now)

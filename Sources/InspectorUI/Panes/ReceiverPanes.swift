@@ -152,8 +152,9 @@ enum ReceiverPanes {
       findingsSummary(device),
     ])
     lines.append([
+      // The name says the rules too: the version's, 10.x's for a later major, the
+      // documented ones for an unknown SDK (the API and a judged capture spell the profile).
       ("    " + TerminalText.escaped(identity.sdkName), .dim),
-      ("  rules \(identity.profileName)", .dim),
       ("  app \(TerminalText.escaped(identity.appVersion ?? "?"))", .dim),
     ])
     let refusedLast = device.registrations.last?.refused ?? false

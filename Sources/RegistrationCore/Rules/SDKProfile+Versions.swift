@@ -8,6 +8,15 @@ extension SDKProfile {
     case messageTypeContentType, watermark
   }
 
+  /// As `--sdk` takes it: `documented`, `ios`, `android` for the newest read, `android@9.0.3`
+  /// for another version.
+  public var spelled: String {
+    guard name != .documented, sdkVersion != Self.named(name).sdkVersion else {
+      return name.rawValue
+    }
+    return "\(name.rawValue)@\(sdkVersion)"
+  }
+
   /// The majors read from the shipped binaries (SDK-FACTS, "Across SDK majors").
   public static let versionsRead = "8.0.0 to 10.x; 11.x is taken as 10.x"
 
