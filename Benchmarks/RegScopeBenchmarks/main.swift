@@ -16,6 +16,17 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "receive-path",
   exit(0)
 }
 
+// `regscope-bench outage N`: only the 30-day outage through the engine and its SQLite store, N
+// times, for profiling it (callgrind, perf).
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "outage",
+  let count = Int(CommandLine.arguments[2]), (1...10_000).contains(count)
+{
+  var attempts = 0
+  for _ in 0..<count { attempts += try await Outage.throughEngine() }
+  print("outage \(count): \(attempts) attempts")
+  exit(0)
+}
+
 func measure(runs: Int = 5, _ body: () throws -> Void) rethrows -> Double {
   var best = Double.infinity
   for _ in 0..<runs {
@@ -105,19 +116,9 @@ print(
 )
 
 // 3b. The same outage through the engine: actor, in-memory SQLite store, virtual clock.
-let configuration = try RegistrationConfigurationBuilder()
-  .setApplicationId("bench-app").setAccessToken("bench-token-0123456789")
-  .setMarketingCloudServerUrl("http://127.0.0.1:9").build()
 var engineAttempts = 0
 let outageEngineSeconds = try await measureAsync {
-  let transport = InMemoryTransport { _ in .transportFailed("connection refused") }
-  let clock = VirtualClock()
-  let engine = RegistrationEngine(
-    configuration: configuration, store: try RegistrationStore.inMemory(), transport: transport,
-    clock: clock, environment: .demo(.iOS))
-  try await engine.launch()
-  try await engine.advance(clock, to: Instant(thirtyDays))
-  engineAttempts = transport.requests.count
+  engineAttempts = try await Outage.throughEngine()
 }
 print(
   "30-day outage, engine + SQLite store: \(engineAttempts) attempts in \(String(format: "%.3f", outageEngineSeconds * 1e3)) ms"

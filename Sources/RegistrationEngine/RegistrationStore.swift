@@ -133,9 +133,10 @@ public final class RegistrationStore: Sendable {
         }
         if let send {
           try SendHistoryRow(send).insert(db)
-          try db.execute(
-            sql: "DELETE FROM send_history WHERE id <= (SELECT MAX(id) FROM send_history) - ?",
-            arguments: [Self.historyLimit])
+          // Cached: prepared once, not parsed again on every send.
+          try db.cachedStatement(
+            sql: "DELETE FROM send_history WHERE id <= (SELECT MAX(id) FROM send_history) - ?"
+          ).execute(arguments: [Self.historyLimit])
         }
       }
     } catch {

@@ -1,0 +1,23 @@
+import Clocks
+import RegistrationCore
+import RegistrationEngine
+
+/// A 30-day outage in virtual time through the engine: its actor, an in-memory SQLite store,
+/// a transport whose every send is refused. Returns the attempts made (the ladder, then daily).
+enum Outage {
+  static let thirtyDays = 30.0 * 86_400
+
+  static func throughEngine() async throws -> Int {
+    let configuration = try RegistrationConfigurationBuilder()
+      .setApplicationId("bench-app").setAccessToken("bench-token-0123456789")
+      .setMarketingCloudServerUrl("http://127.0.0.1:9").build()
+    let transport = InMemoryTransport { _ in .transportFailed("connection refused") }
+    let clock = VirtualClock()
+    let engine = RegistrationEngine(
+      configuration: configuration, store: try RegistrationStore.inMemory(), transport: transport,
+      clock: clock, environment: .demo(.iOS))
+    try await engine.launch()
+    try await engine.advance(clock, to: Instant(thirtyDays))
+    return transport.requests.count
+  }
+}
