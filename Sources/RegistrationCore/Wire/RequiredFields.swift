@@ -13,12 +13,22 @@ public enum RequiredFields {
   /// What a device lacks before it can send: its access token, then the record's fields (its
   /// platform is always set). Read from the record itself: this runs on every edit.
   public static func missing(record: ContactRecord, settings: MachineSettings) -> [String] {
-    (settings.hasAccessToken ? [] : ["access token"])
-      + missing([record.device.deviceID, record.device.etAppId, record.device.platform.rawValue])
+    let device = record.device
+    // The usual answer, nothing missing, without building an array.
+    if settings.hasAccessToken, !isBlank(device.deviceID), !isBlank(device.etAppId) {
+      return []
+    }
+    return (settings.hasAccessToken ? [] : ["access token"])
+      + missing([device.deviceID, device.etAppId, device.platform.rawValue])
   }
 
   /// `values` in the order of `names`: the names of those absent or blank.
   private static func missing(_ values: [String?]) -> [String] {
-    zip(names, values).filter { InputRules.trimmed($0.1 ?? "").isEmpty }.map(\.0)
+    zip(names, values).filter { isBlank($0.1) }.map(\.0)
+  }
+
+  /// Absent, or nothing but white space (what `InputRules.trimmed` leaves empty).
+  static func isBlank(_ value: String?) -> Bool {
+    value?.unicodeScalars.allSatisfy(\.properties.isWhitespace) ?? true
   }
 }
