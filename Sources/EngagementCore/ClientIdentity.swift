@@ -88,6 +88,14 @@ extension ClientIdentity {
     return "\(used.name.rawValue)@\(version)"
   }
 
+  /// "judged by the android@9.0.1 profile", with why when the version is not the one named:
+  /// for the receiver's timeline.
+  public var judgedBy: String {
+    guard sdk != .unknown else { return "judged by the documented rules (not a shipped SDK)" }
+    let later = laterMajor.isEmpty ? "" : ": \(sdkVersion ?? "?") is a major not read yet"
+    return "judged by the \(profileName) profile\(later)"
+  }
+
   /// A major past the newest read (11.x exists; SDK-FACTS, "Across SDK majors") is judged as
   /// 10.x, and says so.
   var laterMajor: String {

@@ -5,6 +5,8 @@ import RegistrationCore
 public enum PayloadDiff {
   /// How a changed `sdk_Version` reads: "SDK upgraded 9.0.3 -> 10.0.0".
   public static let upgradePrefix = "SDK upgraded "
+  /// An app put back on an older SDK: "SDK downgraded 9.0.0 -> 8.2.1".
+  public static let downgradePrefix = "SDK downgraded "
 
   public static func changes(from before: RegistrationPayload?, to after: RegistrationPayload)
     -> [String]
@@ -20,7 +22,8 @@ public enum PayloadDiff {
         lines += b.filter { !a.contains($0) }.map { "+ \(key) \($0)" }
         lines += a.filter { !b.contains($0) }.map { "- \(key) \($0)" }
       case (.text(let a)?, .text(let b)?) where key == "sdk_Version":
-        lines.append("\(upgradePrefix)\(a) -> \(b)")
+        let later = SDKVersionText.isLater(b, than: a)
+        lines.append("\(later ? upgradePrefix : downgradePrefix)\(a) -> \(b)")
       case (let a, let b):
         lines.append("\(key): \(a?.text ?? "(none)") -> \(b?.text ?? "(none)")")
       }

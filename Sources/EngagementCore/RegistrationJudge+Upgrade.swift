@@ -17,10 +17,34 @@ extension RegistrationJudge {
       lostAttributes.isEmpty
         ? nil : "attributes " + lostAttributes.map(TerminalText.escaped).joined(separator: ", "),
     ].compactMap { $0 }.joined(separator: " and ")
+    let change = SDKVersionText.isLater(to, than: from) ? "went from" : "went back from"
+    // The known cause is iOS's; on Android none is known.
+    let iOS = (payload.platform ?? before.platform).flatMap(Platform.init(loose:)) == .iOS
+    let cause =
+      iOS
+      ? "known cause: iOS 8.0.0-8.0.6 sent empty tags and attributes after a 7.x migration, fixed in 8.0.7"
+      : "no SDK cause is known on Android: look for an app that clears its data or the SDK's store on update"
     return Finding(
       code: .sdkUpgradeLostData, rule: "R1.4",
       message:
-        "the SDK went from \(TerminalText.escaped(from)) to \(TerminalText.escaped(to)) and the record lost \(lost): an accepted edit is never lost (known cause: iOS 8.0.0-8.0.6 sent empty tags and attributes after a 7.x migration, fixed in 8.0.7)",
-      severity: .warning)
+        "the SDK \(change) \(TerminalText.escaped(from)) to \(TerminalText.escaped(to)) and the record lost \(lost): an accepted edit is never lost (\(cause))",
+      severity: .warning,
+      fix: iOS
+        ? nil
+        : "keep the SDK's stored record across the update (do not clear the app's data), then set the lost tags and attributes again from the app"
+    )
+  }
+}
+
+/// SDK versions compared as the SDKs number them: `9.0.10` is later than `9.0.9`.
+enum SDKVersionText {
+  static func isLater(_ version: String, than other: String) -> Bool {
+    let numbers = { (text: String) in text.split(separator: ".").map { Int($0) ?? 0 } }
+    let (a, b) = (numbers(version), numbers(other))
+    for index in 0..<max(a.count, b.count) {
+      let (x, y) = (index < a.count ? a[index] : 0, index < b.count ? b[index] : 0)
+      if x != y { return x > y }
+    }
+    return false
   }
 }

@@ -245,6 +245,13 @@ public enum ConfigurationFile {
       }
       builder.platform = platform
     }
+    if let platform = builder.profile.platform, platform != builder.platform {
+      throw ConfigurationError(
+        source: source, configuration: entry.name, setting: nil,
+        reason:
+          "the \(builder.profile.spelled) SDK runs on \(platform.rawValue), but this configuration is an \(builder.platform.rawValue) app's: choose the other configuration, or --sdk for its platform"
+      )
+    }
     // The wrappers' files name the app per platform; RegScope's own key wins over them.
     if let bundle = try string("regscope_bundle_id") ?? entry.bundleIDs[builder.platform] {
       builder.appBundleID = bundle

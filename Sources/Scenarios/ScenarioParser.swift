@@ -123,7 +123,7 @@ extension YAMLReader {
       if let platformNode, platform != setup.platform {
         throw ScenarioError(
           position(platformNode),
-          "sdk \(setup.profile.name.rawValue) runs on \(platform.rawValue); platform says \(setup.platform.rawValue)"
+          "sdk \(setup.profile.spelled) runs on \(platform.rawValue); platform says \(setup.platform.rawValue)"
         )
       }
       setup.platform = platform

@@ -24,7 +24,8 @@ public final class DeviceSession: Session {
   private let simulated: SimulatedTransport?
   private let network: (any SessionNetwork)?
   private let front: (any ServerFront)?
-  private let configuration: RegistrationConfiguration
+  /// The endpoint, app and SDK this device registers with.
+  public let configuration: RegistrationConfiguration
   private let publisher: SnapshotPublisher
   private struct Running {
     var engine: RegistrationEngine?

@@ -155,8 +155,9 @@ public struct PersistentDevice: Sendable {
         .setDebugBuild(remote.debugBuild).setSDKProfile(remote.profile)
         .setAppBundleID(remote.appBundleID)
     } else {
+      // A shipped SDK runs on its own platform: --sdk android sends Android's body.
       builder = builder.setApplicationId(setup.appID).setAccessToken(setup.accessToken)
-        .setSDKProfile(sdk ?? .documented)
+        .setSDKProfile(sdk ?? .documented).setPlatform(sdk?.platform ?? setup.platform)
     }
     var built = try builder.setMarketingCloudServerUrl(server).build(source: "--server")
     // What the file writes almost right still holds with another server.

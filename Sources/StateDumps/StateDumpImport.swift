@@ -33,11 +33,20 @@ public struct StateDumpReading: Sendable {
   /// The profile the dump is read with: its platform's, at the version it names.
   public var profile: SDKProfile {
     let base: SDKProfile = shape == .ios ? .ios : .android
-    return sdkVersion.flatMap(base.at(version:)) ?? base
+    if let versioned = sdkVersion.flatMap(base.at(version:)) { return versioned }
+    // A flat dump is 8.x's or 9.x's form: without a version, read as the newer.
+    if case .flat? = wrapper, let nine = base.at(version: Self.flatWithoutVersion) { return nine }
+    return base
   }
+  /// The version a flat dump whose registration names none is read as.
+  static let flatWithoutVersion = "9.0.0"
   /// When the wrapper and the version disagree (a flat wrapper from a 10.x SDK, `modules` from
   /// an 8.x or 9.x one): the dump may have been edited or put together by hand.
   public var versionMismatch: String? {
+    if case .flat? = wrapper, sdkVersion == nil {
+      return
+        "the registration names no sdk_Version; a flat dump is the 8.x/9.x form, read as \(Self.flatWithoutVersion)"
+    }
     guard let wrapper, let major = sdkVersion?.split(separator: ".").first.flatMap({ Int($0) })
     else { return nil }
     switch wrapper {

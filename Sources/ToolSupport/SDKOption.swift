@@ -18,7 +18,7 @@ public struct SDKOption: ParsableArguments {
   public func validate() throws {
     if let name, SDKProfile(loose: name) == nil {
       throw ValidationError(
-        "--sdk must be \(SDKProfile.choices), a version read (\(SDKProfile.versionsRead)); got \"\(TerminalText.escaped(name))\""
+        "--sdk must be \(SDKProfile.choices), a version read (\(SDKProfile.versionsRead)) written whole, like android@8.2.1 (the patch matters: 8.2.1 and 8.2.2 differ on the wire); got \"\(TerminalText.escaped(name))\""
       )
     }
   }

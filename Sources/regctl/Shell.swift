@@ -52,7 +52,7 @@ struct Shell: AsyncParsableCommand {
     if !json {
       let target = session.engineConfiguration
       Output.line(
-        "regctl shell: app \(target.appID) -> \(session.destination), sdk \(target.profile.name.rawValue), token \(target.accessToken.masked), state \(session.storeLocation), speed \(speed)x"
+        "regctl shell: app \(target.appID) -> \(session.destination), sdk \(target.profile.spelled), token \(target.accessToken.masked), state \(session.storeLocation), speed \(speed)x"
       )
       for warning in target.startupWarnings { Output.line("warning: \(warning)") }
       Output.line("Type a command (help lists them), quit to leave.")

@@ -40,4 +40,23 @@ struct UpgradeTests {
     let dropped = try rig.send(7_200, Self.body("10.0.0", tags: ["ALL"], attributes: [:]), 201)
     #expect(!dropped.contains { $0.code == .sdkUpgradeLostData })
   }
+
+  @Test("a downgrade is named one; on Android the iOS cause is not blamed")
+  func downgradeAndAndroid() throws {
+    var rig = JudgeRig(
+      userAgent: "MarketingCloudSdk/9.0.0 (Android 14; en_US; Google/Pixel 8) com.example.app/1.0")
+    let android = { (version: String, tags: [String]) in
+      sdkBody(device: "UP", tags: tags, uuid: "U")
+        .replacingOccurrences(
+          of: #""sdk_Version":"10.0.0""#, with: #""sdk_Version":"\#(version)""#)
+    }
+    try rig.send(0, android("9.0.0", ["ALL", "sports"]), 201)
+    let findings = try rig.send(3_600, android("8.2.1", ["ALL"]), 201)
+    let entry = try #require(rig.watch.devices["UP"]?.registrations.last)
+    #expect(entry.changes.contains("SDK downgraded 9.0.0 -> 8.2.1"), "\(entry.changes)")
+    let warning = try #require(findings.first { $0.code == .sdkUpgradeLostData })
+    #expect(warning.message.contains("went back from 9.0.0 to 8.2.1"))
+    #expect(!warning.message.contains("iOS 8.0") && warning.message.contains("Android"))
+    #expect(warning.fix?.contains("do not clear the app's data") == true)
+  }
 }

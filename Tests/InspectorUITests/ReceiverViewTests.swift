@@ -122,13 +122,15 @@ struct ReceiverViewTests {
     var model = receiverModel(watch, now: 40, receivingAt: "http://127.0.0.1:8080")
     var text = Inspector.view(model).text
     // The newest at the bottom of the timeline; the newest findings first.
-    #expect(text.contains("20-32 of 32 lines"), "\(text)")
+    #expect(text.contains("21-33 of 33 lines"), "\(text)")
+    // The rules the device is judged by end its timeline.
+    #expect(text.contains("judged by the documented rules (not a shipped SDK)"), "\(text)")
     _ = Inspector.update(&model, .key(.character("2")))
     _ = Inspector.update(&model, .key(.pageUp))
     text = Inspector.view(model).text
-    #expect(text.contains("8-20 of 32 lines"), "\(text)")
+    #expect(text.contains("9-21 of 33 lines"), "\(text)")
     _ = Inspector.update(&model, .key(.pageDown))
-    #expect(Inspector.view(model).text.contains("20-32 of 32 lines"))
+    #expect(Inspector.view(model).text.contains("21-33 of 33 lines"))
   }
 
   @Test(

@@ -166,6 +166,22 @@ struct WrapperConfigurationTests {
     }
   }
 
+  @Test("an SDK of the other platform than the configuration's app is refused, naming both")
+  func platformMismatch() throws {
+    let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Fixtures/cordova-config.xml").path
+    #expect {
+      _ = try ConfigurationFile.load(
+        path: path, name: "android", sdk: SDKProfile(loose: "ios@8.1.4"))
+    } throws: { error in
+      "\(error)".contains(
+        "the ios@8.1.4 SDK runs on iOS, but this configuration is an Android app's")
+    }
+    let matching = try ConfigurationFile.load(
+      path: path, name: "android", sdk: SDKProfile(loose: "android@8.2.1"))
+    #expect(matching.platform == .android && matching.profile.sdkVersion == "8.2.1")
+  }
+
   @Test("a prefix the file forgot to declare (android: in an edit-config) is read past")
   func undeclaredPrefix() throws {
     let lines = Self.cordovaBasics.map { "  <preference name=\"\($0.0)\" value=\"\($0.1)\" />" }

@@ -84,4 +84,22 @@ struct SessionFactoryTests {
       _ = try await factory.open(.device(SessionSetup(), try .virtual(route: .loopback)))
     }
   }
+
+  @Test("--server with --sdk android@8.2.1 and no --config: an Android device, not iOS's body")
+  func serverTakesTheSDKsPlatform() async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("regscope-factory-\(UUID().uuidString)").path
+    defer { try? FileManager.default.removeItem(atPath: folder) }
+    let profile = try #require(SDKProfile(loose: "android@8.2.1"))
+    let opened = try await SessionFactory(network: HTTPNetwork()).open(
+      .persistent(
+        PersistentDevice(
+          folder: folder, config: nil, configName: nil, server: "http://127.0.0.1:9", speed: 1,
+          resetState: false, sdk: profile)))
+    let session = try #require(opened.device)
+    #expect(session.setup.platform == .android)
+    #expect(session.configuration.platform == .android)
+    #expect(session.configuration.profile == profile)
+    await session.stop()
+  }
 }

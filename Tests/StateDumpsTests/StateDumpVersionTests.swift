@@ -81,4 +81,16 @@ struct StateDumpVersionTests {
       reading.wrapper
         == (flat ? .flat(sfmcSDKVersion: "1.0.5") : .modules(sfmcSDKVersion: "3.0.1")))
   }
+
+  @Test("a flat dump whose registration names no version is read as 9.x, and says so")
+  func flatWithoutVersion() throws {
+    let current =
+      #"{"deviceID":"D1","etAppId":"app","platform":"Android","tags":["ALL","Android"]}"#
+    let reading = try StateDumpImport.read(
+      Data(
+        #"{"sfmcSDKVersion": "1.0.3", "PUSH": {"RegistrationManager": {"current_registration": \#(current)}}}"#
+          .utf8), source: "flat.json")
+    #expect(StateDumpReport.profileName(reading) == "android@9.0.0")
+    #expect(StateDumpReport.text(reading).contains("note: the registration names no sdk_Version"))
+  }
 }

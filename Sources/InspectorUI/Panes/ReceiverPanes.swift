@@ -185,6 +185,10 @@ enum ReceiverPanes {
       let status = entry.status.map(String.init) ?? "---"
       let ok = entry.status.map(RetryPolicy.isSuccess) ?? false
       let interval = CaptureText.interval(entry)
+      // An SDK upgrade (or downgrade) is marked on its row.
+      let version = entry.changes.first {
+        $0.hasPrefix(PayloadDiff.upgradePrefix) || $0.hasPrefix(PayloadDiff.downgradePrefix)
+      }
       return [
         (model.format(entry.at) + " ", .dim),
         (TextWidth.column(interval, 12), .normal),
@@ -194,6 +198,7 @@ enum ReceiverPanes {
           entry.findings.map(\.severity).contains(.violation)
             ? .error : entry.findings.contains { $0.severity == .warning } ? .warning : .dim
         ),
+        (version.map { "  " + $0 } ?? "", .accent),
       ]
     }
     // Mobile App Messaging calls, in time order among the registrations; not judged.
@@ -222,6 +227,7 @@ enum ReceiverPanes {
     let token =
       device.tokenReturned.map { $0 ? "sent back" : "NOT sent back" } ?? "not yet due back"
     lines.append([("subscriber token \(token)", device.tokenReturned == false ? .warning : .dim)])
+    lines.append([(TerminalText.escaped(device.identity.judgedBy), .dim)])
     return lines
   }
 
