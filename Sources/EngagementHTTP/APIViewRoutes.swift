@@ -22,6 +22,12 @@ struct APIViewRoutes {
       await self.timeline(context: context)
     }
     collection.get("devices/:deviceID/har") { _, context in await self.har(context: context) }
+    collection.get("devices/:deviceID/fields") { _, context in
+      await self.fields(context: context, explained: false)
+    }
+    collection.get("devices/:deviceID/explain") { _, context in
+      await self.fields(context: context, explained: true)
+    }
     return collection
   }
 
@@ -126,6 +132,29 @@ struct APIViewRoutes {
           field: "deviceID"))
     }
     return EngagementRoutes.json(200, ServerAPIViews.encode(WatchViews.timeline(device)))
+  }
+
+  /// Each field's story (`DeviceFieldStories`), or its explanation in sentences.
+  private func fields(context: EngagementRequestContext, explained: Bool) async -> Response {
+    let deviceID = DeviceRoutes.pathParameter("deviceID", context) ?? ""
+    guard let fields = await server.fields(of: deviceID) else {
+      return EngagementRoutes.json(
+        404,
+        EngagementServerCore.errorBody(
+          "unknownDevice",
+          "the server holds no registration of device \"\(TerminalText.escaped(deviceID))\"",
+          field: "deviceID"))
+    }
+    guard explained else { return EngagementRoutes.json(200, ServerAPIViews.encode(fields)) }
+    return EngagementRoutes.json(
+      200,
+      ServerAPIViews.encode(
+        DeviceExplanation(deviceID: deviceID, sentences: FieldExplanation.sentences(fields))))
+  }
+
+  struct DeviceExplanation: Encodable {
+    var deviceID: String
+    var sentences: [String]
   }
 
   struct QueryProblem: Error {

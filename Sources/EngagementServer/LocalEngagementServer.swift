@@ -21,7 +21,7 @@ public actor LocalEngagementServer {
   private var unwritten: [EngagementServerCore.Changes] = []
   private var flushScheduled = false
   /// What real apps sent, device by device, and what the rules say of it.
-  private var watch = DeviceWatch()
+  var watch = DeviceWatch()
   /// Fired when the processing schedule or the fault changes.
   public nonisolated let changes = ChangeSignal()
 

@@ -299,7 +299,8 @@ struct HTTPEndToEndTests {
     let paths = (document["paths"] as? [String: Any])?.keys.sorted()
     #expect(
       paths == [
-        "/api/contacts", "/api/demographics", "/api/devices", "/api/devices/{deviceID}/har",
+        "/api/contacts", "/api/demographics", "/api/devices", "/api/devices/{deviceID}/explain",
+        "/api/devices/{deviceID}/fields", "/api/devices/{deviceID}/har",
         "/api/devices/{deviceID}/registrations", "/api/faults", "/api/registrations", "/api/stats",
         "/device/v1/event/analytic", "/device/v1/location/{appId}/fence",
         "/device/v1/location/{appId}/proximity", "/device/v1/registration",

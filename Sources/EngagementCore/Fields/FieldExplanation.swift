@@ -1,0 +1,121 @@
+import Foundation
+import RegistrationCore
+
+/// A device's field stories as a short answer, most important first: what was rejected and
+/// why (with the fix), what still waits, what the SDK would never send, a contact orphaned,
+/// the contact's other device that differs. The same text in the API, the receiver, `regctl`
+/// and the MCP server.
+public enum FieldExplanation {
+  public static func sentences(
+    _ fields: DeviceFieldStories,
+    time: (Double) -> String = FieldExplanation.timeOfDay
+  ) -> [String] {
+    var rejected: [String] = []
+    var waiting: [String] = []
+    var notes: [String] = []
+    for story in fields.fields {
+      guard let latest = story.latest else { continue }
+      let sent = label(story, latest)
+      let holds = holding(story)
+      // What the contact holds already did arrive: only a change that did not is news.
+      let arrived: Bool
+      switch story.kind {
+      case .attribute: arrived = story.holds == heldForm(story, latest)
+      case .tag: arrived = (latest.value == "added") == (story.holds != nil)
+      // No key sent has nothing to lose: the server makes a contact up for it (S3).
+      case .contactKey: arrived = latest.value == nil || story.holds == latest.value
+      }
+      switch latest.outcome {
+      case .rejected where arrived, .waiting where arrived:
+        break
+      case .rejected:
+        rejected.append(
+          "\(sent) (\(time(latest.at))) was \(rejectedWhy(latest.why)); \(holds). Fix: \(fix(latest.why))."
+        )
+      case .waiting:
+        waiting.append(
+          "\(sent) (\(time(latest.at))) is \(latest.why ?? "waiting for processing"): not on the contact yet; \(holds)."
+        )
+      case .accepted:
+        if latest.value == nil, story.kind == .attribute {
+          notes.append("\(story.name) is no longer sent (\(time(latest.at))); \(holds).")
+        }
+      }
+      notes += story.notes.map { capitalized($0) + "." }
+    }
+    var answer = rejected + waiting + notes
+    if let next = fields.nextSend { answer.append(capitalized(next) + ".") }
+    if rejected.isEmpty && waiting.isEmpty {
+      let count = fields.fields.count
+      answer.insert(
+        count == 0
+          ? "The server holds no registration of device \(fields.deviceID) to read fields from."
+          : "Every field the app sent was accepted by processing (\(count) field\(count == 1 ? "" : "s") read from \(fields.registrationsRead) registration\(fields.registrationsRead == 1 ? "" : "s")).",
+        at: 0)
+    }
+    return answer
+  }
+
+  /// How `holds` would read if the contact held the event's value.
+  static func heldForm(_ story: FieldStory, _ event: FieldStory.Event) -> String? {
+    switch story.kind {
+    case .attribute: event.value.flatMap { $0.isEmpty ? nil : "\(story.name)=\($0)" }
+    case .tag: event.value == "added" ? "the tag" : nil
+    case .contactKey: event.value
+    }
+  }
+
+  /// "18:12:12", in UTC: the day is the one the device was seen.
+  public static func timeOfDay(_ seconds: Double) -> String {
+    let stamp = DateText.utcStamp(Date(timeIntervalSince1970: seconds))
+    guard let t = stamp.firstIndex(of: "T") else { return stamp }
+    return String(stamp[stamp.index(after: t)...].prefix(8)) + " UTC"
+  }
+
+  /// "FirstName=Bob", "tag sports added", "contact key \"ada\"".
+  static func label(_ story: FieldStory, _ event: FieldStory.Event) -> String {
+    switch story.kind {
+    case .attribute: event.value.map { "\(story.name)=\($0)" } ?? story.name
+    case .tag: "tag \(story.name) \(event.value ?? "")"
+    case .contactKey: event.value.map { "contact key \"\($0)\"" } ?? "no contact key"
+    }
+  }
+
+  /// What the contact holds for the field now, in words.
+  static func holding(_ story: FieldStory) -> String {
+    switch story.kind {
+    case .attribute:
+      story.holds.map { "the contact still has \($0)" } ?? "the contact has no \(story.name)"
+    case .tag: story.holds == nil ? "the contact does not have the tag" : "the contact has the tag"
+    case .contactKey:
+      story.holds.map { "the device is in contact \"\($0)\"" } ?? "the device is in no contact yet"
+    }
+  }
+
+  static func rejectedWhy(_ why: String?) -> String {
+    guard let why else { return "rejected" }
+    return why.hasPrefix("rejected") ? why : "rejected: \(why)"
+  }
+
+  /// The fix a rejection calls for.
+  static func fix(_ why: String?) -> String {
+    guard let why,
+      let range = why.range(of: " is not in the demographics table")
+        ?? why.range(of: " are not in the demographics table")
+    else {
+      return "correct what the reason names, then make a change in the app so it registers again"
+    }
+    var names = String(why[..<range.lowerBound])
+    for mark in ["because ", ": "] {
+      if let found = names.range(of: mark, options: .backwards) {
+        names = String(names[found.upperBound...])
+      }
+    }
+    return
+      "add \(names) to the demographics table (regctl: server define-attribute NAME), or stop sending it"
+  }
+
+  private static func capitalized(_ text: String) -> String {
+    text.prefix(1).uppercased() + text.dropFirst()
+  }
+}

@@ -1,0 +1,79 @@
+import RegistrationCore
+
+/// "Why didn't my attribute arrive?": for one device, every attribute, tag and the contact key,
+/// each value the app sent and when, in which registration, what the server did with it, what
+/// the contact holds now, and what is still waiting. Built from what the server holds (its
+/// window of registrations and its devices), so it answers the question the server can.
+public struct DeviceFieldStories: Sendable, Encodable {
+  public var deviceID: String
+  /// The registrations of this device the story is read from (the server keeps a window).
+  public var registrationsRead: Int
+  /// The contact the device belongs to now, nil before processing made one.
+  public var contactKey: String?
+  public var fields: [FieldStory]
+  /// The earliest this device's SDK could send a change made now (the throttle window).
+  public var nextSend: String?
+}
+
+public struct FieldStory: Sendable, Encodable {
+  public enum Kind: String, Sendable, Encodable {
+    case attribute, tag, contactKey
+  }
+
+  /// One value of the field as a registration carried it, and what became of it.
+  public struct Event: Sendable, Encodable {
+    public enum Outcome: String, Sendable, Encodable {
+      /// Processing took it (S2).
+      case accepted
+      /// Processing rejected the registration that carried it (S5, S6).
+      case rejected
+      /// Received (201), not processed yet.
+      case waiting
+    }
+    public var at: Double
+    public var registrationID: Int
+    /// The value sent: an attribute's (empty: cleared), `added` or `removed` for a tag, the
+    /// contact key (nil: sent without one). For an attribute no longer sent: nil.
+    public var value: String?
+    public var outcome: Outcome
+    /// Why, when it was not simply accepted.
+    public var why: String?
+  }
+
+  public var kind: Kind
+  /// The attribute's key, the tag, or "contact key".
+  public var name: String
+  public var events: [Event]
+  /// What the contact holds now, as processing left it; nil when it holds nothing for it.
+  public var holds: String?
+  /// Things worth knowing that are not an event: a reserved word, another device of the
+  /// contact that differs, an orphaned contact.
+  public var notes: [String]
+
+  /// The newest event.
+  public var latest: Event? { events.last }
+}
+
+/// What the server knows that the story needs besides the registrations.
+public struct FieldFacts: Sendable {
+  public var device: ServerDevice?
+  /// The contact's other devices, as processing left them.
+  public var otherDevices: [ServerDevice]
+  /// Contacts orphaned, by key.
+  public var orphaned: Set<String>
+  public var definedAttributes: Set<String>?
+  public var profile: SDKProfile
+  public var nextSend: NextSend?
+
+  public init(
+    device: ServerDevice?, otherDevices: [ServerDevice], orphaned: Set<String>,
+    definedAttributes: Set<String>?, profile: SDKProfile, nextSend: NextSend?
+  ) {
+    self.device = device
+    self.otherDevices = otherDevices
+    self.orphaned = orphaned
+    self.definedAttributes = definedAttributes
+    self.profile = profile
+    self.nextSend = nextSend
+  }
+}

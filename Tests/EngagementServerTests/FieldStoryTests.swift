@@ -1,0 +1,137 @@
+import Clocks
+import Foundation
+import RegistrationCore
+import TestSupport
+import Testing
+
+@testable import EngagementCore
+@testable import EngagementServer
+
+/// "Why didn't my attribute arrive?" (#30): each field's story and its explanation, read from
+/// a local server in virtual time after real processing (S2, S3, S4, S5, R2.5, R3.2, R8).
+@Suite("each field's story, and why it did not arrive")
+struct FieldStoryTests {
+  struct Rig {
+    let clock = VirtualClock()
+    let server: LocalEngagementServer
+
+    init(defined: Set<String>? = nil) throws {
+      server = try LocalEngagementServer(
+        settings: ServerSettings(
+          appID: appID, accessToken: "token", processingDelay: 10, definedAttributes: defined),
+        store: ServerStore.inMemory(), clock: clock)
+    }
+
+    /// A registration at `at` seconds, then processing of everything due by then.
+    func send(_ at: Double, _ body: String, process: Bool = true) async {
+      clock.advance(to: Instant(at))
+      _ = await server.receive(
+        EngagementServerCore.validate(
+          authorization: "Bearer token", body: Array(body.utf8),
+          settings: server.validationSettings),
+        facts: RequestFacts(userAgent: androidAgent))
+      if process {
+        clock.advance(to: Instant(at + 10))
+        await server.processDue()
+      }
+    }
+
+    func story(_ device: String = "WATCH-1") async throws -> DeviceFieldStories {
+      try #require(await server.fields(of: device))
+    }
+
+    func explain(_ device: String = "WATCH-1") async throws -> [String] {
+      try #require(await server.explain(device))
+    }
+  }
+
+  @Test("S5: an attribute rejected with its registration because another is undefined")
+  func rejectedWithItsRegistration() async throws {
+    let rig = try Rig(defined: ["FirstName"])
+    await rig.send(0, sdkBody(key: "ada@example.com", attributes: ["FirstName": "Ada"]))
+    await rig.send(
+      100, sdkBody(key: "ada@example.com", attributes: ["FirstName": "Bob", "Plan": "pro"]))
+    let story = try await rig.story()
+    let first = try #require(story.fields.first { $0.name == "FirstName" })
+    #expect(first.events.map(\.value) == ["Ada", "Bob"])
+    #expect(first.events.map(\.outcome) == [.accepted, .rejected])
+    #expect(first.latest?.why?.contains("because Plan is not in the demographics table") == true)
+    #expect(first.holds == "FirstName=Ada")
+    let plan = try #require(story.fields.first { $0.name == "Plan" })
+    #expect(
+      plan.latest?.why
+        == "rejected with its whole registration: Plan is not in the demographics table (S5)")
+    #expect(plan.holds == nil)
+    let sentences = try await rig.explain()
+    #expect(
+      sentences.first?.hasPrefix(
+        "FirstName=Bob (00:01:40 UTC) was rejected with its whole registration because Plan is not in the demographics table (S5); the contact still has FirstName=Ada. Fix: add Plan to the demographics table"
+      ) == true, "\(sentences)")
+    #expect(sentences.contains { $0.hasPrefix("Plan=pro (00:01:40 UTC) was rejected") })
+    // The contact key and the tags the contact already has are no news.
+    #expect(!sentences.contains { $0.contains("contact key") || $0.contains("tag ALL") })
+  }
+
+  @Test("R2.5 a reserved key; S2 a change still waiting; R3.2 when a change made now goes out")
+  func reservedAndWaiting() async throws {
+    let rig = try Rig()
+    await rig.send(0, sdkBody(attributes: ["Tier": "gold"]))
+    await rig.send(
+      100, sdkBody(attributes: ["Tier": "platinum", "addressId": "7"]), process: false)
+    let story = try await rig.story()
+    let tier = try #require(story.fields.first { $0.name == "Tier" })
+    #expect(tier.latest?.outcome == .waiting && tier.holds == "Tier=gold")
+    let reserved = try #require(story.fields.first { $0.name == "addressId" })
+    #expect(reserved.notes.contains { $0.contains("reserved word (R2.5)") })
+    #expect(story.nextSend?.contains("R3.2") == true)
+    let sentences = try await rig.explain()
+    #expect(
+      sentences.contains {
+        $0.hasPrefix(
+          "Tier=platinum (00:01:40 UTC) is received (201); processed at 00:01:50 UTC (S2): not on the contact yet; the contact still has Tier=gold"
+        )
+      }, "\(sentences)")
+    #expect(sentences.contains { $0.hasPrefix("AddressId is a reserved word") })
+    #expect(sentences.last?.hasPrefix("A change made now goes out at the earliest") == true)
+  }
+
+  @Test("R8.3 a contact key changed: the old contact orphaned, named in the key's story")
+  func orphanedKey() async throws {
+    let rig = try Rig()
+    await rig.send(0, sdkBody(key: "first@example.com"))
+    await rig.send(100, sdkBody(key: "second@example.com"))
+    let story = try await rig.story()
+    let key = try #require(story.fields.first { $0.kind == .contactKey })
+    #expect(key.events.map(\.value) == ["first@example.com", "second@example.com"])
+    #expect(key.holds == "second@example.com")
+    #expect(key.notes.first?.contains("contact \"first@example.com\" was orphaned") == true)
+    #expect(
+      try await rig.explain().contains {
+        $0.hasPrefix("Contact \"first@example.com\" was orphaned")
+      })
+  }
+
+  @Test("S4 a second device of the same contact holds another value, and says so")
+  func secondDevice() async throws {
+    let rig = try Rig()
+    await rig.send(
+      0, sdkBody(device: "PHONE", key: "ada@example.com", attributes: ["Tier": "gold"]))
+    await rig.send(
+      100, sdkBody(device: "TABLET", key: "ada@example.com", attributes: ["Tier": "silver"]))
+    let story = try await rig.story("PHONE")
+    let tier = try #require(story.fields.first { $0.name == "Tier" })
+    #expect(tier.notes == ["the contact's other device TABLET has Tier=silver"])
+    #expect(
+      try await rig.explain("PHONE").contains("The contact's other device TABLET has Tier=silver."))
+  }
+
+  @Test("every field accepted reads as one sentence; an unknown device has no story")
+  func allAccepted() async throws {
+    let rig = try Rig()
+    await rig.send(0, sdkBody(attributes: ["Tier": "gold"]))
+    let sentences = try await rig.explain()
+    #expect(
+      sentences.first?.hasPrefix("Every field the app sent was accepted by processing") == true)
+    #expect(await rig.server.fields(of: "NOBODY") == nil)
+  }
+}
