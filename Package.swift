@@ -27,6 +27,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-nio-extras", from: "1.35.0"),
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
+    .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
   ],
   targets: [
     // Every call into the C library, one file with a Linux and a Darwin branch.
@@ -306,6 +307,8 @@ let package = Package(
         "EngagementHTTP", "Clocks", "Session", "SessionValues", "SessionHTTP", "Scenarios", "QA",
         "StateDumps", "Fleet", "ToolSupport", "SystemCalls", "HAR",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        .product(name: "MCP", package: "swift-sdk"),
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
       ],
       swiftSettings: strictSwift6
     ),

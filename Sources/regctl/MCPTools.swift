@@ -1,0 +1,115 @@
+import AsyncHTTPClient
+import EngagementCore
+import Foundation
+import HAR
+import MCP
+import NIOCore
+import QA
+import RegistrationCore
+import Scenarios
+import Session
+import SessionHTTP
+
+/// The tools `regctl mcp` offers. Each answers in text (JSON where the data is JSON), never
+/// throws: a bad argument, an unknown device or an unreachable receiver is a tool error that
+/// says what and where. Nothing here writes a file or prints a token whole.
+struct RegScopeTools: Sendable {
+  /// The longest argument taken, and the longest answer given.
+  static let argumentLimit = 4_096
+  static let answerLimit = 256 << 10
+
+  let receiver: URL
+
+  struct Answer: Error, Sendable {
+    var text: String
+    var isError: Bool
+    static func error(_ text: String) -> Answer { Answer(text: text, isError: true) }
+  }
+
+  static let list: [Tool] = [
+    tool(
+      "list_devices",
+      "The devices a running RegScope receiver has seen: SDK, version, the profile they are judged by, findings by severity.",
+      [:]),
+    tool(
+      "explain_device",
+      "Why a device's attributes, tags or contact key did or did not arrive, in sentences, most important first, each rejection with its fix (SPEC S2, S5, R2.5, R3.2, R8).",
+      ["deviceID": "the device's id, as /api/devices lists it"], required: ["deviceID"]),
+    tool(
+      "device_fields",
+      "Each field's story for a device as JSON: every value sent, when, in which registration, what processing did with it and why, what the contact holds now.",
+      ["deviceID": "the device's id"], required: ["deviceID"]),
+    tool(
+      "judge_capture",
+      "Judge a HAR capture of an app's traffic by the SDK rules: each device's timeline with findings and fixes.",
+      ["path": "a HAR file (a regular file; at most 512 MB)"], required: ["path"]),
+    tool(
+      "run_scenario",
+      "Run a scenario in virtual time (a built-in name such as throttle-coalesces, or a YAML file) and report whether its expectations held.",
+      ["name": "a built-in scenario's name, or a scenario file's path"], required: ["name"]),
+    tool("list_qa_plans", "The built-in QA plans and what each proves.", [:]),
+    tool(
+      "inject_fault",
+      "Make the receiver answer the next registrations with a fault (POST /api/faults). Needs the receiver's access token.",
+      [
+        "token": "the receiver's access token (the app's)",
+        "fault":
+          "the fault as JSON: {\"status\": 503, \"times\": 3}, {\"status\": 429, \"retryAfter\": 120}, {\"mode\": \"hang\"}, {\"mode\": \"down\", \"seconds\": 60}",
+      ], required: ["token", "fault"]),
+  ]
+
+  static func tool(
+    _ name: String, _ description: String, _ properties: [String: String],
+    required: [String] = []
+  ) -> Tool {
+    let schema: Value = [
+      "type": "object",
+      "properties": .object(
+        properties.mapValues { ["type": "string", "description": .string($0)] }),
+      "required": .array(required.map { .string($0) }),
+    ]
+    return Tool(name: name, description: description, inputSchema: schema)
+  }
+
+  func call(_ name: String, _ arguments: [String: Value]) async -> Answer {
+    func argument(_ key: String) -> Result<String, Answer> {
+      guard let value = arguments[key]?.stringValue, !value.isEmpty else {
+        return .failure(.error("\(name) needs the argument \"\(key)\" (a string)"))
+      }
+      guard value.utf8.count <= Self.argumentLimit else {
+        return .failure(
+          .error("\"\(key)\" is \(value.utf8.count) bytes; at most \(Self.argumentLimit) are taken")
+        )
+      }
+      return .success(value)
+    }
+    switch name {
+    case "list_devices": return await listDevices()
+    case "explain_device", "device_fields":
+      guard case .success(let device) = argument("deviceID") else {
+        return failure(argument("deviceID"))
+      }
+      return await deviceStory(device, explained: name == "explain_device")
+    case "judge_capture":
+      guard case .success(let path) = argument("path") else { return failure(argument("path")) }
+      return judgeCapture(path)
+    case "run_scenario":
+      guard case .success(let scenario) = argument("name") else { return failure(argument("name")) }
+      return await runScenario(scenario)
+    case "list_qa_plans": return listPlans()
+    case "inject_fault":
+      guard case .success(let token) = argument("token") else { return failure(argument("token")) }
+      guard case .success(let fault) = argument("fault") else { return failure(argument("fault")) }
+      return await injectFault(token: token, fault: fault)
+    default:
+      return .error(
+        "no tool \"\(TerminalText.escaped(name))\"; the tools are \(Self.list.map(\.name).joined(separator: ", "))"
+      )
+    }
+  }
+
+  private func failure(_ result: Result<String, Answer>) -> Answer {
+    if case .failure(let answer) = result { return answer }
+    return .error("the argument could not be read")
+  }
+}
