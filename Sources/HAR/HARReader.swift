@@ -15,28 +15,31 @@ public enum HARReader {
 
   /// Judges every SDK registration in `paths`, merged and ordered by start time. An entry
   /// that cannot be read is an error naming it, unless `skipUnreadable` (then it is counted).
-  public static func judge(_ paths: [String], skipUnreadable: Bool = false) throws(HARError)
-    -> CaptureJudge
-  {
+  public static func judge(
+    _ paths: [String], skipUnreadable: Bool = false, replay: FieldReplay? = nil
+  ) throws(HARError) -> CaptureJudge {
     var documents: [(name: String, bytes: Data)] = []
     for path in paths { documents.append((path, try load(path))) }
-    return try judge(owning: &documents, skipUnreadable: skipUnreadable)
+    return try judge(owning: &documents, skipUnreadable: skipUnreadable, replay: replay)
   }
 
   /// The same, for documents already in memory (`name` says where each came from).
   public static func judge(
-    documents: [(name: String, bytes: Data)], skipUnreadable: Bool = false
+    documents: [(name: String, bytes: Data)], skipUnreadable: Bool = false,
+    replay: FieldReplay? = nil
   ) throws(HARError) -> CaptureJudge {
     var copies = documents
-    return try judge(owning: &copies, skipUnreadable: skipUnreadable)
+    return try judge(owning: &copies, skipUnreadable: skipUnreadable, replay: replay)
   }
 
   /// Judges documents whose bytes it may overwrite: each SDK entry is shrunk where it lies
   /// (`HAREntryShrinker`) before it is built, so no second copy of a huge body is made.
   static func judge(
-    owning documents: inout [(name: String, bytes: Data)], skipUnreadable: Bool
+    owning documents: inout [(name: String, bytes: Data)], skipUnreadable: Bool,
+    replay: FieldReplay? = nil
   ) throws(HARError) -> CaptureJudge {
     var judge = CaptureJudge()
+    judge.replay = replay
     var found: [(time: Double, file: Int, range: Range<Int>, index: Int)] = []
     var unreadable: [(file: Int, index: Int, byte: Int)] = []
     for (number, document) in documents.enumerated() {

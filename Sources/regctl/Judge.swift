@@ -29,6 +29,25 @@ struct Judge: ParsableCommand {
 
   @Flag(
     help:
+      "Each device's field stories (as GET /api/devices/{id}/fields): the registrations the tenant took, replayed through processing."
+  )
+  var fields = false
+
+  @Flag(
+    help:
+      "Why each device's fields did or did not arrive, in sentences, each rejection with its fix.")
+  var explain = false
+
+  @Option(
+    help:
+      "With --fields or --explain: the demographics table processing is replayed with, comma-separated (default: every attribute accepted).",
+    transform: {
+      Set($0.split(separator: ",").map { InputRules.trimmed(String($0)) }.filter { !$0.isEmpty })
+    })
+  var definedAttributes: Set<String>?
+
+  @Flag(
+    help:
       "Judge the rest when an entry cannot be read as JSON (it is counted and named); without it, such an entry exits 2."
   )
   var skipUnreadable = false
@@ -37,12 +56,16 @@ struct Judge: ParsableCommand {
     let gate = try gateOptions.gate(tool: "regctl judge")
     let judge: CaptureJudge
     do {
-      judge = try HARReader.judge(files, skipUnreadable: skipUnreadable)
+      judge = try HARReader.judge(
+        files, skipUnreadable: skipUnreadable,
+        replay: fields || explain ? FieldReplay(definedAttributes: definedAttributes) : nil)
     } catch {
       Output.error("regctl judge: \(error)")
       throw ExitCode(2)
     }
-    if json {
+    if fields || explain {
+      printStories(judge)
+    } else if json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       for device in judge.devices {
@@ -57,5 +80,22 @@ struct Judge: ParsableCommand {
     if judge.devices.contains(where: gate.fails) {
       throw ExitCode(1)
     }
+  }
+
+  /// `--fields` (JSON, a device a line) or `--explain` (sentences under each device).
+  private func printStories(_ judge: CaptureJudge) {
+    var replay = judge.replay ?? FieldReplay(definedAttributes: definedAttributes)
+    let encoder = JSONEncoder()
+    encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+    for story in replay.stories(judge.watch) {
+      if fields {
+        Output.line(
+          String(decoding: (try? encoder.encode(story)) ?? Data("{}".utf8), as: UTF8.self))
+      } else {
+        Output.line("device \(TerminalText.escaped(story.deviceID))")
+        for sentence in FieldExplanation.sentences(story) { Output.line("  " + sentence) }
+      }
+    }
+    Output.error(CaptureText.summary(judge, sources: files))
   }
 }

@@ -38,6 +38,9 @@ public struct CaptureJudge: Sendable {
   public private(set) var watch = DeviceWatch(makeToken: { "" }, keptDevices: .max)
   public var counts = CaptureCounts()
   private var contacts = ContactBook()
+  /// Set to tell each field's story (`regctl judge --fields`): the registrations the tenant
+  /// took, replayed through processing.
+  public var replay: FieldReplay?
 
   public init() {}
 
@@ -92,6 +95,7 @@ public struct CaptureJudge: Sendable {
       issuedToken: exchange.responseHeader("X-Subscriber-Token"))
     if let status = exchange.status, RetryPolicy.isSuccess(status: status) {
       contacts.accept(payload, deviceID: deviceID)
+      replay?.add(payload, body: exchange.requestBody, at: exchange.startedAt)
     }
   }
 
