@@ -148,6 +148,36 @@ final class CordovaDocument: NSObject, XMLParserDelegate {
   /// The first error's line and column.
   private var errorAt: (Int, Int)?
 
+  /// What Foundation's XML parser on Linux traps on (found by fuzzing): a name that is not
+  /// UTF-8 (it force-unwraps the string), a processing instruction with no data (it reads a
+  /// null pointer), a NUL byte. No config.xml holds any of them, nor a document type; such a
+  /// file is refused here, with a message, before the parser sees it.
+  static func unsafeForParser(_ data: Data) -> String? {
+    guard let text = String(validating: data, as: UTF8.self) else {
+      let read = String(decoding: data, as: UTF8.self).prefix { $0 != "\u{FFFD}" }
+      let line = read.split(separator: "\n", omittingEmptySubsequences: false).count
+      return "is not valid UTF-8 (line \(line)); a Cordova config.xml is UTF-8"
+    }
+    func line(of index: String.Index) -> Int {
+      text[..<index].split(separator: "\n", omittingEmptySubsequences: false).count
+    }
+    if let nul = text.firstIndex(of: "\0") { return "holds a NUL byte (line \(line(of: nul)))" }
+    // The XML declaration, if any, opens the file; no other processing instruction belongs.
+    var rest = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
+    if rest.hasPrefix("<?xml ") || rest.hasPrefix("<?xml?") {
+      rest = rest[(rest.range(of: "?>")?.upperBound ?? rest.endIndex)...]
+    }
+    if let instruction = rest.range(of: "<?") {
+      return
+        "holds a processing instruction (line \(line(of: instruction.lowerBound))); a Cordova config.xml has none but its XML declaration"
+    }
+    if let doctype = text.range(of: "<!DOCTYPE") {
+      return
+        "declares a document type (line \(line(of: doctype.lowerBound))); a Cordova config.xml has none"
+    }
+    return nil
+  }
+
   static func read(_ data: Data, source: String) throws(ConfigurationError) -> CordovaDocument {
     func fail(_ reason: String) -> ConfigurationError {
       ConfigurationError(source: source, configuration: nil, setting: nil, reason: reason)
@@ -157,6 +187,7 @@ final class CordovaDocument: NSObject, XMLParserDelegate {
     if data.range(of: Data("<!ENTITY".utf8)) != nil {
       throw fail("declares XML entities (<!ENTITY ...>); a Cordova config.xml has none")
     }
+    if let problem = unsafeForParser(data) { throw fail(problem) }
     let document = CordovaDocument()
     let parser = XMLParser(data: data)
     parser.delegate = document

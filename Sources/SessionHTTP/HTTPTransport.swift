@@ -41,21 +41,9 @@ public struct HTTPTransport: RegistrationTransport {
   public func send(_ request: RegistrationRequest) async -> SendResult {
     var http = HTTPClientRequest(url: request.url.absoluteString)
     http.method = .POST
-    for header in request.headers { http.headers.add(name: header.name, value: header.value) }
-    // A fresh connection each time never meets a pooled one that a server restart left stale.
-    http.headers.replaceOrAdd(name: "Connection", value: "close")
     http.body = .bytes(ByteBuffer(bytes: request.body))
-    // The configuration caps the time-out at ten minutes, so this cannot overflow.
-    let milliseconds = Int64((request.timeout * 1000).rounded())
     do {
-      let response = try await Self.client.execute(
-        http, deadline: .now() + .milliseconds(milliseconds))
-      // An answer counts only once its body has arrived: a connection dropped after the
-      // headers is a failure without a status. Past `largestAnswer`, the rest is dropped.
-      var kept: [UInt8] = []
-      for try await chunk in response.body where kept.count < Self.largestAnswer {
-        kept += chunk.readableBytesView.prefix(Self.largestAnswer - kept.count)
-      }
+      let (response, kept) = try await exchange(http, request.headers, timeout: request.timeout)
       let serverDate = response.headers.first(name: "Date").flatMap(RetryAfter.httpDate)
       let retryAfter = response.headers.first(name: "Retry-After").flatMap {
         request.retryAfter(header: $0, now: serverDate ?? wallClock())
@@ -73,22 +61,35 @@ public struct HTTPTransport: RegistrationTransport {
   public func fetch(_ request: InboxRequest) async -> SendResult {
     var http = HTTPClientRequest(url: request.url.absoluteString)
     http.method = .GET
-    for header in request.headers { http.headers.add(name: header.name, value: header.value) }
-    http.headers.replaceOrAdd(name: "Connection", value: "close")
-    let milliseconds = Int64((request.timeout * 1000).rounded())
     do {
-      let response = try await Self.client.execute(
-        http, deadline: .now() + .milliseconds(milliseconds))
-      var kept: [UInt8] = []
-      for try await chunk in response.body where kept.count < Self.largestAnswer {
-        kept += chunk.readableBytesView.prefix(Self.largestAnswer - kept.count)
-      }
+      let (response, kept) = try await exchange(http, request.headers, timeout: request.timeout)
       return .answered(
         status: Int(response.status.code), retryAfter: nil,
         body: String(decoding: kept, as: UTF8.self))
     } catch {
       return .transportFailed(Self.describe(error, timeout: request.timeout))
     }
+  }
+
+  /// Sends `http` with the SDK's `headers` and reads the whole answer within `timeout`.
+  private func exchange(_ http: HTTPClientRequest, _ headers: [HTTPHeader], timeout: Double)
+    async throws -> (HTTPClientResponse, [UInt8])
+  {
+    var http = http
+    for header in headers { http.headers.add(name: header.name, value: header.value) }
+    // A fresh connection each time never meets a pooled one that a server restart left stale.
+    http.headers.replaceOrAdd(name: "Connection", value: "close")
+    // The configuration caps the time-out at ten minutes, so this cannot overflow.
+    let milliseconds = Int64((timeout * 1000).rounded())
+    let response = try await Self.client.execute(
+      http, deadline: .now() + .milliseconds(milliseconds))
+    // An answer counts only once its body has arrived: a connection dropped after the
+    // headers is a failure without a status. Past `largestAnswer`, the rest is dropped.
+    var kept: [UInt8] = []
+    for try await chunk in response.body where kept.count < Self.largestAnswer {
+      kept += chunk.readableBytesView.prefix(Self.largestAnswer - kept.count)
+    }
+    return (response, kept)
   }
 
   static func seconds(_ value: Double) -> String { NumberText.compact(value) }

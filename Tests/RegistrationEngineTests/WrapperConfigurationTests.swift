@@ -182,6 +182,32 @@ struct WrapperConfigurationTests {
     #expect(matching.platform == .android && matching.profile.sdkVersion == "8.2.1")
   }
 
+  @Test("an element name that is not UTF-8 is refused with its line, never handed to the parser")
+  func invalidUTF8() {
+    // What the fuzzer found: Foundation's XMLParser traps on it.
+    let bytes =
+      Array("<?xml version=\"1.0\"?>\n<widget id=\"x\">\n<preferen".utf8) + [0xD8]
+      + Array("ce name=\"com.salesforce.marketingcloud.app_id\" value=\"a\"/></widget>".utf8)
+    #expect {
+      _ = try ConfigurationFile.parse(Data(bytes), source: "config.xml")
+    } throws: { error in
+      "\(error)" == "config.xml: is not valid UTF-8 (line 3); a Cordova config.xml is UTF-8"
+    }
+  }
+
+  @Test(
+    "what Foundation's XML parser traps on is refused first: an instruction, a NUL, a doctype",
+    arguments: [
+      ("<?xml version=\"1.0\"?><widget><?xm?></widget>", "holds a processing instruction (line 1)"),
+      ("<widget>\n<a>\u{0}</a></widget>", "holds a NUL byte (line 2)"),
+      ("<!DOCTYPE widget>\n<widget/>", "declares a document type (line 1)"),
+    ])
+  func parserTraps(text: String, problem: String) {
+    #expect {
+      _ = try ConfigurationFile.parse(Data(text.utf8), source: "config.xml")
+    } throws: { error in "\(error)".hasPrefix("config.xml: \(problem)") }
+  }
+
   @Test("a prefix the file forgot to declare (android: in an edit-config) is read past")
   func undeclaredPrefix() throws {
     let lines = Self.cordovaBasics.map { "  <preference name=\"\($0.0)\" value=\"\($0.1)\" />" }
