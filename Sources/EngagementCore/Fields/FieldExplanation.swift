@@ -49,7 +49,7 @@ public enum FieldExplanation {
       let count = fields.fields.count
       answer.insert(
         count == 0
-          ? "The server holds no registration of device \(fields.deviceID) to read fields from."
+          ? "The server holds no registration of device \(TerminalText.escaped(fields.deviceID)) to read fields from."
           : "Every field the app sent was accepted by processing (\(count) field\(count == 1 ? "" : "s") read from \(fields.registrationsRead) registration\(fields.registrationsRead == 1 ? "" : "s")).",
         at: 0)
     }
