@@ -54,6 +54,7 @@ public enum Action: Hashable, Sendable {
   case fleet
   /// QA: show or hide the plan's checklist; go on after an ask; choose a step to open.
   case qaChecklist
+  case fieldsToggle
   case qaProceed
   case qaPreviousStep
   case qaNextStep
@@ -251,6 +252,10 @@ public enum KeyTable {
     KeyBinding(
       keys: [.character("F")], action: .fleet, hint: nil,
       help: "Fleet view: the strategies on many devices"),
+    KeyBinding(
+      keys: [.character("W")], action: .fieldsToggle, hint: nil,
+      help: "Why: the chosen device's fields, why each did or did not arrive (or back)",
+      screens: [.receiver]),
     KeyBinding(
       keys: [.character("Q")], action: .qaChecklist, hint: nil,
       help: "QA: show or hide the plan's checklist", needs: .qaRun, screens: [.receiver]),

@@ -27,6 +27,11 @@ public struct ReceiverScreen: Sendable {
   public var qa: QAChecklist?
   public var qaShown = true
   public var qaOpened: Int?
+  /// The Why view (`W`) in the body's place: the chosen device's field stories, asked of the
+  /// receiver when the device or its newest request changes.
+  public var fieldsShown = false
+  public var fields: DeviceFieldStories?
+  public var fieldsLoadedFor: (deviceID: String, lastSeen: Instant)?
   /// Where the QA checklist is scrolled; until it is, it shows the step under way.
   public var qaView = ScrollView(end: .top, releasesAtEnd: false)
 

@@ -1,3 +1,4 @@
+import EngagementCore
 import Fleet
 import RegistrationCore
 import SessionValues
@@ -26,6 +27,8 @@ public enum InspectorMessage: Sendable {
   case qa(QAChecklist)
   /// A demo played on: a caption, its checks, its end.
   case demo(DemoNote)
+  /// A device's field stories, as the receiver's server tells them (`loadFields`).
+  case fields(DeviceFieldStories?, deviceID: String)
 }
 
 /// What `update` asks the outside world to do.
@@ -41,6 +44,8 @@ public enum InspectorEffect: Sendable, Hashable {
   case cycleTheme
   /// Compute the default fleet for the Fleet view.
   case runFleet
+  /// Ask the receiver for a device's field stories (the Why view).
+  case loadFields(deviceID: String)
   case quit
 }
 
@@ -59,6 +64,9 @@ public enum Inspector {
       return []
     case .snapshot(let snapshot):
       show(snapshot, in: &model)
+      return fieldsWanted(&model)
+    case .fields(let stories, let deviceID):
+      showFields(stories, of: deviceID, &model)
       return []
     case .clock(let now):
       model.now = now
@@ -253,6 +261,7 @@ public enum Inspector {
     case .cycleTheme: return [.cycleTheme]
     case .fleet: return fleetKey(&model)
     case .qaChecklist, .qaProceed, .qaPreviousStep, .qaNextStep: return qaKey(action, &model)
+    case .fieldsToggle: return fieldsKey(&model)
     case .confirm, .cancel, .add, .remove, .nextField: break
     }
     return []

@@ -74,6 +74,10 @@ public final class ReceiverSession: Session {
     }
   }
 
+  public func fields(of deviceID: String) async -> DeviceFieldStories? {
+    await server.fields(of: deviceID)
+  }
+
   public func snapshot() async -> SessionSnapshot {
     .receiver(
       .init(

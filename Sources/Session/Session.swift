@@ -22,6 +22,8 @@ public protocol Session: AnyObject, Sendable {
   /// watcher.
   func watch(_ watcher: @escaping @Sendable (SessionSnapshot) -> Void)
   func stop() async
+  /// Each field's story for a device real apps registered (a receiver's); nil elsewhere.
+  func fields(of deviceID: String) async -> DeviceFieldStories?
 }
 
 extension Session {
@@ -30,6 +32,8 @@ extension Session {
   @discardableResult public func setRate(_ rate: Double) -> Bool { false }
 
   public func jumpToNextDeadline() async -> Instant? { nil }
+
+  public func fields(of deviceID: String) async -> DeviceFieldStories? { nil }
 
   /// Runs `command` and keeps what came of it, errors included: what a face reports.
   public func run(_ command: Command) async -> CommandResult {

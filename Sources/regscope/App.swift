@@ -172,6 +172,8 @@ final class App {
         if dispatch(.rateSet(rate, accepted: session.setRate(rate))) { return true }
       case .jumpToNextDeadline:
         work.submit(.jumpToNextDeadline)
+      case .loadFields(let deviceID):
+        work.submit(.fields(deviceID: deviceID))
       case .runFleet:
         let (plans, wakes, now) = (fleetPlans, self.wakes, session.now)
         Task.detached {

@@ -7,6 +7,7 @@ final class SessionWork: Sendable {
   enum Job: Sendable {
     case commands([Command])
     case jumpToNextDeadline
+    case fields(deviceID: String)
   }
 
   private let jobs: AsyncStream<Job>.Continuation
@@ -24,6 +25,8 @@ final class SessionWork: Sendable {
           report(.message(.commandsFinished(results)))
         case .jumpToNextDeadline:
           report(.message(.jumped(to: await session.jumpToNextDeadline())))
+        case .fields(let deviceID):
+          report(.message(.fields(await session.fields(of: deviceID), deviceID: deviceID)))
         }
       }
     }
