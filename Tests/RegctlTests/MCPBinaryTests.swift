@@ -97,6 +97,23 @@ struct MCPBinaryTests {
     let scenario = try await Self.call(mcp, 7, "run_scenario", ["name": "throttle-coalesces"])
     #expect(
       !scenario.isError && scenario.text.contains("PASS throttle-coalesces"), "\(scenario.text)")
+    // A capture of two registrations, the second hammered: judged with the rules.
+    let body = Self.body(["FirstName": "Ada"]).replacingOccurrences(of: "\"", with: "\\\"")
+    let entry = { (time: String) in
+      #"{"startedDateTime":"\#(time)","time":1,"request":{"method":"POST","url":"https://mc.example.com/device/v1/registration","httpVersion":"HTTP/1.1","headers":[{"name":"User-Agent","value":"MarketingCloudSdk/10.0.0 (Android 14; en_US; Google/Pixel 8) com.example.app/1.0"}],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":-1,"postData":{"mimeType":"application/json","text":"\#(body)"}},"response":{"status":201,"statusText":"","httpVersion":"HTTP/1.1","headers":[],"cookies":[],"content":{"size":-1,"mimeType":"application/json","text":"{}"},"redirectURL":"","headersSize":-1,"bodySize":-1},"cache":{},"timings":{"send":0,"wait":1,"receive":0}}"#
+    }
+    let capture = FileManager.default.temporaryDirectory
+      .appendingPathComponent("mcp-\(UUID().uuidString).har")
+    try Data(
+      #"{"log":{"version":"1.2","creator":{"name":"t","version":"1"},"entries":[\#(entry("2026-11-22T10:00:00.000Z")),\#(entry("2026-11-22T10:00:05.000Z"))]}}"#
+        .utf8
+    ).write(to: capture)
+    defer { try? FileManager.default.removeItem(at: capture) }
+    let judged = try await Self.call(mcp, 10, "judge_capture", ["path": capture.path])
+    #expect(!judged.isError && judged.text.contains("device MCP-1"), "\(judged.text)")
+    #expect(
+      judged.text.contains("throttleViolated") || judged.text.contains("unchangedResent"),
+      "\(judged.text)")
     let wrong = try await Self.call(
       mcp, 8, "inject_fault", ["token": "not-the-token", "fault": #"{"status":503,"times":1}"#])
     #expect(wrong.isError && !wrong.text.contains("not-the-token"))
