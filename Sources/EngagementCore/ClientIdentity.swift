@@ -99,7 +99,7 @@ extension ClientIdentity {
   /// A major past the newest read (11.x exists; SDK-FACTS, "Across SDK majors") is judged as
   /// 10.x, and says so.
   var laterMajor: String {
-    guard let major = sdkVersion?.split(separator: ".").first.flatMap({ Int($0) }), major > 10
+    guard let major = sdkVersion.flatMap(SDKVersionNumber.major), major > 10
     else { return "" }
     return " (judged as 10.x: \(major).x not read yet)"
   }

@@ -22,7 +22,7 @@ public enum PayloadDiff {
         lines += b.filter { !a.contains($0) }.map { "+ \(key) \($0)" }
         lines += a.filter { !b.contains($0) }.map { "- \(key) \($0)" }
       case (.text(let a)?, .text(let b)?) where key == "sdk_Version":
-        let later = SDKVersionText.isLater(b, than: a)
+        let later = SDKVersionNumber.isLater(b, than: a)
         lines.append("\(later ? upgradePrefix : downgradePrefix)\(a) -> \(b)")
       case (let a, let b):
         lines.append("\(key): \(a?.text ?? "(none)") -> \(b?.text ?? "(none)")")

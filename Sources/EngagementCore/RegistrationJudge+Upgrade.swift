@@ -17,7 +17,7 @@ extension RegistrationJudge {
       lostAttributes.isEmpty
         ? nil : "attributes " + lostAttributes.map(TerminalText.escaped).joined(separator: ", "),
     ].compactMap { $0 }.joined(separator: " and ")
-    let change = SDKVersionText.isLater(to, than: from) ? "went from" : "went back from"
+    let change = SDKVersionNumber.isLater(to, than: from) ? "went from" : "went back from"
     // The known cause is iOS's; on Android none is known.
     let iOS = (payload.platform ?? before.platform).flatMap(Platform.init(loose:)) == .iOS
     let cause =
@@ -33,18 +33,5 @@ extension RegistrationJudge {
         ? nil
         : "keep the SDK's stored record across the update (do not clear the app's data), then set the lost tags and attributes again from the app"
     )
-  }
-}
-
-/// SDK versions compared as the SDKs number them: `9.0.10` is later than `9.0.9`.
-enum SDKVersionText {
-  static func isLater(_ version: String, than other: String) -> Bool {
-    let numbers = { (text: String) in text.split(separator: ".").map { Int($0) ?? 0 } }
-    let (a, b) = (numbers(version), numbers(other))
-    for index in 0..<max(a.count, b.count) {
-      let (x, y) = (index < a.count ? a[index] : 0, index < b.count ? b[index] : 0)
-      if x != y { return x > y }
-    }
-    return false
   }
 }

@@ -19,7 +19,7 @@ public enum SDKStateDump {
   /// Whether the device's SDK (the version its record names) dumps in the flat wrapper.
   static func dumpsFlat(_ state: RegistrationState) -> Bool {
     let version = state.record.device.environment.sdkVersion
-    return (version.split(separator: ".").first.flatMap { Int($0) } ?? 10) < 10
+    return (SDKVersionNumber.major(version) ?? 10) < 10
   }
 
   /// The dump as JSON text, keys sorted.

@@ -47,7 +47,7 @@ public struct StateDumpReading: Sendable {
       return
         "the registration names no sdk_Version; a flat dump is the 8.x/9.x form, read as \(Self.flatWithoutVersion)"
     }
-    guard let wrapper, let major = sdkVersion?.split(separator: ".").first.flatMap({ Int($0) })
+    guard let wrapper, let major = sdkVersion.flatMap(SDKVersionNumber.major)
     else { return nil }
     switch wrapper {
     case .flat where major >= 10:

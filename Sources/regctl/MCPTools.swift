@@ -72,44 +72,38 @@ struct RegScopeTools: Sendable {
   }
 
   func call(_ name: String, _ arguments: [String: Value]) async -> Answer {
-    func argument(_ key: String) -> Result<String, Answer> {
+    do throws(Answer) {
+      return try await answer(name, arguments)
+    } catch {
+      return error
+    }
+  }
+
+  /// A tool's answer; a missing or oversized argument is thrown as the tool's error.
+  private func answer(_ name: String, _ arguments: [String: Value]) async throws(Answer) -> Answer {
+    func argument(_ key: String) throws(Answer) -> String {
       guard let value = arguments[key]?.stringValue, !value.isEmpty else {
-        return .failure(.error("\(name) needs the argument \"\(key)\" (a string)"))
+        throw .error("\(name) needs the argument \"\(key)\" (a string)")
       }
       guard value.utf8.count <= Self.argumentLimit else {
-        return .failure(
-          .error("\"\(key)\" is \(value.utf8.count) bytes; at most \(Self.argumentLimit) are taken")
-        )
+        throw .error(
+          "\"\(key)\" is \(value.utf8.count) bytes; at most \(Self.argumentLimit) are taken")
       }
-      return .success(value)
+      return value
     }
     switch name {
     case "list_devices": return await listDevices()
     case "explain_device", "device_fields":
-      guard case .success(let device) = argument("deviceID") else {
-        return failure(argument("deviceID"))
-      }
-      return await deviceStory(device, explained: name == "explain_device")
-    case "judge_capture":
-      guard case .success(let path) = argument("path") else { return failure(argument("path")) }
-      return judgeCapture(path)
-    case "run_scenario":
-      guard case .success(let scenario) = argument("name") else { return failure(argument("name")) }
-      return await runScenario(scenario)
+      return await deviceStory(try argument("deviceID"), explained: name == "explain_device")
+    case "judge_capture": return judgeCapture(try argument("path"))
+    case "run_scenario": return await runScenario(try argument("name"))
     case "list_qa_plans": return listPlans()
     case "inject_fault":
-      guard case .success(let token) = argument("token") else { return failure(argument("token")) }
-      guard case .success(let fault) = argument("fault") else { return failure(argument("fault")) }
-      return await injectFault(token: token, fault: fault)
+      return await injectFault(token: try argument("token"), fault: try argument("fault"))
     default:
-      return .error(
+      throw .error(
         "no tool \"\(TerminalText.escaped(name))\"; the tools are \(Self.list.map(\.name).joined(separator: ", "))"
       )
     }
-  }
-
-  private func failure(_ result: Result<String, Answer>) -> Answer {
-    if case .failure(let answer) = result { return answer }
-    return .error("the argument could not be read")
   }
 }

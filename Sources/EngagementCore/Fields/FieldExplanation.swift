@@ -30,7 +30,7 @@ public enum FieldExplanation {
         break
       case .rejected:
         rejected.append(
-          "\(sent) (\(time(latest.at))) was \(rejectedWhy(latest.why)); \(holds). Fix: \(fix(latest.why))."
+          "\(sent) (\(time(latest.at))) was \(rejectedWhy(latest.why)); \(holds). Fix: \(fix(latest.undefinedAttributes))."
         )
       case .waiting:
         waiting.append(
@@ -97,22 +97,13 @@ public enum FieldExplanation {
     return why.hasPrefix("rejected") ? why : "rejected: \(why)"
   }
 
-  /// The fix a rejection calls for.
-  static func fix(_ why: String?) -> String {
-    guard let why,
-      let range = why.range(of: " is not in the demographics table")
-        ?? why.range(of: " are not in the demographics table")
-    else {
+  /// The fix a rejection calls for: the undefined attributes named, when those were why.
+  static func fix(_ undefined: [String]?) -> String {
+    guard let undefined, !undefined.isEmpty else {
       return "correct what the reason names, then make a change in the app so it registers again"
     }
-    var names = String(why[..<range.lowerBound])
-    for mark in ["because ", ": "] {
-      if let found = names.range(of: mark, options: .backwards) {
-        names = String(names[found.upperBound...])
-      }
-    }
     return
-      "add \(names) to the demographics table (regctl: server define-attribute NAME), or stop sending it"
+      "add \(undefined.joined(separator: ", ")) to the demographics table (regctl: server define-attribute NAME), or stop sending it"
   }
 
   private static func capitalized(_ text: String) -> String {

@@ -24,21 +24,8 @@ public struct FieldReplay: Sendable {
   /// Each device's story, processing done; in the watch's order, the newest device first.
   public mutating func stories(_ watch: DeviceWatch) -> [DeviceFieldStories] {
     _ = core.processDue(now: Instant(.greatestFiniteMagnitude))
-    let registrations = Array(core.registrations.values)
-    return watch.newest(watch.devices.count).map { watched in
-      let id = watched.deviceID
-      let device = core.devices[id]
-      let others = (device?.contactKey.map { core.devices(of: $0) } ?? [])
-        .filter { $0 != id }.compactMap { core.devices[$0] }
-      let mine = registrations.filter { InputRules.trimmed($0.payload.deviceID ?? "") == id }
-      let keys = Set(mine.compactMap(\.payload.subscriberKey))
-      return DeviceFieldStories.build(
-        deviceID: id, registrations: mine,
-        facts: FieldFacts(
-          device: device, otherDevices: others,
-          orphaned: keys.filter { core.contacts[$0]?.orphanedAt != nil },
-          definedAttributes: core.settings.definedAttributes, profile: watched.identity.profile,
-          nextSend: nil))
+    return watch.newest(watch.devices.count).map {
+      core.fieldStories(of: $0.deviceID, profile: $0.identity.profile, nextSend: nil)
     }
   }
 }

@@ -41,10 +41,12 @@ struct FieldStoryBuilder {
     let payload = registration.payload
     let (facts, stamp) = (self.facts, self.stamp)
     let event = { (value: String?, field: String?) in
-      let (outcome, why) = Self.outcome(registration, attribute: field, facts: facts, stamp: stamp)
+      let (outcome, why, undefined) = Self.outcome(
+        registration, attribute: field, facts: facts, stamp: stamp)
       return FieldStory.Event(
         at: registration.receivedAt.seconds, registrationID: registration.id,
-        value: value.map(TerminalText.escaped), outcome: outcome, why: why)
+        value: value.map(TerminalText.escaped), outcome: outcome, why: why,
+        undefinedAttributes: undefined)
     }
     var sent: Set<String> = []
     var (attributeStories, attributeNames) = (attributes, attributeOrder)
@@ -95,29 +97,31 @@ struct FieldStoryBuilder {
   static func outcome(
     _ registration: ServerRegistration, attribute: String?, facts: FieldFacts,
     stamp: (Instant) -> String
-  ) -> (FieldStory.Event.Outcome, String?) {
+  ) -> (FieldStory.Event.Outcome, String?, [String]?) {
     switch registration.status {
     case .received:
-      return (.waiting, "received (201); processed at \(stamp(registration.processAt)) (S2)")
+      return (.waiting, "received (201); processed at \(stamp(registration.processAt)) (S2)", nil)
     case .processed:
-      return (.accepted, nil)
+      return (.accepted, nil, nil)
     case .rejected:
       let reason = TerminalText.escaped(registration.reason ?? "no reason kept")
       guard (registration.reason ?? "").contains("not defined in the demographics table"),
         case .undefinedAttributes(let names)? = ProcessingRules.refusal(
           registration.payload, definedAttributes: facts.definedAttributes)
-      else { return (.rejected, "the registration was rejected: \(reason)") }
+      else { return (.rejected, "the registration was rejected: \(reason)", nil) }
       let undefined = names.map(TerminalText.escaped)
       if let attribute, names.contains(where: { $0.lowercased() == attribute.lowercased() }) {
         return (
           .rejected,
-          "rejected with its whole registration: \(TerminalText.escaped(attribute)) is not in the demographics table (S5)"
+          "rejected with its whole registration: \(TerminalText.escaped(attribute)) is not in the demographics table (S5)",
+          undefined
         )
       }
       let list = undefined.joined(separator: ", ")
       return (
         .rejected,
-        "rejected with its whole registration because \(list) \(undefined.count == 1 ? "is" : "are") not in the demographics table (S5)"
+        "rejected with its whole registration because \(list) \(undefined.count == 1 ? "is" : "are") not in the demographics table (S5)",
+        undefined
       )
     }
   }

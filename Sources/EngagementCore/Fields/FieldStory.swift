@@ -38,6 +38,8 @@ public struct FieldStory: Sendable, Encodable {
     public var outcome: Outcome
     /// Why, when it was not simply accepted.
     public var why: String?
+    /// The attributes not in the demographics table that got the registration rejected (S5).
+    public var undefinedAttributes: [String]?
   }
 
   public var kind: Kind

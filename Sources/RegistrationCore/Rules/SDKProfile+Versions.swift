@@ -77,7 +77,7 @@ extension SDKProfile {
     guard let platform else { return [] }
     let majors = "Across SDK majors (third reading)"
     let android = platform == .android
-    let flat = (sdkVersion.split(separator: ".").first.flatMap { Int($0) } ?? 10) < 10
+    let flat = (SDKVersionNumber.major(sdkVersion) ?? 10) < 10
     return [
       ProfileFact("User-Agent", "MarketingCloudSdk/\(sdkVersion)", "The request"),
       ProfileFact(
