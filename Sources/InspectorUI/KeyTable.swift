@@ -55,6 +55,8 @@ public enum Action: Hashable, Sendable {
   /// QA: show or hide the plan's checklist; go on after an ask; choose a step to open.
   case qaChecklist
   case fieldsToggle
+  /// The Fields pane: open the chosen field's story, or close it.
+  case openField
   case qaProceed
   case qaPreviousStep
   case qaNextStep
@@ -259,6 +261,12 @@ public enum KeyTable {
     KeyBinding(
       keys: [.character("Q")], action: .qaChecklist, hint: nil,
       help: "QA: show or hide the plan's checklist", needs: .qaRun, screens: [.receiver]),
+    // Enter is looked up here first: with no field shown it goes on after a QA ask, so the
+    // binding below is what the help lists for QA, and the two cannot disagree.
+    KeyBinding(
+      keys: [.enter], action: .openField, hint: nil,
+      help: "Fields (W): open the chosen field's story, or close it",
+      screens: [.receiver]),
     KeyBinding(
       keys: [.enter], action: .qaProceed, hint: nil, help: "QA: done, go on after an ask",
       needs: .qaRun, screens: [.receiver]),
@@ -274,6 +282,10 @@ public enum KeyTable {
     KeyBinding(
       keys: [.escape], action: .back, hint: nil, help: "Back to the session's screen",
       screens: [.fleet]),
+    KeyBinding(
+      keys: [.escape], action: .back, hint: nil,
+      help: "Back: from a field's story to the fields, from the fields to the body",
+      screens: [.receiver]),
   ]
 
   /// The binding for `key` in `context` on `screen`, if the table has one.

@@ -32,6 +32,10 @@ public struct ReceiverScreen: Sendable {
   public var fieldsShown = false
   public var fields: DeviceFieldStories?
   public var fieldsLoadedFor: (deviceID: String, lastSeen: Instant)?
+  /// The field under the Fields pane's cursor (`FieldStory.id`; nil: the first), and whether
+  /// Enter opened its story.
+  public var fieldChosen: String?
+  public var fieldOpened = false
   /// Where the QA checklist is scrolled; until it is, it shows the step under way.
   public var qaView = ScrollView(end: .top, releasesAtEnd: false)
 
@@ -71,7 +75,11 @@ extension Inspector {
       guard let chosen = ReceiverScreen.Pane(rawValue: pane.rawValue) else { return true }
       model.receiver.focus = chosen
     case .scrollUp, .scrollDown, .pageUp, .pageDown, .top, .bottom:
-      if model.receiver.focus == .devices {
+      if model.receiver.focus == .body, model.receiver.fieldsShown, !model.receiver.fieldOpened,
+        model.receiver.fields?.fields.isEmpty == false
+      {
+        chooseField(action, &model)
+      } else if model.receiver.focus == .devices {
         selectDevice(action, &model)
       } else {
         scrollReceiverPane(action, &model)

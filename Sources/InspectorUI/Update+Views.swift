@@ -34,36 +34,6 @@ extension Inspector {
     model.receiver.body = (device.deviceID, entry.at, ReadableJSON.lines(Array(entry.body.utf8)))
   }
 
-  /// `W`: the Why view in the body's place, or back to the body.
-  static func fieldsKey(_ model: inout InspectorModel) -> [InspectorEffect] {
-    model.receiver.fieldsShown.toggle()
-    model.receiver.fieldsLoadedFor = nil
-    if model.receiver.fieldsShown { model.receiver.qaShown = false }
-    return fieldsWanted(&model)
-  }
-
-  /// The receiver's answer, kept while the view is shown and the device still chosen.
-  static func showFields(
-    _ stories: DeviceFieldStories?, of deviceID: String, _ model: inout InspectorModel
-  ) {
-    guard model.receiver.fieldsShown, model.selectedDevice?.deviceID == deviceID else { return }
-    model.receiver.fields = stories
-  }
-
-  /// The Why view asks for the chosen device's field stories when it is shown and the device,
-  /// or its newest request, is not the one they were asked for.
-  static func fieldsWanted(_ model: inout InspectorModel) -> [InspectorEffect] {
-    guard model.receiver.fieldsShown, let device = model.selectedDevice else { return [] }
-    if let loaded = model.receiver.fieldsLoadedFor, loaded.deviceID == device.deviceID,
-      loaded.lastSeen == device.lastSeen
-    {
-      return []
-    }
-    if model.receiver.fieldsLoadedFor?.deviceID != device.deviceID { model.receiver.fields = nil }
-    model.receiver.fieldsLoadedFor = (device.deviceID, device.lastSeen)
-    return [.loadFields(deviceID: device.deviceID)]
-  }
-
   /// The QA keys: `Q` shows or hides the checklist, Enter goes on after an ask, `[` and `]`
   /// open a step's verdict and evidence.
   static func qaKey(_ action: Action, _ model: inout InspectorModel) -> [InspectorEffect] {

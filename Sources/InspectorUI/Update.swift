@@ -220,11 +220,13 @@ public enum Inspector {
       model.mode = .filter(LineEditor(model.deviceScreen.eventFilter))
     case .back:
       guard model.screen != .fleet else { return fleetKey(&model) }
+      guard model.screen != .receiver else { return fieldsBack(&model) }
       model.deviceScreen.eventFilter = ""
       model.deviceScreen.eventsBack = 0
     case .focusNext, .focusPrevious, .focus, .scrollUp, .scrollDown, .pageUp, .pageDown, .top,
       .bottom:
-      if model.screen == .receiver, receiverKey(action, &model) { return [] }
+      // Another device chosen: the Fields pane asks for its fields.
+      if model.screen == .receiver, receiverKey(action, &model) { return fieldsWanted(&model) }
       deviceKey(action, &model)
     case .toggleAppState:
       return [.run(model.device?.appState == .background ? .foreground : .background)]
@@ -262,6 +264,7 @@ public enum Inspector {
     case .fleet: return fleetKey(&model)
     case .qaChecklist, .qaProceed, .qaPreviousStep, .qaNextStep: return qaKey(action, &model)
     case .fieldsToggle: return fieldsKey(&model)
+    case .openField: return openField(&model)
     case .confirm, .cancel, .add, .remove, .nextField: break
     }
     return []

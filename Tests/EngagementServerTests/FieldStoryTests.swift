@@ -72,6 +72,42 @@ struct FieldStoryTests {
     #expect(!sentences.contains { $0.contains("contact key") || $0.contains("tag ALL") })
   }
 
+  @Test("S2, S5: a change still waiting that processing will reject is said now, with the fix")
+  func waitingToBeRejected() async throws {
+    let rig = try Rig(defined: ["FirstName"])
+    await rig.send(0, sdkBody(key: "ada@example.com", attributes: ["FirstName": "Ada"]))
+    await rig.send(
+      100, sdkBody(key: "ada@example.com", attributes: ["FirstName": "Bob", "Plan": "pro"]),
+      process: false)
+    let story = try await rig.story()
+    let first = try #require(story.fields.first { $0.name == "FirstName" })
+    #expect(first.latest?.outcome == .waiting)
+    #expect(
+      first.latest?.why
+        == "received (201); processing at 00:01:50 UTC (S2) will reject it with its whole registration because Plan is not in the demographics table (S5)"
+    )
+    #expect(first.latest?.undefinedAttributes == ["Plan"])
+    let plan = try #require(story.fields.first { $0.name == "Plan" })
+    #expect(
+      plan.latest?.why?.hasSuffix(
+        "will reject it with its whole registration: Plan is not in the demographics table (S5)")
+        == true)
+    let sentences = try await rig.explain()
+    #expect(
+      sentences.contains {
+        $0.hasPrefix(
+          "FirstName=Bob (00:01:40 UTC) is received (201); processing at 00:01:50 UTC (S2) will reject it"
+        )
+          && $0.hasSuffix(
+            "the contact still has FirstName=Ada. Fix: add Plan to the demographics table (regctl: server define-attribute NAME), or stop sending it."
+          )
+      }, "\(sentences)")
+    // Once processed, the same field reads as rejected.
+    await rig.send(200, sdkBody(key: "ada@example.com", attributes: ["FirstName": "Ada"]))
+    let later = try await rig.story()
+    #expect(later.fields.first { $0.name == "Plan" }?.events.first?.outcome == .rejected)
+  }
+
   @Test("R2.5 a reserved key; S2 a change still waiting; R3.2 when a change made now goes out")
   func reservedAndWaiting() async throws {
     let rig = try Rig()

@@ -1,8 +1,8 @@
-import EngagementCore
 import Foundation
 import RegistrationCore
 import Testing
 
+@testable import EngagementCore
 @testable import InspectorUI
 
 /// The receiver's Why view (`W`, #30): it asks the receiver for the chosen device's field
@@ -45,7 +45,7 @@ struct WhyViewTests {
     #expect(Inspector.view(model).text.contains("asking the server for the device's fields"))
     _ = Inspector.update(&model, .fields(try Self.stories("PHONE"), deviceID: "PHONE"))
     let text = Inspector.view(model).text
-    #expect(text.contains("Why: each field's story"), "\(text)")
+    #expect(text.contains("Fields: why each"), "\(text)")
     #expect(text.contains("FirstName=Bob") && text.contains("Plan is not in the"), "\(text)")
     // The same device, nothing new: a snapshot asks nothing more.
     let again = Inspector.update(
@@ -61,5 +61,125 @@ struct WhyViewTests {
     // An answer for a device no longer chosen is dropped.
     _ = Inspector.update(&model, .fields(try Self.stories("OTHER"), deviceID: "OTHER"))
     #expect(model.receiver.fields?.deviceID != "OTHER")
+  }
+
+  /// The body pane's text as drawn.
+  static func pane(_ model: InspectorModel) -> String {
+    let rect = ReceiverScreen.rects(width: model.width, height: model.height)[.body]!
+    let lines = Inspector.view(model).text.split(separator: "\n", omittingEmptySubsequences: false)
+    return lines[rect.y..<(rect.y + rect.height)].map {
+      String($0.dropFirst(rect.x).prefix(rect.width))
+    }.joined(separator: "\n")
+  }
+
+  @Test("the Fields pane: a row a field under a cursor, Enter opens its story, Esc goes back")
+  func fieldsPane() throws {
+    var watch = DeviceWatch()
+    try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
+    var model = receiverModel(watch, now: 10)
+    _ = Inspector.update(&model, .key(.character("W")))
+    #expect(model.receiver.focus == .body, "W takes the keys to the pane")
+    _ = Inspector.update(&model, .fields(try Self.stories("PHONE"), deviceID: "PHONE"))
+    var pane = Self.pane(model)
+    #expect(pane.contains("Fields: why each"), "\(pane)")
+    #expect(pane.contains("> contact key"), "the first field is chosen: \(pane)")
+    #expect(pane.contains("  attribute Plan") && pane.contains("rejected"), "\(pane)")
+    #expect(pane.contains("Fix: add Plan"), "the explanation under the rows: \(pane)")
+    // Down twice chooses Plan; Enter opens its story: its own sentence, the value, the reason.
+    _ = Inspector.update(&model, .key(.down))
+    _ = Inspector.update(&model, .key(.down))
+    #expect(Self.pane(model).contains("> attribute Plan"), "\(Self.pane(model))")
+    #expect(Inspector.update(&model, .key(.enter)).isEmpty)
+    pane = Self.pane(model)
+    #expect(pane.contains("Field attribute Plan"), "\(pane)")
+    #expect(pane.contains("Plan=pro (") && pane.contains("Fix: add Plan"), "\(pane)")
+    #expect(pane.contains("#2") && pane.contains("\"pro\""), "\(pane)")
+    #expect(!pane.contains("FirstName=Bob"), "only this field's story: \(pane)")
+    // Esc: back to the list, Plan still chosen; Esc again: back to the last body.
+    _ = Inspector.update(&model, .key(.escape))
+    #expect(Self.pane(model).contains("> attribute Plan"), "\(Self.pane(model))")
+    _ = Inspector.update(&model, .key(.escape))
+    #expect(!model.receiver.fieldsShown)
+    #expect(Self.pane(model).contains("Last body"), "\(Self.pane(model))")
+  }
+
+  @Test("the cursor stops at both ends, and the list follows it down a short pane")
+  func cursorFollowed() throws {
+    var watch = DeviceWatch()
+    try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
+    var model = receiverModel(watch, now: 10)
+    _ = Inspector.update(&model, .key(.character("W")))
+    var stories = try Self.stories("PHONE")
+    stories.fields += (1...30).map {
+      FieldStory(kind: .tag, name: "tag\($0)", events: [], holds: "the tag", notes: [])
+    }
+    _ = Inspector.update(&model, .fields(stories, deviceID: "PHONE"))
+    _ = Inspector.update(&model, .key(.up))
+    #expect(model.receiver.fieldChosen == "contactKey contact key", "the top stops the cursor")
+    _ = Inspector.update(&model, .key(.character("G")))
+    #expect(model.receiver.fieldChosen == "tag tag30")
+    #expect(Self.pane(model).contains("> tag tag30"), "\(Self.pane(model))")
+    _ = Inspector.update(&model, .key(.down))
+    #expect(model.receiver.fieldChosen == "tag tag30", "the bottom stops it")
+    _ = Inspector.update(&model, .key(.character("g")))
+    #expect(Self.pane(model).contains("> contact key"), "\(Self.pane(model))")
+  }
+
+  @Test("another device chosen: its fields are asked for at once, from its first field")
+  func anotherDevice() throws {
+    var watch = DeviceWatch()
+    try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
+    try ReceiverViewTests.register(&watch, "TABLET", tags: ["ALL"], at: 2)
+    var model = receiverModel(watch, now: 10)
+    let listed = try #require(model.watched?.map(\.deviceID))
+    let first = try #require(model.selectedDevice?.deviceID)
+    #expect(listed.count == 2 && listed.first == first)
+    let other = listed[1]
+    #expect(Inspector.update(&model, .key(.character("W"))) == [.loadFields(deviceID: first)])
+    _ = Inspector.update(&model, .fields(try Self.stories(first), deviceID: first))
+    _ = Inspector.update(&model, .key(.down))
+    _ = Inspector.update(&model, .key(.enter))
+    _ = Inspector.update(&model, .key(.character("1")))
+    let asked = Inspector.update(&model, .key(.down))
+    #expect(asked == [.loadFields(deviceID: other)])
+    #expect(model.receiver.fields == nil && !model.receiver.fieldOpened)
+    #expect(model.receiver.fieldChosen == nil)
+    #expect(Self.pane(model).contains("asking the server"), "\(Self.pane(model))")
+  }
+
+  @Test("Enter with no field shown: a hint, not an error; in a QA run it answers the ask")
+  func enterElsewhere() throws {
+    var watch = DeviceWatch()
+    try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
+    var model = receiverModel(watch, now: 10)
+    #expect(Inspector.update(&model, .key(.enter)).isEmpty)
+    #expect(model.flash?.isError == false && model.flash?.text.contains("W") == true)
+    var qa = QAChecklist(plan: "quick", items: [.init(summary: "open the app")])
+    qa.ask = "Open the app"
+    _ = Inspector.update(&model, .qa(qa))
+    #expect(Inspector.update(&model, .key(.enter)) == [.qaProceed])
+  }
+
+  @Test("a field's name and value from the app are shown escaped, never as terminal controls")
+  func hostileField() throws {
+    var watch = DeviceWatch()
+    try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
+    var model = receiverModel(watch, now: 10)
+    _ = Inspector.update(&model, .key(.character("W")))
+    let hostile = FieldStory(
+      kind: .attribute, name: "Evil\u{1B}[2J",
+      events: [
+        .init(
+          at: 1, registrationID: 1, value: "x\u{7}\u{1B}]0;owned\u{7}", outcome: .accepted,
+          why: nil, undefinedAttributes: nil)
+      ], holds: "Evil\u{1B}[2J=x", notes: [])
+    let stories = DeviceFieldStories(
+      deviceID: "PHONE", registrationsRead: 1, contactKey: nil, fields: [hostile], nextSend: nil)
+    _ = Inspector.update(&model, .fields(stories, deviceID: "PHONE"))
+    _ = Inspector.update(&model, .key(.enter))
+    let text = Inspector.view(model).text
+    let controls = text.unicodeScalars.filter { $0.value == 0x1B || $0.value == 0x07 }.count
+    #expect(controls == 0, "no raw ESC or BEL reaches the screen")
+    #expect(text.contains("Evil\\e[2J") && text.contains("\"x\\x07\\e]0;owned\\x07\""))
   }
 }

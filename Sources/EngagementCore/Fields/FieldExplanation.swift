@@ -14,7 +14,42 @@ public enum FieldExplanation {
     var waiting: [String] = []
     var notes: [String] = []
     for story in fields.fields {
-      guard let latest = story.latest else { continue }
+      let told = Self.told(story, time: time)
+      rejected += told.rejected
+      waiting += told.waiting
+      notes += told.notes
+    }
+    var answer = rejected + waiting + notes
+    if let next = fields.nextSend { answer.append(capitalized(next) + ".") }
+    if rejected.isEmpty && waiting.isEmpty {
+      let count = fields.fields.count
+      answer.insert(
+        count == 0
+          ? "The server holds no registration of device \(TerminalText.escaped(fields.deviceID)) to read fields from."
+          : "Every field the app sent was accepted by processing (\(count) field\(count == 1 ? "" : "s") read from \(fields.registrationsRead) registration\(fields.registrationsRead == 1 ? "" : "s")).",
+        at: 0)
+    }
+    return answer
+  }
+
+  /// One field's part of the answer, most important first: the receiver's story of a single
+  /// field opens with it.
+  public static func sentences(
+    _ story: FieldStory, time: (Double) -> String = FieldExplanation.timeOfDay
+  ) -> [String] {
+    let told = Self.told(story, time: time)
+    return told.rejected + told.waiting + told.notes
+  }
+
+  /// What one field says: a change rejected (with its fix), a change still waiting, and what
+  /// is worth knowing besides.
+  static func told(_ story: FieldStory, time: (Double) -> String)
+    -> (rejected: [String], waiting: [String], notes: [String])
+  {
+    var rejected: [String] = []
+    var waiting: [String] = []
+    var notes: [String] = []
+    if let latest = story.latest {
       let sent = label(story, latest)
       let holds = holding(story)
       // What the contact holds already did arrive: only a change that did not is news.
@@ -33,8 +68,10 @@ public enum FieldExplanation {
           "\(sent) (\(time(latest.at))) was \(rejectedWhy(latest.why)); \(holds). Fix: \(fix(latest.undefinedAttributes))."
         )
       case .waiting:
+        // A registration processing will refuse (an undefined attribute) has its fix now.
+        let fix = latest.undefinedAttributes.map { " Fix: \(Self.fix($0))." } ?? ""
         waiting.append(
-          "\(sent) (\(time(latest.at))) is \(latest.why ?? "waiting for processing"): not on the contact yet; \(holds)."
+          "\(sent) (\(time(latest.at))) is \(latest.why ?? "waiting for processing"): not on the contact yet; \(holds).\(fix)"
         )
       case .accepted:
         if latest.value == nil, story.kind == .attribute {
@@ -43,17 +80,7 @@ public enum FieldExplanation {
       }
       notes += story.notes.map { capitalized($0) + "." }
     }
-    var answer = rejected + waiting + notes
-    if let next = fields.nextSend { answer.append(capitalized(next) + ".") }
-    if rejected.isEmpty && waiting.isEmpty {
-      let count = fields.fields.count
-      answer.insert(
-        count == 0
-          ? "The server holds no registration of device \(TerminalText.escaped(fields.deviceID)) to read fields from."
-          : "Every field the app sent was accepted by processing (\(count) field\(count == 1 ? "" : "s") read from \(fields.registrationsRead) registration\(fields.registrationsRead == 1 ? "" : "s")).",
-        at: 0)
-    }
-    return answer
+    return (rejected, waiting, notes)
   }
 
   /// How `holds` would read if the contact held the event's value.

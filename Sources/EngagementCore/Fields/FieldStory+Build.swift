@@ -100,7 +100,19 @@ struct FieldStoryBuilder {
   ) -> (FieldStory.Event.Outcome, String?, [String]?) {
     switch registration.status {
     case .received:
-      return (.waiting, "received (201); processed at \(stamp(registration.processAt)) (S2)", nil)
+      let waiting = "received (201); processed at \(stamp(registration.processAt)) (S2)"
+      // Under today's table processing will refuse it: say so now, not in five minutes.
+      guard
+        case .undefinedAttributes(let names)? = ProcessingRules.refusal(
+          registration.payload, definedAttributes: facts.definedAttributes)
+      else { return (.waiting, waiting, nil) }
+      let undefined = names.map(TerminalText.escaped)
+      return (
+        .waiting,
+        "received (201); processing at \(stamp(registration.processAt)) (S2) will reject it "
+          + wholeRegistration(undefined, attribute: attribute),
+        undefined
+      )
     case .processed:
       return (.accepted, nil, nil)
     case .rejected:
@@ -110,20 +122,22 @@ struct FieldStoryBuilder {
           registration.payload, definedAttributes: facts.definedAttributes)
       else { return (.rejected, "the registration was rejected: \(reason)", nil) }
       let undefined = names.map(TerminalText.escaped)
-      if let attribute, names.contains(where: { $0.lowercased() == attribute.lowercased() }) {
-        return (
-          .rejected,
-          "rejected with its whole registration: \(TerminalText.escaped(attribute)) is not in the demographics table (S5)",
-          undefined
-        )
-      }
-      let list = undefined.joined(separator: ", ")
       return (
-        .rejected,
-        "rejected with its whole registration because \(list) \(undefined.count == 1 ? "is" : "are") not in the demographics table (S5)",
-        undefined
+        .rejected, "rejected " + wholeRegistration(undefined, attribute: attribute), undefined
       )
     }
+  }
+
+  /// "with its whole registration: Plan is not in the demographics table (S5)", or, for
+  /// another field, "... because Plan is not ...".
+  static func wholeRegistration(_ undefined: [String], attribute: String?) -> String {
+    if let attribute, undefined.contains(where: { $0.lowercased() == attribute.lowercased() }) {
+      return
+        "with its whole registration: \(TerminalText.escaped(attribute)) is not in the demographics table (S5)"
+    }
+    let list = undefined.joined(separator: ", ")
+    return
+      "with its whole registration because \(list) \(undefined.count == 1 ? "is" : "are") not in the demographics table (S5)"
   }
 
   func stories() -> [FieldStory] {

@@ -52,6 +52,9 @@ public struct FieldStory: Sendable, Encodable {
   /// contact that differs, an orphaned contact.
   public var notes: [String]
 
+  /// The field among a device's: its kind and name ("attribute FirstName").
+  public var id: String { kind.rawValue + " " + name }
+
   /// The newest event.
   public var latest: Event? { events.last }
 }

@@ -1,48 +1,132 @@
 import EngagementCore
 import RegistrationCore
 
-/// The receiver's Why view: the chosen device's explanation (why each field did or did not
-/// arrive, each rejection with its fix), then every field's story, one line an event.
+/// The receiver's Fields pane (`W`, in the body's place): the chosen device's explanation (why
+/// each field did or did not arrive, each rejection with its fix), then its fields one a row
+/// under a cursor; Enter opens the chosen field's story: its part of the explanation, every
+/// value sent and what processing did with it, and what the contact holds now.
 enum FieldsPane {
-  static func lines(_ stories: DeviceFieldStories?, width: Int) -> [Line] {
-    guard let stories else { return [[("asking the server for the device's fields…", .dim)]] }
-    var lines: [Line] = []
-    for sentence in FieldExplanation.sentences(stories) {
-      let role: StyleRole =
-        sentence.contains(" was rejected")
-        ? .error : sentence.contains(" is received") ? .warning : .normal
-      lines += TextWidth.wrap(sentence, width: max(10, width)).map { [($0, role)] }
+  static func title(_ model: InspectorModel) -> String {
+    guard model.receiver.fieldOpened, let story = chosen(model) else {
+      return "Fields: why each did or did not arrive (Enter: a story, W: back)"
     }
+    return "Field " + name(story) + " (Esc: the fields)"
+  }
+
+  /// The field under the cursor: the one chosen, or the first.
+  static func chosen(_ model: InspectorModel) -> FieldStory? {
+    guard let fields = model.receiver.fields?.fields, !fields.isEmpty else { return nil }
+    return fields.first { $0.id == model.receiver.fieldChosen } ?? fields.first
+  }
+
+  /// The lines, and the row to keep in view (the chosen field's, in the list).
+  static func lines(_ model: InspectorModel, width: Int) -> (lines: [Line], focusRow: Int) {
+    guard let stories = model.receiver.fields else {
+      return ([[("asking the server for the device's fields…", .dim)]], 0)
+    }
+    if model.receiver.fieldOpened, let story = chosen(model) {
+      return (storyLines(story, width: width), 0)
+    }
+    return list(stories, chosen: chosen(model)?.id, width: width)
+  }
+
+  /// A row a field (its name, what the contact holds, what became of the newest value sent),
+  /// then the explanation: the rows first, so a short pane still shows the cursor.
+  static func list(_ stories: DeviceFieldStories, chosen: String?, width: Int)
+    -> (lines: [Line], focusRow: Int)
+  {
+    var lines: [Line] = []
+    var focusRow = 0
+    let nameWidth = min(28, max(12, width / 3))
+    let holdsWidth = min(22, max(8, width / 4))
     for story in stories.fields {
-      lines.append([])
-      lines.append([
-        (kindLabel(story.kind) + story.name, .accent),
-        ("  holds " + (story.holds ?? "nothing"), .dim),
-      ])
-      for event in story.events {
-        let role: StyleRole =
-          switch event.outcome {
-          case .accepted: .success
-          case .rejected: .error
-          case .waiting: .warning
-          }
-        lines.append([
-          ("  " + FieldExplanation.timeOfDay(event.at) + "  #\(event.registrationID) ", .dim),
-          (TextWidth.column(event.outcome.rawValue, 9), role),
-          (event.value.map { "\"\($0)\"" } ?? "(not sent)", .normal),
-          (event.why.map { "  " + $0 } ?? "", .dim),
-        ])
+      let isChosen = story.id == chosen
+      if isChosen { focusRow = lines.count }
+      var row: Line = [
+        (isChosen ? "> " : "  ", .accent),
+        (TextWidth.column(name(story), nameWidth), isChosen ? .selection : .normal),
+        (" " + TextWidth.column(holds(story), holdsWidth), .dim),
+      ]
+      if let latest = story.latest {
+        row.append((" " + TextWidth.column(latest.outcome.rawValue, 8), role(latest.outcome)))
+        row.append((" " + FieldExplanation.timeOfDay(latest.at), .dim))
       }
-      lines += story.notes.map { [("  " + $0, .warning)] }
+      if !story.notes.isEmpty { row.append(("  !", .warning)) }
+      lines.append(row)
+    }
+    if !lines.isEmpty { lines.append([]) }
+    lines += sentences(FieldExplanation.sentences(stories), width: width)
+    return (lines, focusRow)
+  }
+
+  /// One field: its part of the explanation, each value sent (the reason on the lines below),
+  /// the notes, what the contact holds.
+  static func storyLines(_ story: FieldStory, width: Int) -> [Line] {
+    var lines: [Line] = [
+      [(name(story), .accent), ("  the contact holds " + holds(story), .dim)]
+    ]
+    let told = FieldExplanation.sentences(story)
+    lines += sentences(told.isEmpty ? ["This field arrived as sent."] : told, width: width)
+    lines.append([])
+    for event in story.events {
+      lines.append([
+        (FieldExplanation.timeOfDay(event.at) + "  #\(event.registrationID) ", .dim),
+        (TextWidth.column(event.outcome.rawValue, 9), role(event.outcome)),
+        (event.value.map { "\"\(TerminalText.escaped($0))\"" } ?? "(not sent)", .normal),
+      ])
+      if let why = event.why {
+        lines += TextWidth.wrap(TerminalText.escaped(why), width: max(10, width - 4)).map {
+          [("    " + $0, .dim)]
+        }
+      }
+    }
+    lines += story.notes.flatMap { note in
+      TextWidth.wrap(TerminalText.escaped(note), width: max(10, width - 2)).map {
+        [("  " + $0, .warning)]
+      }
     }
     return lines
   }
 
-  private static func kindLabel(_ kind: FieldStory.Kind) -> String {
-    switch kind {
-    case .attribute: "attribute "
-    case .tag: "tag "
-    case .contactKey: ""
+  /// Sentences wrapped to the pane, a rejection in the error colour, a wait in the warning's.
+  static func sentences(_ sentences: [String], width: Int) -> [Line] {
+    sentences.flatMap { sentence -> [Line] in
+      let role: StyleRole =
+        sentence.contains(" was rejected")
+        ? .error : sentence.contains(" is received") ? .warning : .normal
+      return TextWidth.wrap(TerminalText.escaped(sentence), width: max(10, width)).map {
+        [($0, role)]
+      }
+    }
+  }
+
+  static func name(_ story: FieldStory) -> String {
+    let name = TerminalText.escaped(story.name)
+    switch story.kind {
+    case .attribute: return "attribute " + name
+    case .tag: return "tag " + name
+    case .contactKey: return name
+    }
+  }
+
+  static func holds(_ story: FieldStory) -> String {
+    guard let held = story.holds else { return "nothing" }
+    switch story.kind {
+    // An attribute is held as "Key=value": the row names the key already.
+    case .attribute:
+      let value =
+        held.hasPrefix(story.name + "=") ? String(held.dropFirst(story.name.count + 1)) : held
+      return "\"" + TerminalText.escaped(value) + "\""
+    case .tag: return "the tag"
+    case .contactKey: return "\"" + TerminalText.escaped(held) + "\""
+    }
+  }
+
+  static func role(_ outcome: FieldStory.Event.Outcome) -> StyleRole {
+    switch outcome {
+    case .accepted: .success
+    case .rejected: .error
+    case .waiting: .warning
     }
   }
 }

@@ -51,7 +51,7 @@ enum ReceiverPanes {
         + (selected.map { " · " + TerminalText.escaped($0.deviceID) } ?? "")
     case .findings: return number + "Findings"
     case .body:
-      if model.receiver.fieldsShown { return number + "Why: each field's story (W: back)" }
+      if model.receiver.fieldsShown { return number + FieldsPane.title(model) }
       if let qa = model.receiver.qa, model.receiver.qaShown { return number + QAPane.title(qa) }
       return number + "Last body (+ changed)"
     }
@@ -67,7 +67,7 @@ enum ReceiverPanes {
     case .timeline: return timeline(model, selected)
     case .findings: return findings(selected, model.glyphs, width: width)
     case .body:
-      if model.receiver.fieldsShown { return FieldsPane.lines(model.receiver.fields, width: width) }
+      if model.receiver.fieldsShown { return FieldsPane.lines(model, width: width).lines }
       // A QA run takes the body's place: the checklist beside the timeline.
       if let qa = model.receiver.qa, model.receiver.qaShown {
         return QAPane.lines(model, qa, width: width).lines
