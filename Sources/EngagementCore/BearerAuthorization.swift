@@ -7,6 +7,10 @@ public enum BearerAuthorization {
     guard let header else {
       return "the Authorization header is missing; send \"Bearer <access token>\""
     }
+    // Every request carries it: the usual shape is read without splitting or lowercasing.
+    if let matches = bearerTokenMatches(header, token: token) {
+      return matches ? nil : "the bearer token is not this app's"
+    }
     let parts = header.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
     guard parts.count == 2, parts[0].lowercased() == "bearer" else {
       return "the Authorization header must be \"Bearer <access token>\""
@@ -16,6 +20,36 @@ public enum BearerAuthorization {
       return "the bearer token is not this app's"
     }
     return nil
+  }
+
+  /// For a header that starts "Bearer " (in any case), whether the rest, less its leading
+  /// spaces, is the token, compared in constant time; nil for any other shape.
+  private static func bearerTokenMatches(_ header: String, token: String) -> Bool? {
+    let utf8 = header.utf8
+    var index = utf8.startIndex
+    for expected in "bearer ".utf8 {
+      guard index < utf8.endIndex else { return nil }
+      let byte = utf8[index]
+      guard (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) == expected else { return nil }
+      index = utf8.index(after: index)
+    }
+    while index < utf8.endIndex, utf8[index] == UInt8(ascii: " ") {
+      index = utf8.index(after: index)
+    }
+    // Nothing after the scheme: the general reading says which shape that is.
+    guard index < utf8.endIndex else { return nil }
+    var difference: UInt8 = 0
+    var length = 0
+    for expected in token.utf8 {
+      if index < utf8.endIndex {
+        difference |= utf8[index] ^ expected
+        index = utf8.index(after: index)
+      } else {
+        difference |= expected | 1
+      }
+      length += 1
+    }
+    return difference == 0 && index == utf8.endIndex && length == token.utf8.count
   }
 
   private static func constantTimeEqual(_ left: [UInt8], _ right: [UInt8]) -> Bool {

@@ -1,4 +1,5 @@
 import RegistrationCore
+import Synchronization
 
 /// Which SDK a request came from, read from its User-Agent and `X-SDK-Version` (SDK-FACTS:
 /// `MarketingCloudSdk/<sdk> (<system> <version>; <locale>; <maker>/<model>) <bundle>/<app>`).
@@ -76,8 +77,12 @@ extension ClientIdentity {
   /// The rules this client is judged by: its SDK's profile at the version it names (8.0.0
   /// on; a later major as the newest read), else the newest read.
   public var profile: SDKProfile {
-    sdkVersion.flatMap { sdk.profile.at(version: $0) } ?? sdk.profile
+    guard let sdkVersion else { return sdk.profile }
+    return Self.profiles.profile(sdk, sdkVersion)
   }
+
+  /// Every registration asks its client's profile: each (SDK, version) is worked out once.
+  private static let profiles = ProfileCache()
 
   /// The profile used, as `--sdk` names it: "android@9.0.0", "ios", "documented".
   public var profileName: String {
@@ -102,5 +107,27 @@ extension ClientIdentity {
     guard let major = sdkVersion.flatMap(SDKVersionNumber.major), major > 10
     else { return "" }
     return " (judged as 10.x: \(major).x not read yet)"
+  }
+}
+
+/// The profiles of the (SDK, version) pairs seen lately: a fleet runs a handful of versions,
+/// and working one out copies and edits a whole profile.
+private final class ProfileCache: Sendable {
+  private struct Key: Hashable {
+    var sdk: ClientIdentity.SDK
+    var version: String
+  }
+  private let known = Mutex<[Key: SDKProfile]>([:])
+
+  func profile(_ sdk: ClientIdentity.SDK, _ version: String) -> SDKProfile {
+    let key = Key(sdk: sdk, version: version)
+    if let found = known.withLock({ $0[key] }) { return found }
+    let made = sdk.profile.at(version: version) ?? sdk.profile
+    known.withLock { known in
+      // Versions are what clients say: kept within a bound whatever they send.
+      if known.count >= 64 { known.removeAll(keepingCapacity: true) }
+      known[key] = made
+    }
+    return made
   }
 }

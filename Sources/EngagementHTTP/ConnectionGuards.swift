@@ -27,7 +27,10 @@ extension Duration {
   var timeAmount: TimeAmount { .nanoseconds(Int64((self / .nanoseconds(1)).rounded())) }
 }
 
-/// Closes a connection whose request body stops moving for `limit`.
+/// Closes a connection whose request body stops moving for `limit`. Progress is a time kept
+/// on each piece; one timer a connection checks it, armed when a request starts and again
+/// only while a body is still arriving, so a busy connection schedules a timer once a
+/// `limit`, not on every piece (which cost a heap insertion and a cancel per request).
 final class BodyProgressHandler: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPRequestPart
   typealias InboundOut = HTTPRequestPart
@@ -36,70 +39,95 @@ final class BodyProgressHandler: ChannelDuplexHandler, RemovableChannelHandler {
 
   private let limit: TimeAmount
   private var timer: Scheduled<Void>?
+  /// A request's body is arriving: from its head to its end, or to an answer given first.
+  private var reading = false
+  private var lastProgress = NIODeadline.now()
 
   init(limit: TimeAmount) { self.limit = limit }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     switch unwrapInboundIn(data) {
-    case .head, .body: arm(context)
-    case .end: disarm()
+    case .head, .body:
+      reading = true
+      lastProgress = .now()
+      if timer == nil { arm(context, in: limit) }
+    case .end: reading = false
     }
     context.fireChannelRead(data)
   }
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
     // An answer given before the body ended (401, 413) closes the connection itself.
-    if case .end = unwrapOutboundIn(data) { disarm() }
+    if case .end = unwrapOutboundIn(data) { reading = false }
     context.write(data, promise: promise)
   }
 
-  func handlerRemoved(context: ChannelHandlerContext) { disarm() }
-
-  private func arm(_ context: ChannelHandlerContext) {
+  func handlerRemoved(context: ChannelHandlerContext) {
     timer?.cancel()
-    timer = context.eventLoop.assumeIsolated().scheduleTask(in: limit) {
-      context.close(promise: nil)
+    timer = nil
+  }
+
+  private func arm(_ context: ChannelHandlerContext, in delay: TimeAmount) {
+    timer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
+      self.timer = nil
+      self.check(context)
     }
   }
 
-  private func disarm() {
-    timer?.cancel()
-    timer = nil
+  /// Closes when the body has been still for `limit`; waits out the rest otherwise. Between
+  /// requests no timer runs: the next head arms one.
+  private func check(_ context: ChannelHandlerContext) {
+    guard reading else { return }
+    let still = NIODeadline.now() - lastProgress
+    guard still < limit else {
+      context.close(promise: nil)
+      return
+    }
+    arm(context, in: limit - still)
   }
 }
 
 /// The server's open connections, shared by every connection's `ConnectionLimitHandler`: each
-/// with whether it is idle (no request in progress) and since when.
+/// with whether it is idle (no request in progress) and since when. A connection marks itself
+/// busy or idle in its own atomic, without the shared lock, which only admission takes.
 final class ConnectionCount: Sendable {
+  /// One connection's idle time: the uptime in nanoseconds it went idle at, or -1 while a
+  /// request is in progress.
+  final class Idle: Sendable {
+    let since = Atomic<Int64>(Int64(NIODeadline.now().uptimeNanoseconds))
+
+    func set(_ idle: Bool) {
+      since.store(idle ? Int64(NIODeadline.now().uptimeNanoseconds) : -1, ordering: .relaxed)
+    }
+  }
+
   struct Entry {
     var channel: any Channel
-    var idleSince: ContinuousClock.Instant?
+    var idle: Idle
   }
 
   private let entries = Mutex([ObjectIdentifier: Entry]())
 
   /// Admits `channel`; past `limit`, closes the connection idle longest to make room, or, if
-  /// none is idle, refuses this one.
-  func admit(_ channel: any Channel, limit: Int) -> Bool {
+  /// none is idle, refuses this one. The admitted connection's idle state, to keep.
+  func admit(_ channel: any Channel, limit: Int) -> Idle? {
+    let idle = Idle()
     let (admitted, evicted): (Bool, (any Channel)?) = entries.withLock { entries in
       var evicted: (any Channel)?
       if entries.count >= limit {
-        guard
-          let oldest = entries.filter({ $0.value.idleSince != nil })
-            .min(by: { $0.value.idleSince! < $1.value.idleSince! })
-        else { return (false, nil) }
-        evicted = oldest.value.channel
-        entries.removeValue(forKey: oldest.key)
+        let oldest = entries.compactMap { key, entry -> (ObjectIdentifier, Entry, Int64)? in
+          let since = entry.idle.since.load(ordering: .relaxed)
+          return since < 0 ? nil : (key, entry, since)
+        }.min { $0.2 < $1.2 }
+        guard let oldest else { return (false, nil) }
+        evicted = oldest.1.channel
+        entries.removeValue(forKey: oldest.0)
       }
-      entries[ObjectIdentifier(channel)] = Entry(channel: channel, idleSince: .now)
+      entries[ObjectIdentifier(channel)] = Entry(channel: channel, idle: idle)
       return (true, evicted)
     }
     evicted?.close(promise: nil)
-    return admitted
-  }
-
-  func setIdle(_ channel: any Channel, _ idle: Bool) {
-    entries.withLock { $0[ObjectIdentifier(channel)]?.idleSince = idle ? .now : nil }
+    return admitted ? idle : nil
   }
 
   func remove(_ channel: any Channel) {
@@ -117,6 +145,7 @@ final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandle
 
   private let connections: ConnectionCount
   private let limit: Int
+  private var idle: ConnectionCount.Idle?
 
   init(connections: ConnectionCount, limit: Int) {
     self.connections = connections
@@ -124,18 +153,19 @@ final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandle
   }
 
   func handlerAdded(context: ChannelHandlerContext) {
-    if !connections.admit(context.channel, limit: limit) { context.close(promise: nil) }
+    idle = connections.admit(context.channel, limit: limit)
+    if idle == nil { context.close(promise: nil) }
   }
 
   func handlerRemoved(context: ChannelHandlerContext) { connections.remove(context.channel) }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    if case .head = unwrapInboundIn(data) { connections.setIdle(context.channel, false) }
+    if case .head = unwrapInboundIn(data) { idle?.set(false) }
     context.fireChannelRead(data)
   }
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-    if case .end = unwrapOutboundIn(data) { connections.setIdle(context.channel, true) }
+    if case .end = unwrapOutboundIn(data) { idle?.set(true) }
     context.write(data, promise: promise)
   }
 }

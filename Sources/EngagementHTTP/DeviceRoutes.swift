@@ -44,8 +44,11 @@ struct DeviceRoutes {
         switch await Self.receiveOther(
           name, request, context: context, server: server, options: options)
         {
-        case .failure(let refusal): refusal.response
-        case .success: EngagementRoutes.json(200, Array(answer.utf8))
+        case .failure(let refusal): return refusal.response
+        case .success:
+          let bytes = Array(answer.utf8)
+          context.exchange.answered(bytes)
+          return EngagementRoutes.json(200, bytes)
         }
       }
     }
@@ -62,6 +65,7 @@ struct DeviceRoutes {
     guard let body = await EngagementRoutes.readBody(request, options) else {
       return .failure(Refused(response: EngagementRoutes.tooLarge(options, context: context)))
     }
+    context.exchange.read(body)
     let inBody = SDKRoutes.deviceInBody.contains(name)
     let bytes = inBody ? Array(body.readableBytesView) : []
     let deviceID =
@@ -82,6 +86,7 @@ struct DeviceRoutes {
     if server.adoptsFirstApp, await server.adoptedApp == nil,
       let body = try? await request.collectBody(upTo: options.maxBodyBytes)
     {
+      context.exchange.read(body)
       // --any-app: the first registration names the app (collectBody keeps what it read).
       _ = await server.adoptIfFirst(
         authorization: request.headers[.authorization],
@@ -93,6 +98,7 @@ struct DeviceRoutes {
       // A small body is read to learn which device was refused, so the receiver can show it;
       // a larger one is left unread and the connection closed.
       if let small = try? await request.collectBody(upTo: DeviceWatch.bodyLimit) {
+        context.exchange.read(small)
         refusal.payload = try? WireDecoding.payload(from: Data(small.readableBytesView)).get()
       }
       let facts = facts(request)
@@ -105,6 +111,7 @@ struct DeviceRoutes {
     let buffer: ByteBuffer
     do {
       buffer = try await request.collectBody(upTo: options.maxBodyBytes)
+      context.exchange.read(buffer)
     } catch {
       let refusal = EngagementServerCore.Validation.refused(
         Refusal(
@@ -122,6 +129,7 @@ struct DeviceRoutes {
       settings: server.validationSettings)
     let (answer, token) = await server.receive(validation, facts: facts(request))
     var response = await EngagementRoutes.answer(answer, options: options)
+    if case .respond(_, let body, _) = answer { context.exchange.answered(body) }
     if let token { response.headers[subscriberToken] = token }
     return response
   }

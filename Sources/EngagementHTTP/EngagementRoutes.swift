@@ -10,6 +10,8 @@ import RegistrationCore
 struct EngagementRequestContext: RequestContext {
   var coreContext: CoreRequestContextStorage
   let channel: any Channel
+  /// What a device route tells the capture of its exchange (`ExchangeNotes`).
+  let exchange = ExchangeNotes()
 
   init(source: ApplicationRequestContextSource) {
     coreContext = .init(source: source)
@@ -39,7 +41,8 @@ enum EngagementRoutes {
       .add(
         middleware: CaptureMiddleware(
           recorder: recorder, maxBodyBytes: options.maxBodyBytes,
-          scheme: options.tls == nil ? "http" : "https", clock: server.clock))
+          scheme: options.tls == nil ? "http" : "https", clock: server.clock,
+          routesNoteBodies: options.upstream == nil))
     if let upstream = options.upstream {
       RelayRoutes(server: server, upstream: upstream, options: options).add(to: device)
     } else {

@@ -40,10 +40,25 @@ struct HostCheckMiddleware: RouterMiddleware {
   }
 
   static func accepts(_ authority: String, names: Set<String>) -> Bool {
+    if isLoopbackAsUsual(authority) { return true }
     var host = String(hostPart(of: authority)).lowercased()
     if host.hasSuffix(".") { host.removeLast() }
     if host.isEmpty || host == "localhost" || names.contains(host) { return true }
     // An address, not a name: no one else's DNS can point it here.
     return (try? SocketAddress(ipAddress: host, port: 0)) != nil
+  }
+
+  /// `127.0.0.1`, `localhost` or `[::1]`, with or without a port: what nearly every request
+  /// names, accepted without parsing an address.
+  static func isLoopbackAsUsual(_ authority: String) -> Bool {
+    let utf8 = authority.utf8
+    for host in ["127.0.0.1", "localhost", "[::1]"] {
+      guard utf8.starts(with: host.utf8) else { continue }
+      let port = utf8.dropFirst(host.utf8.count)
+      guard let colon = port.first else { return true }
+      return colon == UInt8(ascii: ":") && port.count > 1 && port.count <= 6
+        && port.dropFirst().allSatisfy { $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }
+    }
+    return false
   }
 }

@@ -1,145 +1,139 @@
+import EngagementCore
+import Foundation
 import RegistrationCore
 
-/// A HAR entry written as compact JSON with its keys sorted, byte by byte: what
-/// `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` writes, without its cost.
+/// A capture's entry written as compact JSON with its keys sorted, straight from the exchange:
+/// what `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` writes of
+/// `HARDocument.entry`, without building the entry. It runs on every request of a receiver
+/// with a capture, so the runs of keys between values are written as one literal each, and a
+/// body is escaped in one pass (`JSONText`). `CompactJSONTests` holds it to Foundation's.
 struct CompactJSON {
   private(set) var bytes: [UInt8] = []
 
-  init() { bytes.reserveCapacity(1_024) }
+  init() { bytes.reserveCapacity(2_048) }
 
-  mutating func write(_ entry: HARDocument.Entry) {
-    begin()
-    key("cache")
-    raw("{}")
-    key("request")
-    write(entry.request)
-    key("response")
-    write(entry.response)
-    key("startedDateTime")
-    string(entry.startedDateTime)
-    key("time")
-    number(entry.time)
-    key("timings")
-    begin()
-    key("receive")
-    number(entry.timings.receive)
-    key("send")
-    number(entry.timings.send)
-    key("wait")
-    number(entry.timings.wait)
-    end()
-    end()
-  }
-
-  private mutating func write(_ request: HARDocument.Request) {
-    begin()
-    key("bodySize")
-    number(Double(request.bodySize))
-    key("cookies")
-    headers(request.cookies)
-    key("headers")
-    headers(request.headers)
-    key("headersSize")
-    number(Double(request.headersSize))
-    key("httpVersion")
-    string(request.httpVersion)
-    key("method")
-    string(request.method)
-    if let postData = request.postData {
-      key("postData")
-      write(postData)
+  mutating func write(_ exchange: CapturedExchange) {
+    let milliseconds = (exchange.duration * 1000).rounded()
+    raw(#"{"cache":{},"request":{"bodySize":"#)
+    int(exchange.requestBody.count)
+    raw(#","cookies":[],"headers":"#)
+    headers(exchange.requestHeaders)
+    raw(#","headersSize":-1,"httpVersion":"HTTP/1.1","method":"#)
+    string(exchange.method)
+    if !exchange.requestBody.isEmpty {
+      raw(#","postData":{"mimeType":"#)
+      string(
+        CapturedExchange.value(of: "Content-Type", in: exchange.requestHeaders)
+          ?? "application/json")
+      raw(#","text":"#)
+      text(exchange.requestBody)
+      raw("}")
     }
-    key("queryString")
-    headers(request.queryString)
-    key("url")
-    string(request.url)
-    end()
-  }
-
-  private mutating func write(_ response: HARDocument.Response) {
-    begin()
-    if let error = response._error {
-      key("_error")
+    raw(#","queryString":"#)
+    query(exchange)
+    raw(#","url":"#)
+    string(exchange.url)
+    raw(#"},"response":{"#)
+    if let error = exchange.error {
+      raw(#""_error":"#)
       string(error)
+      raw(",")
     }
-    key("bodySize")
-    number(Double(response.bodySize))
-    key("content")
-    write(response.content)
-    key("cookies")
-    headers(response.cookies)
-    key("headers")
-    headers(response.headers)
-    key("headersSize")
-    number(Double(response.headersSize))
-    key("httpVersion")
-    string(response.httpVersion)
-    key("redirectURL")
-    string(response.redirectURL)
-    key("status")
-    number(Double(response.status))
-    key("statusText")
-    string(response.statusText)
-    end()
+    raw(#""bodySize":"#)
+    int(exchange.status == nil ? -1 : exchange.responseBody.count)
+    raw(#","content":{"mimeType":"#)
+    string(
+      CapturedExchange.value(of: "Content-Type", in: exchange.responseHeaders)
+        ?? "application/json")
+    raw(#","size":"#)
+    int(exchange.responseBody.count)
+    raw(#","text":"#)
+    text(exchange.responseBody)
+    raw(#"},"cookies":[],"headers":"#)
+    headers(exchange.responseHeaders)
+    raw(#","headersSize":-1,"httpVersion":"HTTP/1.1","redirectURL":"","status":"#)
+    int(exchange.status ?? 0)
+    raw(#","statusText":""},"startedDateTime":""#)
+    DateText.appendUTCStamp(Date(timeIntervalSince1970: exchange.startedAt.seconds), to: &bytes)
+    raw(#"","time":"#)
+    number(milliseconds)
+    raw(#","timings":{"receive":0,"send":0,"wait":"#)
+    number(milliseconds)
+    raw("}}")
   }
 
-  private mutating func write(_ content: HARDocument.Content) {
-    begin()
-    key("mimeType")
-    string(content.mimeType)
-    if let size = content.size {
-      key("size")
-      number(Double(size))
+  /// The headers, tokens masked (`HARDocument.masked`).
+  private mutating func headers(_ fields: [HeaderField]) {
+    raw("[")
+    for (index, field) in fields.enumerated() {
+      raw(index == 0 ? #"{"name":"# : #",{"name":"#)
+      string(field.name)
+      raw(#","value":"#)
+      string(HARDocument.maskedValue(field))
+      raw("}")
     }
-    key("text")
-    string(content.text)
-    end()
+    raw("]")
   }
 
-  private mutating func headers(_ headers: [HARDocument.Header]) {
-    bytes.append(UInt8(ascii: "["))
-    for (index, header) in headers.enumerated() {
-      if index > 0 { bytes.append(UInt8(ascii: ",")) }
-      begin()
-      key("name")
-      string(header.name)
-      key("value")
-      string(header.value)
-      end()
+  private mutating func query(_ exchange: CapturedExchange) {
+    guard exchange.url.utf8.contains(UInt8(ascii: "?")) else {
+      raw("[]")
+      return
     }
-    bytes.append(UInt8(ascii: "]"))
+    raw("[")
+    for (index, pair) in exchange.query.sorted(by: { $0.key < $1.key }).enumerated() {
+      raw(index == 0 ? #"{"name":"# : #",{"name":"#)
+      string(pair.key)
+      raw(#","value":"#)
+      string(pair.value)
+      raw("}")
+    }
+    raw("]")
   }
 
-  /// Whether each object open so far already has a member (a comma goes before the next).
-  private var members: [Bool] = []
-
-  private mutating func begin() {
-    bytes.append(UInt8(ascii: "{"))
-    members.append(false)
-  }
-
-  private mutating func end() {
-    bytes.append(UInt8(ascii: "}"))
-    members.removeLast()
-  }
-
-  /// A member's name: these are ASCII with nothing to escape, so written as they are.
-  private mutating func key(_ name: StaticString) {
-    if members.last == true { bytes.append(UInt8(ascii: ",")) }
-    members[members.count - 1] = true
-    bytes.append(UInt8(ascii: "\""))
-    bytes.append(
-      contentsOf: UnsafeBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount))
-    bytes.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+  /// A body as text: valid UTF-8 as it is, anything else repaired as `String(decoding:)` does.
+  private mutating func text(_ body: [UInt8]) {
+    if body.allSatisfy({ $0 < 0x80 }) {
+      bytes.append(UInt8(ascii: "\""))
+      body.withUnsafeBufferPointer { JSONText.appendEscaped(utf8: $0, to: &bytes) }
+      bytes.append(UInt8(ascii: "\""))
+    } else {
+      string(HARDocument.text(body))
+    }
   }
 
   private mutating func string(_ text: String) { JSONText.appendQuoted(text, to: &bytes) }
 
-  private mutating func raw(_ text: String) { bytes.append(contentsOf: text.utf8) }
+  private mutating func raw(_ text: StaticString) {
+    bytes.append(
+      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+  }
+
+  private mutating func int(_ value: Int) {
+    if value < 0 { bytes.append(UInt8(ascii: "-")) }
+    var magnitude = value.magnitude
+    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    guard magnitude < 10_000_000_000 else {
+      bytes.append(contentsOf: String(value.magnitude).utf8)
+      return
+    }
+    var count = 0
+    withUnsafeMutableBytes(of: &digits) { buffer in
+      repeat {
+        buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+        magnitude /= 10
+        count += 1
+      } while magnitude > 0
+      for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
+    }
+  }
 
   /// Whole numbers as integers, as JSONEncoder writes them; others in Swift's shortest form.
   private mutating func number(_ value: Double) {
-    if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
+    if value.isFinite, value == value.rounded(), abs(value) < 1e9 {
+      int(Int(value))
+    } else if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
       bytes.append(contentsOf: String(Int64(value)).utf8)
     } else if value.isFinite {
       bytes.append(contentsOf: "\(value)".utf8)

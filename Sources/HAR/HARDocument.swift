@@ -31,27 +31,52 @@ public enum HARDocument {
   /// A test holds it to what JSONEncoder writes of the same entry.
   public static func encodedEntry(_ exchange: CapturedExchange) -> Data {
     var out = CompactJSON()
-    out.write(entry(exchange))
+    out.write(exchange)
     return Data(out.bytes)
   }
 
   /// The headers a capture may show: tokens masked, everything else as it was.
   public static func masked(_ fields: [HeaderField]) -> [HeaderField] {
-    fields.map { field in
-      // Only these lengths can name a secret; the others are not lowercased to find out.
-      guard [6, 10, 13, 18].contains(field.name.utf8.count) else { return field }
-      switch field.name.lowercased() {
-      case "authorization":
-        let parts = field.value.split(separator: " ", maxSplits: 1)
-        let scheme = parts.count == 2 ? "\(parts[0]) " : ""
-        let secret = parts.count == 2 ? String(parts[1]) : field.value
-        return HeaderField(field.name, scheme + TokenText.fingerprinted(secret))
-      case "x-subscriber-token", "cookie", "set-cookie":
-        return HeaderField(field.name, TokenText.fingerprinted(field.value))
-      default:
-        return field
+    fields.map { HeaderField($0.name, maskedValue($0)) }
+  }
+
+  /// A header's value as a capture may show it: a token masked with its fingerprint.
+  static func maskedValue(_ field: HeaderField) -> String {
+    switch secretKind(field.name) {
+    case .none: return field.value
+    case .authorization:
+      // "Bearer TOKEN": the scheme kept, the rest masked.
+      guard let space = field.value.utf8.firstIndex(of: UInt8(ascii: " ")) else {
+        return TokenText.fingerprinted(field.value)
       }
+      let secret = field.value[field.value.index(after: space)...]
+      return String(field.value[...space]) + TokenText.fingerprinted(String(secret))
+    case .whole: return TokenText.fingerprinted(field.value)
     }
+  }
+
+  private enum SecretKind { case none, authorization, whole }
+
+  /// Which headers hold a secret, told apart without lowercasing every header's name.
+  private static func secretKind(_ name: String) -> SecretKind {
+    let utf8 = name.utf8
+    // Only these lengths can name a secret.
+    switch utf8.count {
+    case 6, 10, 13, 18: break
+    default: return .none
+    }
+    func named(_ wanted: StaticString) -> Bool {
+      guard wanted.utf8CodeUnitCount == utf8.count else { return false }
+      let lower = UnsafeBufferPointer(start: wanted.utf8Start, count: utf8.count)
+      for (index, byte) in utf8.enumerated() {
+        let folded: UInt8 = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+        if folded != lower[index] { return false }
+      }
+      return true
+    }
+    if named("authorization") { return .authorization }
+    if named("x-subscriber-token") || named("cookie") || named("set-cookie") { return .whole }
+    return .none
   }
 
   static func entry(_ exchange: CapturedExchange) -> Entry {

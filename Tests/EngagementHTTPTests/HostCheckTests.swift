@@ -33,6 +33,19 @@ struct HostCheckTests {
     await rig.stop()
   }
 
+  @Test("a name that only starts like loopback is foreign: the fast path takes loopback alone")
+  func loopbackLookalikes() async throws {
+    let rig = try await Rig()
+    for host in [
+      "127.0.0.1.rebind.example", "localhost.rebind.example:8080", "localhostx",
+      "127.0.0.10.rebind.example",
+    ] {
+      let answer = try await get(rig, host: host)
+      #expect(answer.hasPrefix("HTTP/1.1 421"), "\(host): \(answer.prefix(80))")
+    }
+    await rig.stop()
+  }
+
   @Test("loopback, the emulator's 10.0.2.2, a LAN address, IPv6 and localhost are answered")
   func addresses() async throws {
     let rig = try await Rig()

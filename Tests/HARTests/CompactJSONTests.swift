@@ -33,10 +33,28 @@ struct CompactJSONTests {
       startedAt: Instant(12.5), duration: 3.3339, method: "GET",
       url: "http://h/device/v1/app/message?deviceid=\u{7F}\u{2028}", status: 503,
       responseBody: [0xFF, 0xFE, 0x41]),
+    // A fleet's registration: a body of quotes, a token each way, a name in another case.
+    CapturedExchange(
+      startedAt: Instant(1_795_341_600.5), duration: 0.00042, method: "POST",
+      url: "http://127.0.0.1:8080/device/v1/registration",
+      requestHeaders: [
+        HeaderField("AUTHORIZATION", "Bearer load-token-0123456789"),
+        HeaderField("x-subscriber-token", "rs-0123456789abcdef"),
+        HeaderField("Cookie", "a=b"), HeaderField("Set-Cookie", "c=d"),
+      ],
+      requestBody: Array(
+        #"{"attributes":[{"key":"Tier","value":"gold "vip" \ café ü"}],"deviceID":"FLEET-1","tags":["ALL"]}"#
+          .utf8),
+      status: 201,
+      responseHeaders: [
+        HeaderField("Content-Type", "application/json"),
+        HeaderField("X-Subscriber-Token", "rs-fedcba9876543210"),
+      ],
+      responseBody: Array(#"{"received":true,"registrationId":12}"#.utf8)),
   ]
 
   @Test(
-    "the same JSON as JSONEncoder's, for bodies, errors, escapes and odd bytes", arguments: 0..<3)
+    "the same JSON as JSONEncoder's, for bodies, errors, escapes and odd bytes", arguments: 0..<4)
   func sameAsEncoder(_ index: Int) throws {
     let exchange = Self.exchanges[index]
     let mine = HARDocument.encodedEntry(exchange)
@@ -45,5 +63,14 @@ struct CompactJSONTests {
     let b = try JSONSerialization.jsonObject(with: theirs) as? NSDictionary
     #expect(a != nil && a == b, "\(String(decoding: mine, as: UTF8.self))")
     #expect(!mine.contains(0x0A), "compact: one line")
+    // No token is written whole.
+    for field in exchange.requestHeaders + exchange.responseHeaders
+    where ["authorization", "x-subscriber-token", "cookie", "set-cookie"].contains(
+      field.name.lowercased())
+    {
+      let secret = field.value.split(separator: " ").last.map(String.init) ?? field.value
+      #expect(
+        !String(decoding: mine, as: UTF8.self).contains(secret), "\(field.name) written whole")
+    }
   }
 }

@@ -30,4 +30,19 @@ struct DateTextTests {
         == "9999-12-31T23:59:59.999Z")
     #expect(DateText.utcStamp(Date(timeIntervalSince1970: -0.001)) == "1969-12-31T23:59:59.999Z")
   }
+
+  @Test("the bytes a capture writes are utcStamp's, for any date, huge or before year 0 too")
+  func bytesAgree() {
+    var random = SplitMix64(seed: 26)
+    var seconds: [Double] = [
+      0, -0.001, 1_709_164_800.5, 253_402_300_799.999, -62_200_000_000, 9e13,
+    ]
+    seconds += (0..<2_000).map { _ in Double(Int64(random.next() % 253_402_300_800_000)) / 1000 }
+    for value in seconds {
+      let date = Date(timeIntervalSince1970: value)
+      var bytes: [UInt8] = [0x41]
+      DateText.appendUTCStamp(date, to: &bytes)
+      #expect(String(decoding: bytes, as: UTF8.self) == "A" + DateText.utcStamp(date), "\(value)")
+    }
+  }
 }

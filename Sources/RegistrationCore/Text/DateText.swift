@@ -6,6 +6,45 @@ public enum DateText {
   /// and the dates in their state dumps.
   /// Worked out in whole milliseconds, rounded as Foundation's formatter rounds, in the
   /// proleptic Gregorian calendar (Foundation's turns Julian before 1582).
+  /// `utcStamp`, written as bytes: a capture writes one for every request.
+  public static func appendUTCStamp(_ date: Date, to bytes: inout [UInt8]) {
+    let seconds = date.timeIntervalSince1970
+    guard seconds.isFinite, abs(seconds) < 1e14 else {
+      bytes += Array(utcStamp(date).utf8)
+      return
+    }
+    let milliseconds = Int64((seconds * 1000).rounded())
+    let (days, inDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
+    let (day, time) = inDay < 0 ? (days - 1, inDay + 86_400_000) : (days, inDay)
+    let (year, month, dayOfMonth) = civil(days: day)
+    guard (0...9999).contains(year) else {
+      bytes += Array(utcStamp(date).utf8)
+      return
+    }
+    func digits(_ value: Int64, _ width: Int) {
+      var divisor: Int64 = 1
+      for _ in 1..<width { divisor *= 10 }
+      while divisor > 0 {
+        bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
+        divisor /= 10
+      }
+    }
+    digits(year, 4)
+    bytes.append(UInt8(ascii: "-"))
+    digits(month, 2)
+    bytes.append(UInt8(ascii: "-"))
+    digits(dayOfMonth, 2)
+    bytes.append(UInt8(ascii: "T"))
+    digits(time / 3_600_000, 2)
+    bytes.append(UInt8(ascii: ":"))
+    digits(time / 60_000 % 60, 2)
+    bytes.append(UInt8(ascii: ":"))
+    digits(time / 1000 % 60, 2)
+    bytes.append(UInt8(ascii: "."))
+    digits(time % 1000, 3)
+    bytes.append(UInt8(ascii: "Z"))
+  }
+
   public static func utcStamp(_ date: Date) -> String {
     let seconds = date.timeIntervalSince1970
     guard seconds.isFinite, abs(seconds) < 1e14 else { return "\(seconds)" }

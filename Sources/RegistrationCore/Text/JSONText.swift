@@ -11,7 +11,71 @@ public enum JSONText {
 
   /// Valid UTF-8 as the inside of a JSON string: runs with nothing to escape (most text) are
   /// copied in one go; quotes, backslashes and invisible or control characters are escaped.
+  /// Valid UTF-8 (a String's, or ASCII) as the inside of a JSON string, escaped as
+  /// `appendQuoted` escapes it.
+  public static func appendEscaped(utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    appendEscaped(utf8, to: &bytes)
+  }
+
   private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
+    // A long text (a body) is escaped into a buffer of its own; a short one, with fewer
+    // escapes, costs less appended a run at a time.
+    if utf8.count >= 128, let escaped = quotesOnlyEscaped(utf8) {
+      bytes += escaped
+      return
+    }
+    appendEscapedAny(utf8, to: &bytes)
+  }
+
+  /// The common case in one pass over the bytes: text whose only escapes are quotes and
+  /// backslashes (a JSON body inside a capture), written through a pointer into room made
+  /// for the worst case. Nil at the first control or invisible character: `appendEscapedAny`
+  /// takes the text then.
+  private static func quotesOnlyEscaped(_ utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
+    guard let source = utf8.baseAddress else { return [] }
+    var complete = true
+    let escaped = [UInt8](unsafeUninitializedCapacity: 2 * utf8.count) { out, written in
+      guard let base = out.baseAddress else { return }
+      var to = base
+      var from = source
+      let last = source + utf8.count
+      while from < last {
+        let byte = from.pointee
+        switch plainASCII[Int(byte)] {
+        case 0:
+          to.initialize(to: byte)
+          to += 1
+          from += 1
+        case 1:
+          to.initialize(to: 0x5C)
+          (to + 1).initialize(to: byte)
+          to += 2
+          from += 1
+        default:
+          let (scalar, length) = byte >= 0x80 ? scalar(in: utf8, at: from - source) : (" ", 0)
+          guard length > 0, !TerminalText.isUnsafe(scalar) else {
+            complete = false
+            written = to - base
+            return
+          }
+          to.initialize(from: from, count: length)
+          to += length
+          from += length
+        }
+      }
+      written = to - base
+    }
+    return complete ? escaped : nil
+  }
+
+  /// For each byte: 0 copied as it is, 1 escaped with a backslash (`"` and `\`), 2 neither
+  /// (a control character, DEL, or the start of a multi-byte scalar).
+  private static let plainASCII: [UInt8] = (0...255).map { byte in
+    byte == 0x22 || byte == 0x5C ? 1 : byte >= 0x20 && byte < 0x7F ? 0 : 2
+  }
+
+  private static func appendEscapedAny(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8])
+  {
     var run = 0
     var index = 0
     func flush() {

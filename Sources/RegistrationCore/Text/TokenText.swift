@@ -31,11 +31,13 @@ extension TokenText {
   private static let recent = Mutex<[String: String]>([:])
 
   private static func fingerprint(_ value: String) -> String {
-    let digest = SHA256.hash(data: Array(value.utf8))
-    let hex = digest.prefix(4).map { byte in
-      let text = String(byte, radix: 16)
-      return byte < 16 ? "0" + text : text
-    }.joined()
-    return masked(value) + " #" + hex
+    var hex: [UInt8] = []
+    hex.reserveCapacity(8)
+    let digits = Array("0123456789abcdef".utf8)
+    for byte in SHA256.hash(data: Array(value.utf8)).prefix(4) {
+      hex.append(digits[Int(byte >> 4)])
+      hex.append(digits[Int(byte & 0xF)])
+    }
+    return masked(value) + " #" + String(decoding: hex, as: UTF8.self)
   }
 }

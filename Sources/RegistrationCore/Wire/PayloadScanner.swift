@@ -12,9 +12,52 @@ enum PayloadScanner {
   }
 
   private enum Field {
-    case string(WritableKeyPath<RegistrationPayload, String?> & Sendable)
-    case boolean(WritableKeyPath<RegistrationPayload, Bool?> & Sendable)
+    case string(StringField)
+    case boolean(BooleanField)
     case badge, tags, attributes
+  }
+
+  /// The payload's string fields, set by a switch: a key path's write costs hundreds of
+  /// instructions, and a body has a dozen of them.
+  private enum StringField {
+    case deviceID, deviceToken, subscriberKey, etAppId, platform, platformVersion, appVersion
+    case sdkVersion, hwid, locale, language, timeZone, registrationId, uuid, signedString
+    case registrationDateUtc
+
+    func set(_ value: String?, on payload: inout RegistrationPayload) {
+      switch self {
+      case .deviceID: payload.deviceID = value
+      case .deviceToken: payload.deviceToken = value
+      case .subscriberKey: payload.subscriberKey = value
+      case .etAppId: payload.etAppId = value
+      case .platform: payload.platform = value
+      case .platformVersion: payload.platformVersion = value
+      case .appVersion: payload.appVersion = value
+      case .sdkVersion: payload.sdkVersion = value
+      case .hwid: payload.hwid = value
+      case .locale: payload.locale = value
+      case .language: payload.language = value
+      case .timeZone: payload.timeZone = value
+      case .registrationId: payload.registrationId = value
+      case .uuid: payload.uuid = value
+      case .signedString: payload.signedString = value
+      case .registrationDateUtc: payload.registrationDateUtc = value
+      }
+    }
+  }
+
+  private enum BooleanField {
+    case dst, pushEnabled, quietPushEnabled, locationEnabled, proximityEnabled
+
+    func set(_ value: Bool?, on payload: inout RegistrationPayload) {
+      switch self {
+      case .dst: payload.dst = value
+      case .pushEnabled: payload.pushEnabled = value
+      case .quietPushEnabled: payload.quietPushEnabled = value
+      case .locationEnabled: payload.locationEnabled = value
+      case .proximityEnabled: payload.proximityEnabled = value
+      }
+    }
   }
 
   /// The payload's wire keys, as bytes: a key is found without making a string of it.
@@ -22,17 +65,17 @@ enum PayloadScanner {
     (Array($0.0.utf8), $0.1)
   }
   private static let wireKeys: [(String, Field)] = [
-    ("deviceID", .string(\.deviceID)), ("device_Token", .string(\.deviceToken)),
-    ("subscriberKey", .string(\.subscriberKey)), ("etAppId", .string(\.etAppId)),
-    ("platform", .string(\.platform)), ("platform_Version", .string(\.platformVersion)),
-    ("app_Version", .string(\.appVersion)), ("sdk_Version", .string(\.sdkVersion)),
-    ("hwid", .string(\.hwid)), ("locale", .string(\.locale)), ("language", .string(\.language)),
-    ("timeZone", .string(\.timeZone)), ("registrationId", .string(\.registrationId)),
-    ("uuid", .string(\.uuid)), ("signedString", .string(\.signedString)),
-    ("registrationDateUtc", .string(\.registrationDateUtc)), ("dST", .boolean(\.dst)),
-    ("push_Enabled", .boolean(\.pushEnabled)), ("quietPushEnabled", .boolean(\.quietPushEnabled)),
-    ("location_Enabled", .boolean(\.locationEnabled)),
-    ("proximity_Enabled", .boolean(\.proximityEnabled)), ("badge", .badge), ("tags", .tags),
+    ("deviceID", .string(.deviceID)), ("device_Token", .string(.deviceToken)),
+    ("subscriberKey", .string(.subscriberKey)), ("etAppId", .string(.etAppId)),
+    ("platform", .string(.platform)), ("platform_Version", .string(.platformVersion)),
+    ("app_Version", .string(.appVersion)), ("sdk_Version", .string(.sdkVersion)),
+    ("hwid", .string(.hwid)), ("locale", .string(.locale)), ("language", .string(.language)),
+    ("timeZone", .string(.timeZone)), ("registrationId", .string(.registrationId)),
+    ("uuid", .string(.uuid)), ("signedString", .string(.signedString)),
+    ("registrationDateUtc", .string(.registrationDateUtc)), ("dST", .boolean(.dst)),
+    ("push_Enabled", .boolean(.pushEnabled)), ("quietPushEnabled", .boolean(.quietPushEnabled)),
+    ("location_Enabled", .boolean(.locationEnabled)),
+    ("proximity_Enabled", .boolean(.proximityEnabled)), ("badge", .badge), ("tags", .tags),
     ("attributes", .attributes),
   ]
 
@@ -74,12 +117,12 @@ enum PayloadScanner {
     /// reads.
     private mutating func field(_ field: Field, into payload: inout RegistrationPayload) -> Bool {
       switch field {
-      case .string(let path):
+      case .string(let name):
         guard let value = optionalString() else { return false }
-        payload[keyPath: path] = value
-      case .boolean(let path):
+        name.set(value, on: &payload)
+      case .boolean(let name):
         guard let value = optionalBoolean() else { return false }
-        payload[keyPath: path] = value
+        name.set(value, on: &payload)
       case .badge:
         if takeNull() { return true }
         guard let value = wholeNumber() else { return false }
