@@ -16,6 +16,14 @@ if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "receive-path",
   exit(0)
 }
 
+// `regscope-bench receive-server N`: the server's actor and store for N new devices.
+if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "receive-server",
+  let count = Int(CommandLine.arguments[2]), (1...1_000_000).contains(count)
+{
+  print("receive-server \(count): checksum \(try await ReceiveServer.run(count))")
+  exit(0)
+}
+
 // `regscope-bench outage N`: only the 30-day outage through the engine and its SQLite store, N
 // times, for profiling it (callgrind, perf).
 if CommandLine.arguments.count == 3, CommandLine.arguments[1] == "outage",

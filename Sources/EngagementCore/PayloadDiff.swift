@@ -43,24 +43,41 @@ public enum PayloadDiff {
     }
   }
 
+  /// The payload's fields by wire name, as its body carries them (`CanonicalBody`): each
+  /// value as text, attributes as `key=value` and tags as lists. Read from the payload itself:
+  /// every registration of a device after its first is diffed, and a round trip through its
+  /// JSON cost more than the rest of the request together.
   static func fields(_ payload: RegistrationPayload) -> [String: Field] {
-    guard
-      let object = try? JSONSerialization.jsonObject(with: Data(payload.encodedBytes()))
-        as? [String: Any]
-    else { return [:] }
     var fields: [String: Field] = [:]
-    for (key, value) in object {
-      switch value {
-      case let items as [[String: Any]]:
-        fields[key] = .list(items.map { "\($0["key"] ?? "")=\($0["value"] ?? "")" })
-      case let items as [Any]:
-        fields[key] = .list(items.map { "\($0)" })
-      case is NSNull:
-        continue
-      default:
-        fields[key] = .text("\(value)")
-      }
+    fields.reserveCapacity(24)
+    func text(_ key: String, _ value: String?) { if let value { fields[key] = .text(value) } }
+    func flag(_ key: String, _ value: Bool?) { if let value { fields[key] = .text("\(value)") } }
+    text("app_Version", payload.appVersion)
+    if let attributes = payload.attributes {
+      fields["attributes"] = .list(attributes.map { "\($0.key)=\($0.value)" })
     }
+    if let badge = payload.badge { fields["badge"] = .text(String(badge)) }
+    flag("dST", payload.dst)
+    text("deviceID", payload.deviceID)
+    text("device_Token", payload.deviceToken)
+    text("etAppId", payload.etAppId)
+    text("hwid", payload.hwid)
+    text("language", payload.language)
+    text("locale", payload.locale)
+    flag("location_Enabled", payload.locationEnabled)
+    text("platform", payload.platform)
+    text("platform_Version", payload.platformVersion)
+    flag("proximity_Enabled", payload.proximityEnabled)
+    flag("push_Enabled", payload.pushEnabled)
+    flag("quietPushEnabled", payload.quietPushEnabled)
+    text("registrationDateUtc", payload.registrationDateUtc)
+    text("registrationId", payload.registrationId)
+    text("sdk_Version", payload.sdkVersion)
+    text("signedString", payload.signedString)
+    text("subscriberKey", payload.subscriberKey)
+    if let tags = payload.tags { fields["tags"] = .list(tags) }
+    text("timeZone", payload.timeZone)
+    text("uuid", payload.uuid)
     return fields
   }
 }

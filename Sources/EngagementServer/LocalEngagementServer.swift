@@ -156,10 +156,14 @@ public actor LocalEngagementServer {
 
   /// What the judge asks of the server about a device's registration.
   private func serverFacts(excluding deviceID: String) -> ServerFacts {
-    let core = self.core
+    // Only the contacts' devices are captured: a copy of the whole core costs a retain of
+    // every table it holds, on every request.
+    let contactDevices = core.devicesByContact
     return ServerFacts(
       definedAttributes: core.settings.definedAttributes,
-      contactStillHasOtherDevices: { key in core.devices(of: key).contains { $0 != deviceID } })
+      contactStillHasOtherDevices: { key in
+        contactDevices[key]?.contains { $0 != deviceID } ?? false
+      })
   }
 
   /// Called after each request that changes a watched device's record.

@@ -98,7 +98,8 @@ public final class ServerStore: Sendable {
             registration.contactKey, Data(body),
           ])
         } else if let forgetBefore, registration.id < forgetBefore {
-          try db.execute(sql: "DELETE FROM registration WHERE id = ?", arguments: [registration.id])
+          try db.cachedStatement(sql: "DELETE FROM registration WHERE id = ?").execute(
+            arguments: [registration.id])
         } else {
           try update.execute(arguments: [
             registration.status.rawValue, registration.processedAt?.seconds, registration.reason,
@@ -117,9 +118,11 @@ public final class ServerStore: Sendable {
         try upsertContact.execute(arguments: [contact.key, try jsonText(contact)])
       }
       if let forgetBefore, forgetBefore > forgottenFrom {
-        try db.execute(
-          sql: "DELETE FROM registration WHERE id >= ? AND id < ? AND status != 'received'",
-          arguments: [forgottenFrom, forgetBefore])
+        // Every flush of a temporary store moves the window: compiled once, not each time
+        // (the compile and its authorizer were a sixth of the server's side under a fleet).
+        try db.cachedStatement(
+          sql: "DELETE FROM registration WHERE id >= ? AND id < ? AND status != 'received'"
+        ).execute(arguments: [forgottenFrom, forgetBefore])
       }
     }
     if let forgetBefore { forgotten.withLock { $0 = max($0, forgetBefore) } }
