@@ -12,12 +12,12 @@ public enum PayloadDiff {
     -> [String]
   {
     guard let before else { return ["first registration"] }
-    let old = fields(before)
-    let new = fields(after)
+    let old = orderedFields(before)
+    let new = orderedFields(after)
     var lines: [String] = []
-    for key in Set(old.keys).union(new.keys).sorted() where old[key] != new[key] {
+    for (index, key) in wireKeys.enumerated() where old[index] != new[index] {
       if RegistrationPayload.requestStampKeys.contains(key) { continue }
-      switch (old[key], new[key]) {
+      switch (old[index], new[index]) {
       case (.list(let a)?, .list(let b)?):
         lines += b.filter { !a.contains($0) }.map { "+ \(key) \($0)" }
         lines += a.filter { !b.contains($0) }.map { "- \(key) \($0)" }
@@ -43,41 +43,53 @@ public enum PayloadDiff {
     }
   }
 
-  /// The payload's fields by wire name, as its body carries them (`CanonicalBody`): each
-  /// value as text, attributes as `key=value` and tags as lists. Read from the payload itself:
-  /// every registration of a device after its first is diffed, and a round trip through its
-  /// JSON cost more than the rest of the request together.
+  /// The body's keys, sorted as the changes are listed (and as `CanonicalBody` writes them).
+  static let wireKeys = [
+    "app_Version", "attributes", "badge", "dST", "deviceID", "device_Token", "etAppId", "hwid",
+    "language", "locale", "location_Enabled", "platform", "platform_Version", "proximity_Enabled",
+    "push_Enabled", "quietPushEnabled", "registrationDateUtc", "registrationId", "sdk_Version",
+    "signedString", "subscriberKey", "tags", "timeZone", "uuid",
+  ]
+
+  /// The payload's fields by wire name, as its body carries them.
   static func fields(_ payload: RegistrationPayload) -> [String: Field] {
     var fields: [String: Field] = [:]
-    fields.reserveCapacity(24)
-    func text(_ key: String, _ value: String?) { if let value { fields[key] = .text(value) } }
-    func flag(_ key: String, _ value: Bool?) { if let value { fields[key] = .text("\(value)") } }
-    text("app_Version", payload.appVersion)
-    if let attributes = payload.attributes {
-      fields["attributes"] = .list(attributes.map { "\($0.key)=\($0.value)" })
-    }
-    if let badge = payload.badge { fields["badge"] = .text(String(badge)) }
-    flag("dST", payload.dst)
-    text("deviceID", payload.deviceID)
-    text("device_Token", payload.deviceToken)
-    text("etAppId", payload.etAppId)
-    text("hwid", payload.hwid)
-    text("language", payload.language)
-    text("locale", payload.locale)
-    flag("location_Enabled", payload.locationEnabled)
-    text("platform", payload.platform)
-    text("platform_Version", payload.platformVersion)
-    flag("proximity_Enabled", payload.proximityEnabled)
-    flag("push_Enabled", payload.pushEnabled)
-    flag("quietPushEnabled", payload.quietPushEnabled)
-    text("registrationDateUtc", payload.registrationDateUtc)
-    text("registrationId", payload.registrationId)
-    text("sdk_Version", payload.sdkVersion)
-    text("signedString", payload.signedString)
-    text("subscriberKey", payload.subscriberKey)
-    if let tags = payload.tags { fields["tags"] = .list(tags) }
-    text("timeZone", payload.timeZone)
-    text("uuid", payload.uuid)
+    for (key, field) in zip(wireKeys, orderedFields(payload)) { fields[key] = field }
     return fields
+  }
+
+  /// The payload's fields in `wireKeys`' order, nil where the body has none: each value as
+  /// text (a flag as the body writes it), attributes as `key=value` and tags as lists. Read
+  /// from the payload itself: every registration of a device after its first is diffed, and
+  /// a round trip through its JSON cost more than the rest of the request together.
+  static func orderedFields(_ payload: RegistrationPayload) -> [Field?] {
+    func text(_ value: String?) -> Field? { value.map(Field.text) }
+    func flag(_ value: Bool?) -> Field? { value.map { .text($0 ? "true" : "false") } }
+    return [
+      text(payload.appVersion),
+      payload.attributes.map { .list($0.map { "\($0.key)=\($0.value)" }) },
+      payload.badge.map { .text(String($0)) },
+      flag(payload.dst),
+      text(payload.deviceID),
+      text(payload.deviceToken),
+      text(payload.etAppId),
+      text(payload.hwid),
+      text(payload.language),
+      text(payload.locale),
+      flag(payload.locationEnabled),
+      text(payload.platform),
+      text(payload.platformVersion),
+      flag(payload.proximityEnabled),
+      flag(payload.pushEnabled),
+      flag(payload.quietPushEnabled),
+      text(payload.registrationDateUtc),
+      text(payload.registrationId),
+      text(payload.sdkVersion),
+      text(payload.signedString),
+      text(payload.subscriberKey),
+      payload.tags.map(Field.list),
+      text(payload.timeZone),
+      text(payload.uuid),
+    ]
   }
 }

@@ -79,6 +79,12 @@ struct PayloadDiffTests {
     #expect(PayloadDiff.fields(payload) == Self.fieldsByJSON(payload))
   }
 
+  @Test("the keys are in the order the changes are listed: sorted")
+  func keysSorted() {
+    #expect(PayloadDiff.wireKeys == PayloadDiff.wireKeys.sorted())
+    #expect(Set(PayloadDiff.wireKeys).count == 24)
+  }
+
   @Test("R1.4: a tag added, an attribute changed, a flag turned, the SDK upgraded")
   func changes() {
     let before = Self.payloads[0]
