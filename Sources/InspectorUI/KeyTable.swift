@@ -256,7 +256,7 @@ public enum KeyTable {
       help: "Fleet view: the strategies on many devices"),
     KeyBinding(
       keys: [.character("W")], action: .fieldsToggle, hint: nil,
-      help: "Why: the chosen device's fields, why each did or did not arrive (or back)",
+      help: "Fields: why each of the chosen device's fields did or did not arrive (or back)",
       screens: [.receiver]),
     KeyBinding(
       keys: [.character("Q")], action: .qaChecklist, hint: nil,

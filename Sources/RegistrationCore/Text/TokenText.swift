@@ -6,9 +6,14 @@ public enum TokenText {
   /// The first four characters and the length, enough to tell two tokens apart; a short one
   /// only its length.
   public static func masked(_ value: String) -> String {
-    let count = value.count
+    // A token is ASCII: its characters are its bytes (but for CR LF, one character), counted
+    // without walking graphemes (a capture masks a new token on every fleet registration).
+    let ascii = value.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+    let count = ascii ? value.utf8.count : value.count
     guard count >= 12 else { return "…(\(count) chars)" }
-    return "\(value.prefix(4))…(\(count) chars)"
+    let shown =
+      ascii ? String(decoding: value.utf8.prefix(4), as: UTF8.self) : String(value.prefix(4))
+    return shown + "…(\(count) chars)"
   }
 }
 
