@@ -51,10 +51,13 @@ struct CaptureMiddleware: RouterMiddleware {
     let startedAt = clock.now()
     let started = ContinuousClock.now
     var request = request
-    // A body of a declared length is read whole by the local routes, which note it; any
-    // other is copied as it is read.
+    // A small body of a declared length is read whole by the local routes, which note it;
+    // any other is copied as it is read (a refused app's larger body is not read whole).
     let requestCopy: BytesCopy?
-    if routesNoteBodies, request.headers[.contentLength] != nil {
+    if routesNoteBodies,
+      let declared = request.headers[.contentLength].flatMap({ Int($0) }),
+      declared <= DeviceWatch.bodyLimit
+    {
       requestCopy = nil
     } else {
       let copy = BytesCopy(limit: maxBodyBytes)
@@ -77,8 +80,14 @@ struct CaptureMiddleware: RouterMiddleware {
     let notes = context.exchange.taken()
     if let answer = notes.answer {
       exchange.requestBody = requestCopy?.bytes ?? notes.body
-      exchange.responseBody = answer
       exchange.duration = Self.seconds(since: started)
+      if context.channel.isActive {
+        exchange.responseBody = answer
+      } else {
+        // The app gave up before its answer was ready: it got none.
+        exchange.status = nil
+        exchange.error = "the connection was dropped before the answer ended"
+      }
       recorder.record(exchange)
       return response
     }

@@ -26,7 +26,17 @@ extension Inspector {
         text: "Enter opens a field's story: W shows the chosen device's fields", isError: false)
       return []
     }
-    guard FieldsPane.chosen(model) != nil else { return [] }
+    guard FieldsPane.chosen(model) != nil else {
+      // Nothing to open: a QA ask still waits on Enter.
+      if model.receiver.qa?.ask != nil { return qaKey(.qaProceed, &model) }
+      model.flash = InspectorModel.Flash(
+        text: model.receiver.fields == nil
+          ? "the device's fields are on their way" : "this device has sent no field yet",
+        isError: false)
+      return []
+    }
+    // The story opened is of this field, by name, whatever the next answer lists first.
+    model.receiver.fieldChosen = FieldsPane.chosen(model)?.id
     model.receiver.fieldOpened.toggle()
     model.receiver.focus = .body
     if model.receiver.fieldOpened {
@@ -92,6 +102,14 @@ extension Inspector {
   ) {
     guard model.receiver.fieldsShown, model.selectedDevice?.deviceID == deviceID else { return }
     model.receiver.fields = stories
+    // A field no longer in the story (its registrations left the server's window): the list
+    // again, from the first, rather than another field's story under its name.
+    if let chosen = model.receiver.fieldChosen,
+      stories?.fields.contains(where: { $0.id == chosen }) != true
+    {
+      model.receiver.fieldChosen = nil
+      model.receiver.fieldOpened = false
+    }
   }
 
   /// The Fields pane asks for the chosen device's field stories when it is shown and the

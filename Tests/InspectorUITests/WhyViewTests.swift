@@ -182,4 +182,46 @@ struct WhyViewTests {
     #expect(controls == 0, "no raw ESC or BEL reaches the screen")
     #expect(text.contains("Evil\\e[2J") && text.contains("\"x\\x07\\e]0;owned\\x07\""))
   }
+
+  @Test("a story shows each note once; a field gone from a later answer leaves no stale story")
+  func notesAndReload() throws {
+    var watch = DeviceWatch()
+    try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
+    var model = receiverModel(watch, now: 10)
+    _ = Inspector.update(&model, .key(.character("W")))
+    let noted = FieldStory(
+      kind: .attribute, name: "addressId",
+      events: [
+        .init(
+          at: 1, registrationID: 1, value: "7", outcome: .accepted, why: nil,
+          undefinedAttributes: nil)
+      ], holds: "addressId=7", notes: ["addressId is a reserved word (R2.5)"])
+    var stories = DeviceFieldStories(
+      deviceID: "PHONE", registrationsRead: 1, contactKey: nil, fields: [noted], nextSend: nil)
+    _ = Inspector.update(&model, .fields(stories, deviceID: "PHONE"))
+    _ = Inspector.update(&model, .key(.enter))
+    let pane = Self.pane(model)
+    #expect(pane.components(separatedBy: "reserved word").count == 2, "once: \(pane)")
+    // The next answer no longer holds the field: back to the list, not another field's story.
+    stories.fields = [
+      FieldStory(kind: .tag, name: "ALL", events: [], holds: "the tag", notes: [])
+    ]
+    _ = Inspector.update(&model, .fields(stories, deviceID: "PHONE"))
+    #expect(!model.receiver.fieldOpened && model.receiver.fieldChosen == nil)
+    #expect(Self.pane(model).contains("> tag ALL"), "\(Self.pane(model))")
+  }
+
+  @Test("Enter with nothing to open says why; with a QA ask waiting, it answers the ask")
+  func enterWithoutFields() throws {
+    var watch = DeviceWatch()
+    try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
+    var model = receiverModel(watch, now: 10)
+    _ = Inspector.update(&model, .key(.character("W")))
+    #expect(Inspector.update(&model, .key(.enter)).isEmpty)
+    #expect(model.flash?.isError == false && model.flash?.text.contains("on their way") == true)
+    var qa = QAChecklist(plan: "quick", items: [.init(summary: "open the app")])
+    qa.ask = "Open the app"
+    _ = Inspector.update(&model, .qa(qa))
+    #expect(Inspector.update(&model, .key(.enter)) == [.qaProceed])
+  }
 }

@@ -59,8 +59,8 @@ enum FieldsPane {
     return (lines, focusRow)
   }
 
-  /// One field: its part of the explanation, each value sent (the reason on the lines below),
-  /// the notes, what the contact holds.
+  /// One field: what the contact holds, its part of the explanation (its notes among them),
+  /// each value sent with the reason on the lines below.
   static func storyLines(_ story: FieldStory, width: Int) -> [Line] {
     var lines: [Line] = [
       [(name(story), .accent), ("  the contact holds " + holds(story), .dim)]
@@ -78,11 +78,6 @@ enum FieldsPane {
         lines += TextWidth.wrap(TerminalText.escaped(why), width: max(10, width - 4)).map {
           [("    " + $0, .dim)]
         }
-      }
-    }
-    lines += story.notes.flatMap { note in
-      TextWidth.wrap(TerminalText.escaped(note), width: max(10, width - 2)).map {
-        [("  " + $0, .warning)]
       }
     }
     return lines
