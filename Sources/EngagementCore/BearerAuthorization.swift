@@ -16,7 +16,7 @@ public enum BearerAuthorization {
       return "the Authorization header must be \"Bearer <access token>\""
     }
     let credential = parts[1].drop { $0 == " " }
-    guard constantTimeEqual(Array(credential.utf8), Array(token.utf8)) else {
+    guard constantTimeEqual(credential.utf8, token.utf8) else {
       return "the bearer token is not this app's"
     }
     return nil
@@ -38,27 +38,18 @@ public enum BearerAuthorization {
     }
     // Nothing after the scheme: the general reading says which shape that is.
     guard index < utf8.endIndex else { return nil }
-    var difference: UInt8 = 0
-    var length = 0
-    for expected in token.utf8 {
-      if index < utf8.endIndex {
-        difference |= utf8[index] ^ expected
-        index = utf8.index(after: index)
-      } else {
-        difference |= expected | 1
-      }
-      length += 1
-    }
-    return difference == 0 && index == utf8.endIndex && length == token.utf8.count
+    return constantTimeEqual(utf8[index...], token.utf8)
   }
 
-  private static func constantTimeEqual(_ left: [UInt8], _ right: [UInt8]) -> Bool {
-    var difference = UInt8(truncatingIfNeeded: left.count ^ right.count)
-    for index in 0..<max(left.count, right.count) {
-      let a = index < left.count ? left[index] : 0
-      let b = index < right.count ? right[index] : 0
-      difference |= a ^ b
+  private static func constantTimeEqual(
+    _ left: some Collection<UInt8>, _ right: some Collection<UInt8>
+  ) -> Bool {
+    let (leftCount, rightCount) = (left.count, right.count)
+    var difference = UInt8(truncatingIfNeeded: leftCount ^ rightCount)
+    var (a, b) = (left.makeIterator(), right.makeIterator())
+    for _ in 0..<max(leftCount, rightCount) {
+      difference |= (a.next() ?? 0) ^ (b.next() ?? 0)
     }
-    return difference == 0 && left.count == right.count
+    return difference == 0 && leftCount == rightCount
   }
 }

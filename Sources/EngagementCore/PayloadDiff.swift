@@ -51,13 +51,6 @@ public enum PayloadDiff {
     "signedString", "subscriberKey", "tags", "timeZone", "uuid",
   ]
 
-  /// The payload's fields by wire name, as its body carries them.
-  static func fields(_ payload: RegistrationPayload) -> [String: Field] {
-    var fields: [String: Field] = [:]
-    for (key, field) in zip(wireKeys, orderedFields(payload)) { fields[key] = field }
-    return fields
-  }
-
   /// The payload's fields in `wireKeys`' order, nil where the body has none: each value as
   /// text (a flag as the body writes it), attributes as `key=value` and tags as lists. Read
   /// from the payload itself: every registration of a device after its first is diffed, and

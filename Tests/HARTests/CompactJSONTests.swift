@@ -73,4 +73,17 @@ struct CompactJSONTests {
         !String(decoding: mine, as: UTF8.self).contains(secret), "\(field.name) written whole")
     }
   }
+
+  @Test(
+    "times and sizes a user or a clock can make odd still give one line of valid JSON",
+    arguments: [1e20, 99_999_999_999_999_999_999, -1, .nan, .infinity, 0])
+  func oddNumbers(_ value: Double) throws {
+    let exchange = CapturedExchange(
+      startedAt: Instant(value), duration: value, method: "POST\u{1B}[2J",
+      url: "http://h/device/v1/registration?x=\u{7}", requestHeaders: [HeaderField("X-\u{0}", "")],
+      requestBody: [], status: Int.min, responseBody: Array("\u{1B}".utf8))
+    let entry = HARDocument.encodedEntry(exchange)
+    #expect(!entry.contains(0x0A) && !entry.contains(0x1B) && !entry.contains(0x07))
+    #expect(try JSONSerialization.jsonObject(with: entry) is NSDictionary)
+  }
 }

@@ -10,55 +10,50 @@ public enum DateText {
   public static func appendUTCStamp(_ date: Date, to bytes: inout [UInt8]) {
     let seconds = date.timeIntervalSince1970
     guard seconds.isFinite, abs(seconds) < 1e14 else {
-      bytes += Array(utcStamp(date).utf8)
+      bytes += Array("\(seconds)".utf8)
       return
     }
     let milliseconds = Int64((seconds * 1000).rounded())
     let (days, inDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
     let (day, time) = inDay < 0 ? (days - 1, inDay + 86_400_000) : (days, inDay)
     let (year, month, dayOfMonth) = civil(days: day)
-    guard (0...9999).contains(year) else {
-      bytes += Array(utcStamp(date).utf8)
-      return
-    }
-    func digits(_ value: Int64, _ width: Int) {
+    /// `value` in at least `width` digits, zeros before it; a year outside 0...9999 as
+    /// `String` writes it.
+    func padded(_ value: Int64, _ width: Int) {
       var divisor: Int64 = 1
       for _ in 1..<width { divisor *= 10 }
+      guard value >= 0, value < divisor * 10 else {
+        let text = String(value)
+        bytes += Array(repeating: UInt8(ascii: "0"), count: max(0, width - text.utf8.count))
+        bytes += Array(text.utf8)
+        return
+      }
       while divisor > 0 {
         bytes.append(UInt8(ascii: "0") + UInt8(value / divisor % 10))
         divisor /= 10
       }
     }
-    digits(year, 4)
+    padded(year, 4)
     bytes.append(UInt8(ascii: "-"))
-    digits(month, 2)
+    padded(month, 2)
     bytes.append(UInt8(ascii: "-"))
-    digits(dayOfMonth, 2)
+    padded(dayOfMonth, 2)
     bytes.append(UInt8(ascii: "T"))
-    digits(time / 3_600_000, 2)
+    padded(time / 3_600_000, 2)
     bytes.append(UInt8(ascii: ":"))
-    digits(time / 60_000 % 60, 2)
+    padded(time / 60_000 % 60, 2)
     bytes.append(UInt8(ascii: ":"))
-    digits(time / 1000 % 60, 2)
+    padded(time / 1000 % 60, 2)
     bytes.append(UInt8(ascii: "."))
-    digits(time % 1000, 3)
+    padded(time % 1000, 3)
     bytes.append(UInt8(ascii: "Z"))
   }
 
   public static func utcStamp(_ date: Date) -> String {
-    let seconds = date.timeIntervalSince1970
-    guard seconds.isFinite, abs(seconds) < 1e14 else { return "\(seconds)" }
-    let milliseconds = Int64((seconds * 1000).rounded())
-    let (days, inDay) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
-    let (day, time) = inDay < 0 ? (days - 1, inDay + 86_400_000) : (days, inDay)
-    let (year, month, dayOfMonth) = civil(days: day)
-    func padded(_ value: Int64, _ width: Int) -> String {
-      let text = String(value)
-      return String(repeating: "0", count: max(0, width - text.count)) + text
-    }
-    return "\(padded(year, 4))-\(padded(month, 2))-\(padded(dayOfMonth, 2))T"
-      + "\(padded(time / 3_600_000, 2)):\(padded(time / 60_000 % 60, 2)):"
-      + "\(padded(time / 1000 % 60, 2)).\(padded(time % 1000, 3))Z"
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(24)
+    appendUTCStamp(date, to: &bytes)
+    return String(decoding: bytes, as: UTF8.self)
   }
 
   /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's algorithm).
