@@ -165,7 +165,14 @@ final class CordovaDocument: NSObject, XMLParserDelegate {
     // The XML declaration, if any, opens the file; no other processing instruction belongs.
     var rest = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }
     if rest.hasPrefix("<?xml ") || rest.hasPrefix("<?xml?") {
-      rest = rest[(rest.range(of: "?>")?.upperBound ?? rest.endIndex)...]
+      let end = rest.range(of: "?>")?.upperBound ?? rest.endIndex
+      // libxml2 reports a declaration without its version, and the parser then reads a null
+      // pointer (`<?xml?>`, found by fuzzing).
+      guard declaresVersion(rest[..<end]) else {
+        return
+          "has an XML declaration without its version (line \(line(of: rest.startIndex))); write <?xml version=\"1.0\" encoding=\"utf-8\"?>"
+      }
+      rest = rest[end...]
     }
     if let instruction = rest.range(of: "<?") {
       return
@@ -176,6 +183,19 @@ final class CordovaDocument: NSObject, XMLParserDelegate {
         "declares a document type (line \(line(of: doctype.lowerBound))); a Cordova config.xml has none"
     }
     return nil
+  }
+
+  /// Whether an XML declaration says `version="..."` (or with single quotes) first, as XML
+  /// requires.
+  static func declaresVersion(_ declaration: Substring) -> Bool {
+    var rest = declaration.dropFirst("<?xml".count).drop { $0.isWhitespace }
+    guard rest.hasPrefix("version") else { return false }
+    rest = rest.dropFirst("version".count).drop { $0.isWhitespace }
+    guard rest.first == "=" else { return false }
+    rest = rest.dropFirst().drop { $0.isWhitespace }
+    guard let quote = rest.first, quote == "\"" || quote == "'" else { return false }
+    let value = rest.dropFirst().prefix { $0 != quote }
+    return !value.isEmpty && rest.dropFirst(value.count + 1).first == quote
   }
 
   static func read(_ data: Data, source: String) throws(ConfigurationError) -> CordovaDocument {

@@ -201,6 +201,13 @@ struct WrapperConfigurationTests {
       ("<?xml version=\"1.0\"?><widget><?xm?></widget>", "holds a processing instruction (line 1)"),
       ("<widget>\n<a>\u{0}</a></widget>", "holds a NUL byte (line 2)"),
       ("<!DOCTYPE widget>\n<widget/>", "declares a document type (line 1)"),
+      ("<?xml?><widget/>", "has an XML declaration without its version (line 1)"),
+      (
+        "\n<?xml encoding=\"utf-8\"?><widget/>",
+        "has an XML declaration without its version (line 2)"
+      ),
+      ("<?xml version?><widget/>", "has an XML declaration without its version"),
+      ("<?xml version=\"\"?><widget/>", "has an XML declaration without its version"),
     ])
   func parserTraps(text: String, problem: String) {
     #expect {
