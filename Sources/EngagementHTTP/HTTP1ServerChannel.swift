@@ -35,7 +35,9 @@ struct HTTP1ServerChannel: ServerChildChannel, HTTPChannelHandler {
   }
 
   func handle(value asyncChannel: Value, logger: Logger) async {
-    await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+    await withTaskExecutorPreference(EventLoopTaskExecutor(asyncChannel.channel.eventLoop)) {
+      await handleHTTP(asyncChannel: asyncChannel, logger: logger)
+    }
   }
 }
 
