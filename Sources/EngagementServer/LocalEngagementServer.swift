@@ -9,17 +9,22 @@ public actor LocalEngagementServer {
   public nonisolated let clock: any EngineClock
   /// Read by the views (`LocalEngagementServer+Views`); changed only in this file.
   var core: EngagementServerCore
-  private let store: ServerStore
+  let store: ServerStore
   /// Where the server keeps its data: a SQLite file, or "in memory".
   public nonisolated var storeLocation: String { store.location }
-  private let eventSink: (@Sendable (ServerEvent, Instant) -> Void)?
+  let eventSink: (@Sendable (ServerEvent, Instant) -> Void)?
   /// Told after every request a real app's device made (its timeline changed).
   private var watchSink: (@Sendable () -> Void)?
   var storeProblem: String?
-  /// Changes not yet written: flushed in one transaction by a follow-up task (group commit),
-  /// so under load one write carries many registrations.
-  private var unwritten: [EngagementServerCore.Changes] = []
-  private var flushScheduled = false
+  /// Changes not yet written: flushed in one transaction (group commit) `commitWindow` after
+  /// the first of them, or at once when `commitBatch` have gathered. A follow-up task with no
+  /// wait ran on the next turn of the actor, which under a fleet carried one or two
+  /// registrations a transaction, and the transaction cost more than its rows.
+  var unwritten: [EngagementServerCore.Changes] = []
+  /// How long a change may wait for others to share its transaction (wall-clock: it bounds
+  /// what a crash of the server can lose, whatever its clock).
+  let commitWindow: Duration
+  var flushScheduled = false
   /// What real apps sent, device by device, and what the rules say of it.
   var watch = DeviceWatch()
   /// Fired when the processing schedule or the fault changes.
@@ -30,8 +35,9 @@ public actor LocalEngagementServer {
   public init(
     settings: ServerSettings, store: ServerStore, clock: any EngineClock, seed: UInt64 = 0x5EED,
     eventSink: (@Sendable (ServerEvent, Instant) -> Void)? = nil, adoptsFirstApp: Bool = false,
-    announcesFindings: Bool = false
+    announcesFindings: Bool = false, commitWindow: Duration = .milliseconds(20)
   ) throws {
+    self.commitWindow = commitWindow
     self.announcesFindings = announcesFindings
     let stored = try store.load(window: settings.registrationWindow)
     var settings = settings
@@ -315,36 +321,4 @@ public actor LocalEngagementServer {
   }
 
   public var settings: ServerSettings { core.settings }
-
-  private func commit(_ changes: EngagementServerCore.Changes, at now: Instant) {
-    for event in changes.events { eventSink?(event, now) }
-    guard !changes.registrations.isEmpty || !changes.devices.isEmpty || !changes.contacts.isEmpty
-    else { return }
-    unwritten.append(changes)
-    if !flushScheduled {
-      flushScheduled = true
-      Task { await self.flush() }
-    }
-  }
-
-  /// Writes every buffered change in one transaction.
-  public func flush() {
-    flushScheduled = false
-    guard !unwritten.isEmpty else { return }
-    var merged = EngagementServerCore.Changes()
-    for changes in unwritten {
-      merged.registrations += changes.registrations
-      merged.receivedBodies.merge(changes.receivedBodies) { new, _ in new }
-      merged.devices += changes.devices
-      merged.contacts += changes.contacts
-    }
-    unwritten.removeAll(keepingCapacity: true)
-    do {
-      try store.apply(merged, windowStart: core.windowStart)
-      storeProblem = nil
-    } catch {
-      // The core keeps serving from memory; the problem is shown, not hidden.
-      storeProblem = "\(error)"
-    }
-  }
 }

@@ -55,6 +55,26 @@ struct ServerStoreTests {
     #expect(await reopened.stats().processed == 3)
   }
 
+  @Test("the group commit writes once 256 changes have gathered, not one by one")
+  func groupCommit() async throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "regscope-commit-\(UUID().uuidString).sqlite"
+    ).path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    // A window far longer than the test: only the batch can write.
+    let server = try LocalEngagementServer(
+      settings: ServerSettings(appID: appID, accessToken: token, processingDelay: 60),
+      store: ServerStore.open(at: path), clock: VirtualClock(), commitWindow: .seconds(3_600))
+    let reader = try ServerStore.open(at: path)
+    let batch = LocalEngagementServer.commitBatch
+    for index in 0..<(batch - 1) {
+      _ = await server.receive(authorization: "Bearer \(token)", body: body(device: "D\(index)"))
+    }
+    #expect(try reader.load(window: 1_000).received == 0)
+    _ = await server.receive(authorization: "Bearer \(token)", body: body(device: "LAST"))
+    #expect(try reader.load(window: 1_000).received == batch)
+  }
+
   @Test("a damaged server database is reported by path and left untouched")
   func damaged() throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
