@@ -38,13 +38,17 @@ enum ReceivePath {
       sink &+= changes.events.count
       guard case .valid(let payload, let received) = validation else { continue }
       let facts = RequestFacts(userAgent: userAgent)
-      let captured = core
+      // As the server asks (`LocalEngagementServer.serverFacts`): the contacts' devices only.
+      let contactDevices = core.devicesByContact
+      let deviceID = payload.deviceID ?? ""
       let issued = watch.record(
-        deviceID: payload.deviceID ?? "", payload: payload, body: received, facts: facts,
+        deviceID: deviceID, payload: payload, body: received, facts: facts,
         at: now, status: 201, retryAfter: nil,
         server: ServerFacts(
           definedAttributes: nil,
-          contactStillHasOtherDevices: { key in !captured.devices(of: key).isEmpty }))
+          contactStillHasOtherDevices: { key in
+            contactDevices[key]?.contains { $0 != deviceID } ?? false
+          }))
       sink &+= issued.utf8.count
       let exchange = CapturedExchange(
         startedAt: now, duration: 0.001, method: "POST",

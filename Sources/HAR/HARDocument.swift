@@ -1,6 +1,7 @@
 import EngagementCore
 import Foundation
 import RegistrationCore
+import Synchronization
 
 /// Exchanges written as a HAR 1.2 document, every secret masked: the access token in
 /// `Authorization` and the subscriber tokens. A masked token keeps a fingerprint, so a capture
@@ -45,38 +46,55 @@ public enum HARDocument {
     switch secretKind(field.name) {
     case .none: return field.value
     case .authorization:
-      // "Bearer TOKEN": the scheme kept, the rest masked.
-      guard let space = field.value.utf8.firstIndex(of: UInt8(ascii: " ")) else {
-        return TokenText.fingerprinted(field.value)
+      // An app sends the same one on every request: masked once.
+      if let known = maskedAuthorizations.withLock({ $0[field.value] }) { return known }
+      let masked = maskedAuthorization(field.value)
+      maskedAuthorizations.withLock { known in
+        if known.count >= 64 { known.removeAll(keepingCapacity: true) }
+        known[field.value] = masked
       }
-      let secret = field.value[field.value.index(after: space)...]
-      return String(field.value[...space]) + TokenText.fingerprinted(String(secret))
+      return masked
     case .whole: return TokenText.fingerprinted(field.value)
     }
   }
+
+  /// "Bearer TOKEN": the scheme kept, the rest masked.
+  private static func maskedAuthorization(_ value: String) -> String {
+    guard let space = value.utf8.firstIndex(of: UInt8(ascii: " ")) else {
+      return TokenText.fingerprinted(value)
+    }
+    let secret = value[value.index(after: space)...]
+    return String(value[...space]) + TokenText.fingerprinted(String(secret))
+  }
+
+  /// Held only while the process runs, never written anywhere (as `TokenText`'s own).
+  private static let maskedAuthorizations = Mutex<[String: String]>([:])
 
   private enum SecretKind { case none, authorization, whole }
 
   /// Which headers hold a secret, told apart without lowercasing every header's name.
   private static func secretKind(_ name: String) -> SecretKind {
-    let utf8 = name.utf8
     // Only these lengths can name a secret.
-    switch utf8.count {
+    switch name.utf8.count {
     case 6, 10, 13, 18: break
     default: return .none
     }
-    func named(_ wanted: StaticString) -> Bool {
-      guard wanted.utf8CodeUnitCount == utf8.count else { return false }
-      let lower = UnsafeBufferPointer(start: wanted.utf8Start, count: utf8.count)
-      for (index, byte) in utf8.enumerated() {
-        let folded: UInt8 = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-        if folded != lower[index] { return false }
+    var name = name
+    return name.withUTF8 { utf8 in
+      func named(_ wanted: StaticString) -> Bool {
+        guard wanted.utf8CodeUnitCount == utf8.count else { return false }
+        let lower = wanted.utf8Start
+        for index in 0..<utf8.count {
+          let byte = utf8[index]
+          let folded: UInt8 = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+          if folded != lower[index] { return false }
+        }
+        return true
       }
-      return true
+      if named("authorization") { return .authorization }
+      if named("x-subscriber-token") || named("cookie") || named("set-cookie") { return .whole }
+      return .none
     }
-    if named("authorization") { return .authorization }
-    if named("x-subscriber-token") || named("cookie") || named("set-cookie") { return .whole }
-    return .none
   }
 
   static func entry(_ exchange: CapturedExchange) -> Entry {

@@ -74,6 +74,21 @@ struct CompactJSONTests {
     }
   }
 
+  @Test("a header is found by its name in any case, and only by a name that is the same")
+  func headerNames() {
+    let fields = [
+      HeaderField("X-A[", "bracket"), HeaderField("content-TYPE", "json"),
+      HeaderField("Content-Typé", "accent"),
+    ]
+    #expect(CapturedExchange.value(of: "Content-Type", in: fields) == "json")
+    #expect(CapturedExchange.value(of: "CONTENT-TYPE", in: fields) == "json")
+    // "[" and "{" differ by the bit that folds letters: not a letter, so not the same.
+    #expect(CapturedExchange.value(of: "x-a{", in: fields) == nil)
+    #expect(CapturedExchange.value(of: "X-A[", in: fields) == "bracket")
+    #expect(CapturedExchange.value(of: "Content-Typ", in: fields) == nil)
+    #expect(CapturedExchange.value(of: "content-typé", in: fields) == "accent")
+  }
+
   @Test(
     "times and sizes a user or a clock can make odd still give one line of valid JSON",
     arguments: [1e20, 99_999_999_999_999_999_999, -1, .nan, .infinity, 0])

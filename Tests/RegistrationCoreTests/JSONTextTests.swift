@@ -43,4 +43,34 @@ struct JSONTextTests {
         with: Data("[\(quoted)]".utf8)) as? [String]
     #expect(read == [text])
   }
+
+  @Test("a long text (read eight bytes at a time) escapes each kind of character at every place")
+  func longTexts() {
+    // Long texts take the word-at-a-time path: every kind of character at every offset of
+    // every alignment, around the length where that path starts and past a word's end.
+    let kinds = [
+      "\"", "\\", "\n", "\u{01}", "\u{1F}", "\u{7F}", "é", "日", "😀", "\u{85}", "\u{202E}", " ", "~",
+    ]
+    var failures: [String] = []
+    for length in 60...76 {
+      for kind in kinds {
+        for place in 0..<length {
+          let text =
+            String(repeating: "a", count: place) + kind
+            + String(repeating: "b", count: length - place - 1)
+          if JSONText.quoted(text) != Self.reference(text) { failures.append(text) }
+        }
+      }
+    }
+    #expect(failures.isEmpty, "\(failures.prefix(3))")
+    // A whole body, as a capture escapes it: ASCII bytes in, the same as the rule.
+    let body = #"{"deviceID":"A\"B","tags":["x\\y"],"note":"tab\there","n":1}"#
+    var bytes: [UInt8] = []
+    Array(String(repeating: body, count: 4).utf8).withUnsafeBufferPointer {
+      JSONText.appendEscaped(utf8: $0, to: &bytes)
+    }
+    #expect(
+      "\"" + String(decoding: bytes, as: UTF8.self) + "\""
+        == Self.reference(String(repeating: body, count: 4)))
+  }
 }

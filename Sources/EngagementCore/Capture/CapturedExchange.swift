@@ -56,8 +56,24 @@ public struct CapturedExchange: Sendable, Hashable {
   }
 
   public static func value(of name: String, in fields: [HeaderField]) -> String? {
-    let wanted = name.lowercased()
-    return fields.first { $0.name.lowercased() == wanted }?.value
+    fields.first { sameName($0.name, name) }?.value
+  }
+
+  /// Header names compared as HTTP does, ignoring ASCII case, without lowercasing copies
+  /// (a capture looks up each exchange's Content-Type twice).
+  static func sameName(_ one: String, _ other: String) -> Bool {
+    guard one.utf8.count == other.utf8.count else { return false }
+    if one == other { return true }
+    var (one, other) = (one, other)
+    return one.withUTF8 { first in
+      other.withUTF8 { second in
+        for index in 0..<first.count where first[index] != second[index] {
+          let folded = first[index] | 0x20
+          guard folded == second[index] | 0x20, folded &- 0x61 < 26 else { return false }
+        }
+        return true
+      }
+    }
   }
 
   /// The URL's path, without its query.

@@ -20,7 +20,7 @@ public enum JSONText {
   private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
     // A long text (a body) is escaped into a buffer of its own; a short one, with fewer
     // escapes, costs less appended a run at a time.
-    if utf8.count >= 128, let escaped = quotesOnlyEscaped(utf8) {
+    if utf8.count >= 64, let escaped = quotesOnlyEscaped(utf8) {
       bytes += escaped
       return
     }
@@ -39,33 +39,91 @@ public enum JSONText {
       var to = base
       var from = source
       let last = source + utf8.count
+      // Eight bytes at a time: the plain ones before the first that needs a look are copied
+      // in one store (a JSON body has a quote every few bytes), then that one is escaped.
       while from < last {
-        let byte = from.pointee
-        switch plainASCII[Int(byte)] {
-        case 0:
-          to.initialize(to: byte)
-          to += 1
-          from += 1
-        case 1:
-          to.initialize(to: 0x5C)
-          (to + 1).initialize(to: byte)
-          to += 2
-          from += 1
-        default:
-          let (scalar, length) = byte >= 0x80 ? scalar(in: utf8, at: from - source) : (" ", 0)
-          guard length > 0, !TerminalText.isUnsafe(scalar) else {
-            complete = false
-            written = to - base
-            return
-          }
-          to.initialize(from: from, count: length)
-          to += length
-          from += length
+        if last - from >= 8 {
+          let word = UnsafeRawPointer(from).loadUnaligned(as: UInt64.self)
+          let flags = escapeFlags(word)
+          // Room is made for twice the text, so eight bytes always fit here.
+          UnsafeMutableRawPointer(to).storeBytes(of: word, as: UInt64.self)
+          let plain = flags == 0 ? 8 : flags.trailingZeroBitCount >> 3
+          to += plain
+          from += plain
+          if plain == 8 { continue }
+        }
+        guard escapeOne(from: &from, before: last, to: &to) else {
+          complete = false
+          written = to - base
+          return
         }
       }
       written = to - base
     }
     return complete ? escaped : nil
+  }
+
+  /// One byte (or one multi-byte scalar) of `quotesOnlyEscaped`'s text, copied or escaped;
+  /// false at a control or invisible character.
+  @inline(__always)
+  private static func escapeOne(
+    from: inout UnsafePointer<UInt8>, before last: UnsafePointer<UInt8>,
+    to: inout UnsafeMutablePointer<UInt8>
+  ) -> Bool {
+    let byte = from.pointee
+    switch byte {
+    case 0x22, 0x5C:
+      to.initialize(to: 0x5C)
+      (to + 1).initialize(to: byte)
+      to += 2
+      from += 1
+    case 0x20..<0x7F:
+      to.initialize(to: byte)
+      to += 1
+      from += 1
+    default:
+      // A lead byte's scalar must end before the text does (valid UTF-8 always does).
+      guard byte >= 0x80, (byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2) <= last - from else {
+        return false
+      }
+      let (scalar, length) = scalar(
+        in: UnsafeBufferPointer(start: from, count: last - from), at: 0)
+      guard !TerminalText.isUnsafe(scalar) else { return false }
+      to.initialize(from: from, count: length)
+      to += length
+      from += length
+    }
+    return true
+  }
+
+  /// How many bytes from `start` need no escape (printable ASCII but `"` and `\`), read eight
+  /// at a time: a capture escapes every body and header, and most of their bytes are such runs.
+  @inline(__always)
+  static func plainRun(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int {
+    var offset = 0
+    while offset + 8 <= count {
+      let word = UnsafeRawPointer(start + offset).loadUnaligned(as: UInt64.self)
+      if escapeFlags(word) != 0 { break }
+      offset += 8
+    }
+    while offset < count, plainASCII[Int(start[offset])] == 0 { offset += 1 }
+    return offset
+  }
+
+  /// A high bit in each of the eight bytes that is a control character, `"`, `\`, DEL or not
+  /// ASCII. The lowest is exact (the first such byte in memory); above it the bit tricks may
+  /// flag a byte that is plain, never miss one.
+  @inline(__always)
+  private static func escapeFlags(_ word: UInt64) -> UInt64 {
+    let ones: UInt64 = 0x0101_0101_0101_0101
+    let highs: UInt64 = 0x8080_8080_8080_8080
+    func zeroBytes(_ value: UInt64) -> UInt64 { (value &- ones) & ~value & highs }
+    let control = (word &- ones &* 0x20) & ~word & highs
+    let nonASCII = word & highs
+    let quote = zeroBytes(word ^ (ones &* 0x22))
+    let backslash = zeroBytes(word ^ (ones &* 0x5C))
+    let delete = zeroBytes(word ^ (ones &* 0x7F))
+    return control | nonASCII | quote | backslash | delete
   }
 
   /// For each byte: 0 copied as it is, 1 escaped with a backslash (`"` and `\`), 2 neither
@@ -81,12 +139,11 @@ public enum JSONText {
     func flush() {
       if run < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index])) }
     }
+    guard let base = utf8.baseAddress else { return }
     while index < utf8.count {
+      index += plainRun(base + index, utf8.count - index)
+      guard index < utf8.count else { break }
       let byte = utf8[index]
-      if byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C {
-        index += 1
-        continue
-      }
       if byte >= 0x80 {
         let (scalar, length) = scalar(in: utf8, at: index)
         guard TerminalText.isUnsafe(scalar) else {
