@@ -354,6 +354,16 @@ let package = Package(
     ),
     // The bare Hummingbird route the load figure compares against (Benchmarks/load.sh).
     .executableTarget(
+      name: "bare-nio",
+      dependencies: [
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+      ],
+      path: "Benchmarks/BareNIO",
+      swiftSettings: strictSwift6
+    ),
+    .executableTarget(
       name: "bare-route",
       dependencies: [
         .product(name: "Hummingbird", package: "hummingbird"),

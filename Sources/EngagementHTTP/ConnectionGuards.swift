@@ -27,67 +27,7 @@ extension Duration {
   var timeAmount: TimeAmount { .nanoseconds(Int64((self / .nanoseconds(1)).rounded())) }
 }
 
-/// Closes a connection whose request body stops moving for `limit`. Progress is a time kept
-/// on each piece; one timer a connection checks it, armed when a request starts and again
-/// only while a body is still arriving, so a busy connection schedules a timer once a
-/// `limit`, not on every piece (which cost a heap insertion and a cancel per request).
-final class BodyProgressHandler: ChannelDuplexHandler, RemovableChannelHandler {
-  typealias InboundIn = HTTPRequestPart
-  typealias InboundOut = HTTPRequestPart
-  typealias OutboundIn = HTTPResponsePart
-  typealias OutboundOut = HTTPResponsePart
-
-  private let limit: TimeAmount
-  private var timer: Scheduled<Void>?
-  /// A request's body is arriving: from its head to its end, or to an answer given first.
-  private var reading = false
-  private var lastProgress = NIODeadline.now()
-
-  init(limit: TimeAmount) { self.limit = limit }
-
-  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    switch unwrapInboundIn(data) {
-    case .head, .body:
-      reading = true
-      lastProgress = .now()
-      if timer == nil { arm(context, in: limit) }
-    case .end: reading = false
-    }
-    context.fireChannelRead(data)
-  }
-
-  func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-    // An answer given before the body ended (401, 413) closes the connection itself.
-    if case .end = unwrapOutboundIn(data) { reading = false }
-    context.write(data, promise: promise)
-  }
-
-  func handlerRemoved(context: ChannelHandlerContext) {
-    timer?.cancel()
-    timer = nil
-  }
-
-  private func arm(_ context: ChannelHandlerContext, in delay: TimeAmount) {
-    timer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
-      self.timer = nil
-      self.check(context)
-    }
-  }
-
-  /// Closes when the body has been still for `limit`; waits out the rest otherwise. Between
-  /// requests no timer runs: the next head arms one.
-  private func check(_ context: ChannelHandlerContext) {
-    guard reading else { return }
-    let still = NIODeadline.now() - lastProgress
-    guard still < limit else {
-      context.close(promise: nil)
-      return
-    }
-    arm(context, in: limit - still)
-  }
-}
-
-/// The server's open connections, shared by every connection's `ConnectionLimitHandler`: each
+/// The server's open connections, shared by every connection's `ConnectionGuardHandler`: each
 /// with whether it is idle (no request in progress) and since when. A connection marks itself
 /// busy or idle in its own atomic, without the shared lock, which only admission takes.
 final class ConnectionCount: Sendable {
@@ -135,9 +75,15 @@ final class ConnectionCount: Sendable {
   }
 }
 
-/// Counts the server's open connections; past the limit the one idle longest makes room, so
-/// a flood of connections that send nothing cannot keep a real app out.
-final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandler {
+/// The guards every connection lives under, in one handler (each handler a request passes
+/// costs a cast and a call for every part, both ways):
+/// - the connection limit: past it, the connection idle longest makes room, so a flood of
+///   connections that send nothing cannot keep a real app out (`ConnectionCount`);
+/// - the body's progress: a connection whose request body stops moving for `bodyProgress` is
+///   closed. Progress is a time kept on each piece; one timer a connection checks it, armed
+///   when a request starts and again only while a body is still arriving, so a busy
+///   connection schedules a timer once a `bodyProgress`, not on every piece.
+final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPRequestPart
   typealias InboundOut = HTTPRequestPart
   typealias OutboundIn = HTTPResponsePart
@@ -146,10 +92,16 @@ final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandle
   private let connections: ConnectionCount
   private let limit: Int
   private var idle: ConnectionCount.Idle?
+  private let bodyProgress: TimeAmount
+  private var timer: Scheduled<Void>?
+  /// A request's body is arriving: from its head to its end, or to an answer given first.
+  private var reading = false
+  private var lastProgress = NIODeadline.now()
 
-  init(connections: ConnectionCount, limit: Int) {
+  init(connections: ConnectionCount, limit: Int, bodyProgress: TimeAmount) {
     self.connections = connections
     self.limit = limit
+    self.bodyProgress = bodyProgress
   }
 
   func handlerAdded(context: ChannelHandlerContext) {
@@ -157,16 +109,55 @@ final class ConnectionLimitHandler: ChannelDuplexHandler, RemovableChannelHandle
     if idle == nil { context.close(promise: nil) }
   }
 
-  func handlerRemoved(context: ChannelHandlerContext) { connections.remove(context.channel) }
+  func handlerRemoved(context: ChannelHandlerContext) {
+    connections.remove(context.channel)
+    timer?.cancel()
+    timer = nil
+  }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-    if case .head = unwrapInboundIn(data) { idle?.set(false) }
+    switch unwrapInboundIn(data) {
+    case .head:
+      idle?.set(false)
+      progressed(context)
+    case .body: progressed(context)
+    case .end: reading = false
+    }
     context.fireChannelRead(data)
   }
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-    if case .end = unwrapOutboundIn(data) { idle?.set(true) }
+    if case .end = unwrapOutboundIn(data) {
+      idle?.set(true)
+      // An answer given before the body ended (401, 413) closes the connection itself.
+      reading = false
+    }
     context.write(data, promise: promise)
+  }
+
+  private func progressed(_ context: ChannelHandlerContext) {
+    reading = true
+    lastProgress = .now()
+    if timer == nil { arm(context, in: bodyProgress) }
+  }
+
+  private func arm(_ context: ChannelHandlerContext, in delay: TimeAmount) {
+    timer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
+      self.timer = nil
+      self.check(context)
+    }
+  }
+
+  /// Closes when the body has been still for `bodyProgress`; waits out the rest otherwise.
+  /// Between requests no timer runs: the next head arms one.
+  private func check(_ context: ChannelHandlerContext) {
+    guard reading else { return }
+    let still = NIODeadline.now() - lastProgress
+    guard still < bodyProgress else {
+      context.close(promise: nil)
+      return
+    }
+    arm(context, in: bodyProgress - still)
   }
 }
 

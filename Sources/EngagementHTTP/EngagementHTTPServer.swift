@@ -34,6 +34,9 @@ public final class EngagementHTTPServer: Sendable {
     public var capture: (@Sendable (CapturedExchange) -> Void)?
     /// Names `Host` may carry besides IP addresses and localhost (`--host-name`).
     public var hostNames: [String] = []
+    /// Plain registrations answered from the event loop (`RegistrationFastPath`); off, every
+    /// request takes Hummingbird's full path (the tests compare the two).
+    public var fastPath = true
 
     public init() {}
   }
@@ -63,6 +66,10 @@ public final class EngagementHTTPServer: Sendable {
   /// Connections open now, counted against `limits.connections`.
   private let openConnections = ConnectionCount()
   private let listenerChanged = ChangeSignal()
+  private let fastAnswers = RegistrationFastPath.Setup.Answers()
+
+  /// Registrations answered on the fast path (`RegistrationFastPath`) since the start.
+  public var fastPathAnswers: Int { fastAnswers.count.load(ordering: .relaxed) }
   private let logger: Logger = {
     var logger = Logger(label: "regscope.engagement-server") { _ in SwiftLogNoOpLogHandler() }
     logger.logLevel = .critical
@@ -139,17 +146,24 @@ public final class EngagementHTTPServer: Sendable {
     let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
     let limits = options.limits
     let open = openConnections
+    // Only the relay asks whether its app has gone (`ClientGoneHandler`).
+    let relays = options.upstream != nil
     let http1 = HTTP1Channel.Configuration(
       additionalChannelHandlers: [
-        ConnectionLimitHandler(connections: open, limit: limits.connections),
-        BodyProgressHandler(limit: limits.bodyProgress.timeAmount),
-        ClientGoneHandler(),
-      ],
+        ConnectionGuardHandler(
+          connections: open, limit: limits.connections,
+          bodyProgress: limits.bodyProgress.timeAmount)
+      ] + (relays ? [ClientGoneHandler()] : [any RemovableChannelHandler]()),
       idleTimeout: limits.idle.timeAmount)
+    let fastPath =
+      options.fastPath
+      ? RegistrationFastPath.Setup(
+        server: server, recorder: recorder, options: options, answers: fastAnswers) : nil
     let failure = Mutex<(any Error)?>(nil)
     let app = Application(
       router: EngagementRoutes.router(server: server, options: options, recorder: recorder),
-      server: try options.tls?.serverBuilder(http1) ?? .engagementHTTP1(http1),
+      server: try options.tls?.serverBuilder(http1, fastPath: fastPath)
+        ?? .engagementHTTP1(http1, fastPath: fastPath),
       configuration: .init(address: .hostname(options.host, port: requested)),
       onServerRunning: { channel in
         portContinuation.yield(channel.localAddress?.port ?? requested)

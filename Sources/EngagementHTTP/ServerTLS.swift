@@ -62,7 +62,9 @@ public struct ServerTLS: Sendable {
       certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
   }
 
-  func serverBuilder(_ http1: HTTP1Channel.Configuration) throws -> HTTPServerBuilder {
-    try .tls(.engagementHTTP1(http1), tlsConfiguration: configuration())
+  func serverBuilder(
+    _ http1: HTTP1Channel.Configuration, fastPath: RegistrationFastPath.Setup?
+  ) throws -> HTTPServerBuilder {
+    try .tls(.engagementHTTP1(http1, fastPath: fastPath), tlsConfiguration: configuration())
   }
 }

@@ -79,6 +79,8 @@ public actor LocalEngagementServer {
       validation = .invalid(answer, refusal: refusal)
     }
     var (answer, changes) = core.receive(validation, now: now)
+    // A fault that ran out (its count, its time) gives the fast path back.
+    if core.fault == nil { faultSet.store(false, ordering: .relaxed) }
     if case .invalid(let refused, let refusal) = validation {
       // Shown against its device (or its client) at once; said, naming it, at most once a
       // minute each.
@@ -301,8 +303,13 @@ public actor LocalEngagementServer {
 
   public func setFault(_ fault: ServerFault?) {
     core.setFault(fault)
+    faultSet.store(fault != nil, ordering: .relaxed)
     changes.fire()
   }
+
+  /// Whether a fault was injected (and not yet cleared), readable without a hop to the actor:
+  /// the HTTP front's fast path leaves every registration to the full path while one is.
+  public nonisolated let faultSet = Atomic<Bool>(false)
 
   public var fault: ServerFault? { core.fault }
 

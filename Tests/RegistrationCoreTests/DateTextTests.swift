@@ -44,4 +44,23 @@ struct DateTextTests {
       #expect(String(decoding: bytes, as: UTF8.self) == "A" + expected, "\(value)")
     }
   }
+
+  @Test("an HTTP date, as Foundation's formatter writes RFC 9110's, over four centuries")
+  func httpDate() {
+    let formatter = DateFormatter()
+    formatter.locale = Locale(identifier: "en_US_POSIX")
+    formatter.timeZone = TimeZone(identifier: "GMT")
+    formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+    #expect(DateText.httpDate(secondsSince1970: 0) == "Thu, 01 Jan 1970 00:00:00 GMT")
+    #expect(DateText.httpDate(secondsSince1970: 1_795_700_255) == "Thu, 26 Nov 2026 13:37:35 GMT")
+    var mismatches: [Int64] = []
+    // From 1900 to 2300, a step that lands on every weekday, hour and day of the month.
+    var seconds: Int64 = -2_208_988_800
+    while seconds < 10_413_792_000 {
+      let expected = formatter.string(from: Date(timeIntervalSince1970: Double(seconds)))
+      if DateText.httpDate(secondsSince1970: seconds) != expected { mismatches.append(seconds) }
+      seconds += 86_400 * 37 + 3_607
+    }
+    #expect(mismatches.isEmpty, "\(mismatches.prefix(3))")
+  }
 }

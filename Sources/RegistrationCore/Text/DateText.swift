@@ -56,6 +56,25 @@ public enum DateText {
     return String(decoding: bytes, as: UTF8.self)
   }
 
+  /// An HTTP date (RFC 9110's IMF-fixdate, `Thu, 26 Nov 2026 13:32:35 GMT`) of whole seconds
+  /// since 1970, as an answer's `Date` header carries it.
+  public static func httpDate(secondsSince1970 seconds: Int64) -> String {
+    let (days, inDay) = seconds.quotientAndRemainder(dividingBy: 86_400)
+    let (day, time) = inDay < 0 ? (days - 1, inDay + 86_400) : (days, inDay)
+    let (year, month, dayOfMonth) = civil(days: day)
+    let weekdays = ["Thu", "Fri", "Sat", "Sun", "Mon", "Tue", "Wed"]
+    let months = [
+      "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ]
+    func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    let weekday = weekdays[Int(((day % 7) + 7) % 7)]
+    let yearText =
+      year >= 0 && year < 1000
+      ? String(repeating: "0", count: 4 - "\(year)".count) + "\(year)" : "\(year)"
+    return "\(weekday), \(two(dayOfMonth)) \(months[Int(month) - 1]) \(yearText) "
+      + "\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
+  }
+
   /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's algorithm).
   static func civil(days: Int64) -> (year: Int64, month: Int64, day: Int64) {
     let shifted = days + 719_468

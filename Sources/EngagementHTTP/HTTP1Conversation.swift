@@ -1,32 +1,39 @@
+import DequeModule
 import EngagementCore
 import NIOCore
 import NIOHTTP1
 
-/// Answers a request HTTP's parser refuses (a head past NIO's 80 KB, a broken request line)
-/// with a status and a JSON body that says why, then closes: NIO's own handler answers a bare
-/// 400 with an empty body, which tells a developer nothing. Bytes that break after a request
-/// still being answered (pipelined garbage) get no answer of their own: the request before
-/// is answered, then the connection closed, so no answer goes to the wrong request.
-final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandler {
+/// HTTP/1 as a connection's requests and answers go, in one handler (each handler a request
+/// passes costs a cast and a call for every part, both ways):
+/// - each request is answered in the HTTP version it came in, and the connection closed after
+///   an answer whose request did not ask to keep it (HTTP/1.0 without keep-alive, or
+///   `Connection: close`); Hummingbird's own channel answers 1.1 and keeps it;
+/// - a request HTTP's parser refuses (a head past NIO's 80 KB, a broken request line) is
+///   answered with a status and a JSON body that says why, then the connection closed: NIO's
+///   own handler answers a bare 400 with an empty body, which tells a developer nothing.
+///   Bytes that break after a request still being answered (pipelined garbage) get no answer
+///   of their own: the requests before are answered, then the connection closed, so no
+///   answer goes to the wrong request.
+final class HTTP1ConversationHandler: ChannelDuplexHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPServerRequestPart
   typealias InboundOut = HTTPServerRequestPart
   typealias OutboundIn = HTTPServerResponsePart
   typealias OutboundOut = HTTPServerResponsePart
 
-  /// Requests read whose answer has not ended.
-  private var inFlight = 0
+  /// The requests read whose answer has not ended, oldest first: their version and whether
+  /// to keep the connection after.
+  private var requests: Deque<(version: HTTPVersion, keepAlive: Bool)> = []
+  /// A request whose head was read and whose end was not: its own bytes broke.
+  private var readingRequest = false
   private var refused = false
   /// Close once the requests in flight are answered.
   private var closeAfterAnswers = false
 
-  /// A request whose head was read and whose end was not: its own bytes broke.
-  private var readingRequest = false
-
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     guard !refused else { return }
     switch unwrapInboundIn(data) {
-    case .head:
-      inFlight += 1
+    case .head(let head):
+      requests.append((head.version, head.isKeepAlive))
       readingRequest = true
     case .end: readingRequest = false
     case .body: break
@@ -35,18 +42,33 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
   }
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
-    guard case .end = unwrapOutboundIn(data) else {
+    switch unwrapOutboundIn(data) {
+    case .head(var head):
+      if let request = requests.first {
+        if request.version == .http1_0 { head.version = .http1_0 }
+        if !request.keepAlive {
+          head.headers.replaceOrAdd(name: "connection", value: "close")
+        } else if request.version == .http1_0 {
+          head.headers.replaceOrAdd(name: "connection", value: "keep-alive")
+        }
+        context.write(wrapOutboundOut(.head(head)), promise: promise)
+      } else {
+        context.write(data, promise: promise)
+      }
+    case .body:
       context.write(data, promise: promise)
-      return
+    case .end:
+      let request = requests.popFirst()
+      let closes =
+        (request.map { !$0.keepAlive } ?? false) || (closeAfterAnswers && requests.isEmpty)
+      guard closes else {
+        context.write(data, promise: promise)
+        return
+      }
+      let written = promise ?? context.eventLoop.makePromise()
+      context.writeAndFlush(data, promise: written)
+      written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
     }
-    inFlight = max(0, inFlight - 1)
-    guard closeAfterAnswers, inFlight == 0 else {
-      context.write(data, promise: promise)
-      return
-    }
-    let written = promise ?? context.eventLoop.makePromise()
-    context.writeAndFlush(data, promise: written)
-    written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
   }
 
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
@@ -62,7 +84,7 @@ final class MalformedRequestHandler: ChannelDuplexHandler, RemovableChannelHandl
       context.close(promise: nil)
       return
     }
-    guard inFlight == 0 else {
+    guard requests.isEmpty else {
       closeAfterAnswers = true
       return
     }

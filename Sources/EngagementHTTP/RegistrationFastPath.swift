@@ -1,0 +1,301 @@
+import Clocks
+import DequeModule
+import EngagementCore
+import EngagementServer
+import Foundation
+import HTTPTypes
+import NIOCore
+import NIOHTTPTypes
+import RegistrationCore
+import Synchronization
+
+/// A registration the usual way, answered where the connection reads it: a plain `POST
+/// /device/v1/registration` with a small body, a valid token and app, and no fault injected,
+/// is received by the server and answered from the event loop, without Hummingbird's
+/// request task, router and middlewares (they cost more than the registration's own work,
+/// and a fleet is nothing but such requests). Everything else (another route, a refusal, a
+/// large or chunked body, a fault, `--any-app`, the relay) is handed on to Hummingbird
+/// untouched, which answers it as before. The answer and the capture are the ones the full
+/// path gives; `FastPathTests` holds the two to each other.
+///
+/// It sits after the connection's guards and Hummingbird's connection state, so both see
+/// every request and answer. Answers keep their requests' order: while a request handed on
+/// is unanswered, the next is handed on too; while one is answered here, what follows waits.
+final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler {
+  typealias InboundIn = HTTPRequestPart
+  typealias InboundOut = HTTPRequestPart
+  typealias OutboundIn = HTTPResponsePart
+  typealias OutboundOut = HTTPResponsePart
+
+  /// What every connection's fast path shares.
+  struct Setup: Sendable {
+    let server: LocalEngagementServer
+    let recorder: ExchangeRecorder
+    let options: EngagementHTTPServer.Options
+    let hostNames: Set<String>
+    let scheme: String
+    /// Registrations answered here (`EngagementHTTPServer.fastPathAnswers`).
+    let answers: Answers
+
+    final class Answers: Sendable {
+      let count = Atomic<Int>(0)
+    }
+
+    init(
+      server: LocalEngagementServer, recorder: ExchangeRecorder,
+      options: EngagementHTTPServer.Options, answers: Answers
+    ) {
+      self.server = server
+      self.recorder = recorder
+      self.options = options
+      self.answers = answers
+      hostNames = Set(options.hostNames.map { $0.lowercased() })
+      scheme = options.tls == nil ? "http" : "https"
+    }
+
+    /// Whether a fast path is worth adding: not for a relay, nor while `--any-app` has an
+    /// app to adopt (the full path adopts it).
+    var applies: Bool { options.upstream == nil && !server.adoptsFirstApp }
+
+    static let path = "/" + RegistrationRoute.path
+
+    /// A request this path may answer, going by its head.
+    func mayTake(_ head: HTTPRequest) -> Bool {
+      guard head.method == .post, head.path == Self.path,
+        !server.faultSet.load(ordering: .relaxed)
+      else { return false }
+      let fields = HeadFields(head.headerFields)
+      guard !fields.framedOtherwise, let declared = fields.contentLength,
+        let length = Int(declared), length >= 0, length <= DeviceWatch.bodyLimit,
+        length <= options.maxBodyBytes
+      else { return false }
+      return head.authority.map { HostCheckMiddleware.accepts($0, names: hostNames) } ?? true
+    }
+  }
+
+  private struct Reading {
+    var head: HTTPRequest
+    var body: ByteBuffer
+    var startedAt: Instant
+    var started: ContinuousClock.Instant
+  }
+
+  private let setup: Setup
+  /// The request being read for this path, if one is.
+  private var reading: Reading?
+  /// Requests handed on whose answer has not ended, and whether one is still being read.
+  private var handedOn = 0
+  private var handingOn = false
+  /// A registration being answered here; what comes meanwhile waits in `held`, and the
+  /// connection is not read further.
+  private var answering = false
+  private var held: Deque<HTTPRequestPart> = []
+  private var readWaiting = false
+
+  init(_ setup: Setup) { self.setup = setup }
+
+  func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+    let part = unwrapInboundIn(data)
+    if answering || !held.isEmpty {
+      held.append(part)
+      return
+    }
+    take(part, context: context)
+  }
+
+  private func take(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
+    if handingOn {
+      if case .end = part { handingOn = false }
+      context.fireChannelRead(wrapInboundOut(part))
+      return
+    }
+    switch part {
+    case .head(let head):
+      guard handedOn == 0, setup.mayTake(head) else {
+        handOn([part], context: context)
+        return
+      }
+      reading = Reading(
+        head: head, body: context.channel.allocator.buffer(capacity: 0),
+        startedAt: setup.server.clock.now(), started: .now)
+    case .body(var chunk):
+      guard var request = reading else {
+        context.fireChannelRead(wrapInboundOut(part))
+        return
+      }
+      reading = nil
+      request.body.writeBuffer(&chunk)
+      reading = request
+    case .end:
+      guard let request = reading else {
+        context.fireChannelRead(wrapInboundOut(part))
+        return
+      }
+      reading = nil
+      receive(request, context: context)
+    }
+  }
+
+  /// Gives the parts to Hummingbird, as a request of its own.
+  private func handOn(_ parts: [HTTPRequestPart], context: ChannelHandlerContext) {
+    handedOn += 1
+    handingOn = true
+    for part in parts { take(part, context: context) }
+  }
+
+  private func receive(_ request: Reading, context: ChannelHandlerContext) {
+    let fields = HeadFields(request.head.headerFields)
+    let body = Array(request.body.readableBytesView)
+    let validation = EngagementServerCore.validate(
+      authorization: fields.authorization, body: body,
+      settings: setup.server.validationSettings)
+    guard case .valid = validation else {
+      // A refusal is the full path's to answer (and to show against its device).
+      let parts: [HTTPRequestPart] =
+        request.body.readableBytes > 0
+        ? [.head(request.head), .body(request.body), .end(nil)] : [.head(request.head), .end(nil)]
+      handOn(parts, context: context)
+      return
+    }
+    answering = true
+    let facts = RequestFacts(
+      userAgent: fields.userAgent, sdkVersion: fields.sdkVersion,
+      subscriberToken: fields.subscriberToken)
+    let loop = context.eventLoop
+    let bound = NIOLoopBound((self, context), eventLoop: loop)
+    let server = setup.server
+    Task(executorPreference: EventLoopTaskExecutor(loop)) {
+      let (answer, token) = await server.receive(validation, facts: facts)
+      if loop.inEventLoop {
+        bound.value.0.answer(answer, token: token, to: request, body: body, context: bound.value.1)
+      } else {
+        loop.execute {
+          bound.value.0.answer(
+            answer, token: token, to: request, body: body, context: bound.value.1)
+        }
+      }
+    }
+  }
+
+  private func answer(
+    _ answer: ServerAnswer, token: String?, to request: Reading, body: [UInt8],
+    context: ChannelHandlerContext
+  ) {
+    var exchange = CapturedExchange(
+      startedAt: request.startedAt, method: request.head.method.rawValue,
+      url: "\(setup.scheme)://\(request.head.authority ?? "127.0.0.1")\(request.head.path ?? "")",
+      requestHeaders: request.head.headerFields.map { HeaderField($0.name.rawName, $0.value) },
+      requestBody: body, status: nil)
+    switch answer {
+    case .respond(let status, let answerBody, let retryAfter):
+      var fields: HTTPFields = [.contentType: "application/json"]
+      if let retryAfter { fields[.retryAfter] = NumberText.compact(retryAfter.rounded(.up)) }
+      fields[.contentLength] = String(answerBody.count)
+      if let token { fields[DeviceRoutes.subscriberToken] = token }
+      exchange.status = status
+      exchange.responseHeaders = fields.map { HeaderField($0.name.rawName, $0.value) }
+      exchange.duration = CaptureMiddleware.seconds(since: request.started)
+      if context.channel.isActive {
+        exchange.responseBody = answerBody
+      } else {
+        exchange.status = nil
+        exchange.error = "the connection was dropped before the answer ended"
+      }
+      // Recorded and counted before the answer goes, as the full path records it: a client
+      // that has read its answer may ask for either.
+      setup.recorder.record(exchange)
+      setup.answers.count.add(1, ordering: .relaxed)
+      fields[.date] = HTTPDateCache.now
+      context.write(
+        wrapOutboundOut(.head(HTTPResponse(status: .init(code: status), headerFields: fields))),
+        promise: nil)
+      context.write(wrapOutboundOut(.body(ByteBuffer(bytes: answerBody))), promise: nil)
+      context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+      answered(context: context)
+    case .hang:
+      // A fault injected after the head was read: answered as the full path does, late.
+      let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
+      let hang = TimeAmount.nanoseconds(Int64(min(max(setup.options.hangSeconds, 0), 1e9) * 1e9))
+      context.eventLoop.scheduleTask(in: hang) {
+        bound.value.0.answer(
+          .respond(
+            status: 504,
+            body: EngagementServerCore.errorBody("hung", "injected fault: hang", field: nil),
+            retryAfter: nil),
+          token: nil, to: request, body: body, context: bound.value.1)
+      }
+    case .drop, .refuse:
+      exchange.status = nil
+      exchange.error = "the connection was dropped before the answer ended"
+      exchange.duration = CaptureMiddleware.seconds(since: request.started)
+      setup.recorder.record(exchange)
+      context.close(promise: nil)
+    }
+  }
+
+  /// The answer is out: what waited is read now, in order.
+  private func answered(context: ChannelHandlerContext) {
+    answering = false
+    while !answering, let part = held.popFirst() { take(part, context: context) }
+    if !answering, readWaiting {
+      readWaiting = false
+      context.read()
+    }
+  }
+
+  func read(context: ChannelHandlerContext) {
+    guard !answering else {
+      readWaiting = true
+      return
+    }
+    context.read()
+  }
+
+  func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+    if case .end = unwrapOutboundIn(data), handedOn > 0 { handedOn -= 1 }
+    context.write(data, promise: promise)
+  }
+}
+
+/// The fields the fast path reads, found in one pass: `HTTPFields`' subscript searches and
+/// joins on every call, and seven of them showed in the profile. A repeated field reads as
+/// the subscript reads it, its values joined with ", ".
+struct HeadFields {
+  var contentLength: String?
+  var authorization: String?
+  var userAgent: String?
+  var sdkVersion: String?
+  var subscriberToken: String?
+  /// `Transfer-Encoding` or `Expect`: a body framed or awaited otherwise.
+  var framedOtherwise = false
+
+  init(_ fields: HTTPFields) {
+    func add(_ value: String, to field: inout String?) {
+      field = field.map { $0 + ", " + value } ?? value
+    }
+    for field in fields {
+      switch field.name {
+      case .contentLength: add(field.value, to: &contentLength)
+      case .authorization: add(field.value, to: &authorization)
+      case .userAgent: add(field.value, to: &userAgent)
+      case DeviceRoutes.sdkVersion: add(field.value, to: &sdkVersion)
+      case DeviceRoutes.subscriberToken: add(field.value, to: &subscriberToken)
+      case .transferEncoding, .expect: framedOtherwise = true
+      default: break
+      }
+    }
+  }
+}
+
+/// The `Date` of an answer, worked out once a second.
+enum HTTPDateCache {
+  private static let cached = Mutex<(second: Int64, text: String)>((0, ""))
+
+  static var now: String {
+    let second = Int64(Date().timeIntervalSince1970)
+    if let text = cached.withLock({ $0.second == second ? $0.text : nil }) { return text }
+    let text = DateText.httpDate(secondsSince1970: second)
+    cached.withLock { $0 = (second, text) }
+    return text
+  }
+}

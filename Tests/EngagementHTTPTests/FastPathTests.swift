@@ -1,0 +1,200 @@
+import Clocks
+import EngagementHTTP
+import Foundation
+import HAR
+import RegistrationCore
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import EngagementCore
+@testable import EngagementServer
+
+/// Plain registrations are answered from the event loop (`RegistrationFastPath`), everything
+/// else by Hummingbird's full path: the two must answer, capture and judge alike, and keep a
+/// connection's answers in its requests' order.
+@Suite("the registration's fast path", .serialized, .timeLimit(.minutes(2)))
+struct FastPathTests {
+  final class Rig: Sendable {
+    let server: LocalEngagementServer
+    let front: EngagementHTTPServer
+    let port: Int
+    let captured = Captured()
+
+    final class Captured: Sendable {
+      let exchanges = Mutex<[CapturedExchange]>([])
+    }
+
+    init(fastPath: Bool) async throws {
+      server = try LocalEngagementServer(
+        settings: ServerSettings(appID: watchAppID, accessToken: watchToken, processingDelay: 300),
+        store: ServerStore.inMemory(), clock: VirtualClock())
+      var options = EngagementHTTPServer.Options()
+      options.fastPath = fastPath
+      let captured = self.captured
+      options.capture = { exchange in captured.exchanges.withLock { $0.append(exchange) } }
+      front = EngagementHTTPServer(server: server, options: options)
+      port = try await front.start()
+    }
+
+    /// Answers as they came, split from the connection's bytes.
+    func send(_ requests: [String]) async throws -> [Answer] {
+      Answer.split(try await rawExchange(port: port, Array(requests.joined().utf8)))
+    }
+  }
+
+  struct Answer: Equatable {
+    var statusLine: String
+    /// Names lower-cased, in order; the token and the date stand for their kind.
+    var headers: [String]
+    var body: String
+
+    var registrationID: Int? {
+      let object = try? JSONSerialization.jsonObject(with: Data(body.utf8)) as? [String: Any]
+      return object?["registrationId"] as? Int
+    }
+
+    static func split(_ text: String) -> [Answer] {
+      var answers: [Answer] = []
+      var rest = Substring(text)
+      while let end = rest.range(of: "\r\n\r\n") {
+        let lines = rest[..<end.lowerBound].components(separatedBy: "\r\n")
+        var headers: [String] = []
+        var length = 0
+        for line in lines.dropFirst() {
+          let name = line.prefix { $0 != ":" }.lowercased()
+          let value = line.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces)
+          if name == "content-length" { length = Int(value) ?? 0 }
+          let shown =
+            name == "date"
+            ? "date: (a date)"
+            : name == "x-subscriber-token"
+              ? "x-subscriber-token: rs-(\(value.count) chars)"
+              : "\(name): \(value)"
+          headers.append(shown)
+        }
+        let body = rest[end.upperBound...].utf8.prefix(length)
+        answers.append(
+          Answer(
+            statusLine: lines[0], headers: headers, body: String(decoding: body, as: UTF8.self)))
+        rest = Substring(
+          String(decoding: rest[end.upperBound...].utf8.dropFirst(length), as: UTF8.self))
+      }
+      return answers
+    }
+  }
+
+  static func registration(
+    device: String, token: String = watchToken, extra: [(String, String)] = [],
+    attributes: [String: String] = [:], close: Bool = false, version: String = "HTTP/1.1"
+  ) -> String {
+    let body = sdkBody(device: device, app: watchAppID, attributes: attributes, uuid: device)
+    var head =
+      "POST /device/v1/registration \(version)\r\nhost: 127.0.0.1\r\naccept: application/json\r\n"
+      + "content-type: application/json; charset=utf-8\r\nuser-agent: \(androidAgent)\r\n"
+      + "authorization: Bearer \(token)\r\nx-sdk-version: 10.0.0\r\n"
+    for (name, value) in extra { head += "\(name): \(value)\r\n" }
+    if close { head += "connection: close\r\n" }
+    return head + "content-length: \(body.utf8.count)\r\n\r\n" + body
+  }
+
+  @Test("a plain registration: the same answer, capture and judgement on either path")
+  func sameOnBothPaths() async throws {
+    var results: [(answers: [Answer], exchange: CapturedExchange?, device: DeviceWatch.Device?)] =
+      []
+    var fastAnswers: [Int] = []
+    for fast in [true, false] {
+      let rig = try await Rig(fastPath: fast)
+      let answers = try await rig.send([
+        Self.registration(device: "FAST-1"), Self.registration(device: "FAST-1", close: true),
+      ])
+      fastAnswers.append(rig.front.fastPathAnswers)
+      let device = await rig.server.watchedDevice("FAST-1")
+      await rig.front.stop()
+      results.append((answers, rig.captured.exchanges.withLock { $0.last }, device))
+    }
+    // The fast server answered both itself; the other took neither.
+    #expect(fastAnswers == [2, 0])
+    let (fast, full) = (results[0], results[1])
+    #expect(fast.answers.count == 2)
+    #expect(fast.answers == full.answers)
+    #expect(fast.answers.first?.statusLine == "HTTP/1.1 201 Created")
+    let (mine, theirs) = (try #require(fast.exchange), try #require(full.exchange))
+    #expect(mine.method == theirs.method && mine.status == theirs.status)
+    #expect(URL(string: mine.url)?.path == URL(string: theirs.url)?.path)
+    #expect(mine.requestHeaders == theirs.requestHeaders)
+    #expect(mine.requestBody == theirs.requestBody && mine.responseBody == theirs.responseBody)
+    #expect(mine.responseHeaders.map(\.name) == theirs.responseHeaders.map(\.name))
+    #expect(mine.startedAt == theirs.startedAt && mine.error == theirs.error)
+    let (one, other) = (try #require(fast.device), try #require(full.device))
+    #expect(one.registrationCount == 2 && other.registrationCount == 2)
+    #expect(one.findingCounts == other.findingCounts)
+    #expect(one.tokenReturned == other.tokenReturned)
+    #expect(one.registrations.map(\.changes) == other.registrations.map(\.changes))
+  }
+
+  @Test("what the fast path does not take is answered by the full path, as before")
+  func handedOn() async throws {
+    let rig = try await Rig(fastPath: true)
+    // A wrong token: refused (S1) by the full path, which closes the connection.
+    let refused = try await rig.send([Self.registration(device: "R-1", token: "wrong-token-0000")])
+    #expect(refused.first?.statusLine == "HTTP/1.1 401 Unauthorized")
+    // A body past what the watch keeps, a chunked body, another route: the full path's.
+    let large = try await rig.send([
+      Self.registration(
+        device: "L-1", attributes: ["Big": String(repeating: "x", count: 9_000)], close: true)
+    ])
+    #expect(large.first?.statusLine == "HTTP/1.1 201 Created")
+    let body = sdkBody(device: "C-1", app: watchAppID, uuid: "C-1")
+    let chunked = try await rig.send([
+      "POST /device/v1/registration HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+        + "authorization: Bearer \(watchToken)\r\ncontent-type: application/json\r\n"
+        + "transfer-encoding: chunked\r\nconnection: close\r\n\r\n"
+        + String(body.utf8.count, radix: 16) + "\r\n" + body + "\r\n0\r\n\r\n"
+    ])
+    #expect(chunked.first?.statusLine == "HTTP/1.1 201 Created")
+    // A fault (S7) answers every registration while it holds, as the full path gives it.
+    await rig.server.setFault(ServerFault(kind: .status(503, retryAfter: 30)))
+    let faulted = try await rig.send([Self.registration(device: "F-1", close: true)])
+    #expect(faulted.first?.statusLine == "HTTP/1.1 503 Service Unavailable")
+    #expect(faulted.first?.headers.contains("retry-after: 30") == true)
+    #expect(rig.front.fastPathAnswers == 0)
+    await rig.server.setFault(nil)
+    let plain = try await rig.send([Self.registration(device: "P-1", close: true)])
+    #expect(plain.first?.statusLine == "HTTP/1.1 201 Created")
+    #expect(rig.front.fastPathAnswers == 1)
+    await rig.front.stop()
+  }
+
+  @Test("pipelined requests are answered in their order, whichever path takes each")
+  func order() async throws {
+    let rig = try await Rig(fastPath: true)
+    let large = ["Big": String(repeating: "y", count: 9_000)]
+    // Handed on, then one the fast path would take: while the first is unanswered, the
+    // second goes the same way.
+    let mixed = try await rig.send([
+      Self.registration(device: "O-1", attributes: large),
+      Self.registration(device: "O-2", close: true),
+    ])
+    #expect(mixed.map(\.registrationID) == [1, 2])
+    #expect(rig.front.fastPathAnswers == 0)
+    // Three it takes, sent at once: each waits for the one before to be answered.
+    let fast = try await rig.send([
+      Self.registration(device: "O-3"), Self.registration(device: "O-4"),
+      Self.registration(device: "O-5", close: true),
+    ])
+    #expect(fast.map(\.statusLine) == Array(repeating: "HTTP/1.1 201 Created", count: 3))
+    #expect(fast.map(\.registrationID) == [3, 4, 5])
+    #expect(rig.front.fastPathAnswers == 3)
+    await rig.front.stop()
+  }
+
+  @Test("an HTTP/1.0 registration is answered as HTTP/1.0, and its connection closed")
+  func http10() async throws {
+    let rig = try await Rig(fastPath: true)
+    let answers = try await rig.send([Self.registration(device: "H-1", version: "HTTP/1.0")])
+    #expect(answers.first?.statusLine == "HTTP/1.0 201 Created")
+    #expect(rig.front.fastPathAnswers == 1)
+    await rig.front.stop()
+  }
+}
