@@ -52,6 +52,8 @@ public struct DeviceWatch: Sendable {
     var findingsAnnouncedAt: [Instant] = []
     /// What the judge remembers between this device's registrations.
     public internal(set) var memory = JudgeMemory()
+    /// When the watch last stored it (a counter): its place in the order last seen.
+    var storedAt = 0
 
     public var lastSent: RegistrationPayload? { memory.lastSent }
     public var lastAcknowledged: RegistrationPayload? { memory.lastAcknowledged }
@@ -74,10 +76,10 @@ public struct DeviceWatch: Sendable {
 
   /// Every device kept, by id. `newest(_:)` gives them in the order last seen.
   public private(set) var devices: [String: Device] = [:]
-  /// When each device was last stored (a counter), and the stores in that order: a device
-  /// seen again is queued again, its older entry left stale and skipped. Moving a device to
-  /// the end is O(1), where an ordered dictionary shifted every device after it.
-  private var storedAt: [String: Int] = [:]
+  /// The stores in the order they happened (each device keeps when it was last stored, its
+  /// `storedAt`): a device seen again is queued again, its older entry left stale and
+  /// skipped. Moving a device to the end is O(1), where an ordered dictionary shifted every
+  /// device after it.
   private var recency: Deque<(order: Int, deviceID: String)> = []
   private var stores = 0
   /// Devices whose timeline was dropped for the limit. Each dropped device with the number of its drop; the queue keeps them in that order,
@@ -101,20 +103,6 @@ public struct DeviceWatch: Sendable {
     self.makeToken = makeToken
     self.keptDevices = keptDevices
     self.rememberedDrops = rememberedDrops
-  }
-
-  /// An opaque token like the tenant's, 128 bits from the system's random source: one server's
-  /// tokens tell nothing about another's.
-  public static func randomToken() -> String {
-    var generator = SystemRandomNumberGenerator()
-    let high = generator.next() as UInt64
-    let low = generator.next() as UInt64
-    return "rs-" + hex(high) + hex(low)
-  }
-
-  private static func hex(_ value: UInt64) -> String {
-    let digits = String(value, radix: 16)
-    return String(repeating: "0", count: 16 - digits.count) + digits
   }
 
   /// Whether `deviceID`'s timeline was dropped to keep within `deviceLimit`.
@@ -297,16 +285,16 @@ public struct DeviceWatch: Sendable {
   }
 
   /// Keeps `device` as the one seen last; past the limit, drops the one seen longest ago.
-  mutating func store(_ device: Device) {
+  /// Taken (`consuming`): the device moves into the table, not copied field by field.
+  mutating func store(_ device: consuming Device) {
     let id = device.deviceID
-    devices[id] = device
     stores += 1
-    storedAt[id] = stores
+    device.storedAt = stores
+    devices[id] = consume device
     recency.append((stores, id))
     dropped[id] = nil
     while devices.count > keptDevices, let oldest = popOldest() {
       devices[oldest] = nil
-      storedAt[oldest] = nil
       drops += 1
       dropped[oldest] = drops
       droppedOrder.append((drops, oldest))
@@ -319,14 +307,14 @@ public struct DeviceWatch: Sendable {
     }
     // Stale entries (devices seen again) are swept once they outnumber the live ones.
     if recency.count > 2 * devices.count + 1_024 {
-      recency = Deque(recency.filter { storedAt[$0.deviceID] == $0.order })
+      recency = Deque(recency.filter { devices[$0.deviceID]?.storedAt == $0.order })
     }
   }
 
   /// The device seen longest ago, out of the queue.
   private mutating func popOldest() -> String? {
     while let first = recency.popFirst() {
-      if storedAt[first.deviceID] == first.order { return first.deviceID }
+      if devices[first.deviceID]?.storedAt == first.order { return first.deviceID }
     }
     return nil
   }
@@ -336,7 +324,7 @@ public struct DeviceWatch: Sendable {
     var found: [Device] = []
     for entry in recency.reversed() {
       guard found.count < limit else { break }
-      guard storedAt[entry.deviceID] == entry.order, let device = devices[entry.deviceID] else {
+      guard let device = devices[entry.deviceID], device.storedAt == entry.order else {
         continue
       }
       found.append(device)

@@ -31,9 +31,14 @@ public enum HARDocument {
   /// is on every request's path (Foundation's encoder took a sixth of the receiving path).
   /// A test holds it to what JSONEncoder writes of the same entry.
   public static func encodedEntry(_ exchange: CapturedExchange) -> Data {
+    Data(entryBytes(exchange))
+  }
+
+  /// The same as bytes, as the capture file appends them.
+  static func entryBytes(_ exchange: CapturedExchange) -> [UInt8] {
     var out = CompactJSON()
     out.write(exchange)
-    return Data(out.bytes)
+    return out.bytes
   }
 
   /// The headers a capture may show: tokens masked, everything else as it was.

@@ -28,7 +28,7 @@ public final class HARFile: Sendable {
   private let budget: Int
   private struct State {
     /// Entries encoded but not yet written (the last second's).
-    var pending: [Data] = []
+    var pending: [[UInt8]] = []
     var pendingBytes = 0
     var kept = 0
     var bytesOnDisk = 0
@@ -64,7 +64,7 @@ public final class HARFile: Sendable {
   }
 
   public func record(_ exchange: CapturedExchange) {
-    let entry = HARDocument.encodedEntry(exchange)
+    let entry = HARDocument.entryBytes(exchange)
     state.withLock { state in
       guard !state.closed,
         state.bytesOnDisk + state.pendingBytes + entry.count + 2 <= budget
@@ -110,13 +110,15 @@ public final class HARFile: Sendable {
       return (state.pending, state.kept == 0, state.bytesOnDisk - HARDocument.tail.count)
     }
     guard !entries.isEmpty else { return }
-    var bytes = Data()
+    var bytes: [UInt8] = []
+    bytes.reserveCapacity(entries.reduce(HARDocument.tail.count) { $0 + $1.count + 2 })
     for (index, entry) in entries.enumerated() {
-      bytes.append(contentsOf: Array((index == 0 && first ? "\n" : ",\n").utf8))
-      bytes.append(entry)
+      if index > 0 || !first { bytes.append(UInt8(ascii: ",")) }
+      bytes.append(UInt8(ascii: "\n"))
+      bytes += entry
     }
-    bytes.append(HARDocument.tail)
-    let problem = SystemCalls.writeFile(path, bytes: Array(bytes), at: offset)
+    bytes += HARDocument.tail
+    let problem = SystemCalls.writeFile(path, bytes: bytes, at: offset)
     let (count, firstFailure) = state.withLock { state in
       let firstFailure = problem != nil && state.lastProblem == nil
       state.lastProblem = problem

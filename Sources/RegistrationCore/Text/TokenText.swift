@@ -36,13 +36,19 @@ extension TokenText {
   private static let recent = Mutex<[String: String]>([:])
 
   private static func fingerprint(_ value: String) -> String {
-    var hex: [UInt8] = []
-    hex.reserveCapacity(8)
-    let digits = Array("0123456789abcdef".utf8)
-    for byte in SHA256.hash(data: Array(value.utf8)).prefix(4) {
-      hex.append(digits[Int(byte >> 4)])
-      hex.append(digits[Int(byte & 0xF)])
+    var value = value
+    // Hashed from the string's own bytes, written into one buffer: a capture fingerprints
+    // every new subscriber token of a fleet.
+    let digest = value.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
+    var text = Array(masked(value).utf8)
+    text.append(contentsOf: " #".utf8)
+    let digits: StaticString = "0123456789abcdef"
+    digest.withUnsafeBytes { bytes in
+      for byte in bytes.prefix(4) {
+        text.append(digits.utf8Start[Int(byte >> 4)])
+        text.append(digits.utf8Start[Int(byte & 0xF)])
+      }
     }
-    return masked(value) + " #" + String(decoding: hex, as: UTF8.self)
+    return String(decoding: text, as: UTF8.self)
   }
 }
