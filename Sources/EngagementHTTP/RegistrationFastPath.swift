@@ -87,7 +87,7 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
   private var handedOn = 0
   private var handingOn = false
   /// A registration being answered here; what comes meanwhile waits in `held`, and the
-  /// connection is not read further.
+  /// connection is not read further until it has been taken.
   private var answering = false
   private var held: Deque<HTTPRequestPart> = []
   private var readWaiting = false
@@ -237,14 +237,16 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
   private func answered(context: ChannelHandlerContext) {
     answering = false
     while !answering, let part = held.popFirst() { take(part, context: context) }
-    if !answering, readWaiting {
+    if held.isEmpty, readWaiting {
       readWaiting = false
       context.read()
     }
   }
 
+  /// Reading stops only once a request has had to wait (a pipelining client): stopping and
+  /// starting again on every answer cost a system call each.
   func read(context: ChannelHandlerContext) {
-    guard !answering else {
+    guard held.isEmpty else {
       readWaiting = true
       return
     }
