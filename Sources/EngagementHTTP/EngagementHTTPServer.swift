@@ -125,6 +125,8 @@ public final class EngagementHTTPServer: Sendable {
     // Answers already under way are finished (a QA run that ends on a registration must not
     // cut that registration's 201), within a bound: a hang fault or a relayed call is cut.
     await stopListening(graceful: true, holdPort: false, within: .seconds(2))
+    // A registration the fast path took is received before the server stops, as a handler's.
+    await fastAnswers.settle(within: .seconds(2))
     if let held = state.withLock({ state -> Int32? in
       defer { state.placeholder = nil }
       return state.placeholder

@@ -27,52 +27,6 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
   typealias OutboundIn = HTTPResponsePart
   typealias OutboundOut = HTTPResponsePart
 
-  /// What every connection's fast path shares.
-  struct Setup: Sendable {
-    let server: LocalEngagementServer
-    let recorder: ExchangeRecorder
-    let options: EngagementHTTPServer.Options
-    let hostNames: Set<String>
-    let scheme: String
-    /// Registrations answered here (`EngagementHTTPServer.fastPathAnswers`).
-    let answers: Answers
-
-    final class Answers: Sendable {
-      let count = Atomic<Int>(0)
-    }
-
-    init(
-      server: LocalEngagementServer, recorder: ExchangeRecorder,
-      options: EngagementHTTPServer.Options, answers: Answers
-    ) {
-      self.server = server
-      self.recorder = recorder
-      self.options = options
-      self.answers = answers
-      hostNames = Set(options.hostNames.map { $0.lowercased() })
-      scheme = options.tls == nil ? "http" : "https"
-    }
-
-    /// Whether a fast path is worth adding: not for a relay, nor while `--any-app` has an
-    /// app to adopt (the full path adopts it).
-    var applies: Bool { options.upstream == nil && !server.adoptsFirstApp }
-
-    static let path = "/" + RegistrationRoute.path
-
-    /// A request this path may answer, going by its head.
-    func mayTake(_ head: HTTPRequest) -> Bool {
-      guard head.method == .post, head.path == Self.path,
-        !server.faultSet.load(ordering: .relaxed)
-      else { return false }
-      let fields = HeadFields(head.headerFields)
-      guard !fields.framedOtherwise, let declared = fields.contentLength,
-        let length = Int(declared), length >= 0, length <= DeviceWatch.bodyLimit,
-        length <= options.maxBodyBytes
-      else { return false }
-      return head.authority.map { HostCheckMiddleware.accepts($0, names: hostNames) } ?? true
-    }
-  }
-
   private struct Reading {
     var head: HTTPRequest
     var body: ByteBuffer
@@ -91,11 +45,19 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
   private var answering = false
   private var held: Deque<HTTPRequestPart> = []
   private var readWaiting = false
+  /// The client shut its side (`inputClosed`) while a request of its was still to be
+  /// answered here: told on once the requests before are taken, as Hummingbird would see it.
+  private var inputClosedWaiting = false
+  /// The request answered here asked to close the connection: what follows it is not taken.
+  private var closing = false
+  /// A hang fault's late answer, cancelled if the connection goes first.
+  private var hang: Scheduled<Void>?
 
   init(_ setup: Setup) { self.setup = setup }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     let part = unwrapInboundIn(data)
+    guard !closing else { return }
     if answering || !held.isEmpty {
       held.append(part)
       return
@@ -136,6 +98,19 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
     }
   }
 
+  func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
+    if case .inputClosed? = event as? ChannelEvent, answering || !held.isEmpty {
+      inputClosedWaiting = true
+      return
+    }
+    context.fireUserInboundEventTriggered(event)
+  }
+
+  func handlerRemoved(context: ChannelHandlerContext) {
+    hang?.cancel()
+    hang = nil
+  }
+
   /// Gives the parts to Hummingbird, as a request of its own.
   private func handOn(_ parts: [HTTPRequestPart], context: ChannelHandlerContext) {
     handedOn += 1
@@ -158,14 +133,18 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
       return
     }
     answering = true
+    closing = fields.closes
+    setup.answers.inFlight.add(1, ordering: .relaxed)
     let facts = RequestFacts(
       userAgent: fields.userAgent, sdkVersion: fields.sdkVersion,
       subscriberToken: fields.subscriberToken)
     let loop = context.eventLoop
     let bound = NIOLoopBound((self, context), eventLoop: loop)
     let server = setup.server
+    let answers = setup.answers
     Task(executorPreference: EventLoopTaskExecutor(loop)) {
       let (answer, token) = await server.receive(validation, facts: facts)
+      defer { answers.finished() }
       if loop.inEventLoop {
         bound.value.0.answer(answer, token: token, to: request, body: body, context: bound.value.1)
       } else {
@@ -216,7 +195,7 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
       // A fault injected after the head was read: answered as the full path does, late.
       let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
       let hang = TimeAmount.nanoseconds(Int64(min(max(setup.options.hangSeconds, 0), 1e9) * 1e9))
-      context.eventLoop.scheduleTask(in: hang) {
+      self.hang = context.eventLoop.assumeIsolated().scheduleTask(in: hang) {
         bound.value.0.answer(
           .respond(
             status: 504,
@@ -225,10 +204,12 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
           token: nil, to: request, body: body, context: bound.value.1)
       }
     case .drop, .refuse:
+      // As the full path does: the head may go out, the body never completes.
       exchange.status = nil
       exchange.error = "the connection was dropped before the answer ended"
       exchange.duration = CaptureMiddleware.seconds(since: request.started)
       setup.recorder.record(exchange)
+      context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .ok))), promise: nil)
       context.close(promise: nil)
     }
   }
@@ -236,8 +217,19 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
   /// The answer is out: what waited is read now, in order.
   private func answered(context: ChannelHandlerContext) {
     answering = false
+    hang = nil
+    if closing || !context.channel.isActive {
+      // The connection closes after this answer: nothing sent after it is taken.
+      held.removeAll()
+      return
+    }
     while !answering, let part = held.popFirst() { take(part, context: context) }
-    if held.isEmpty, readWaiting {
+    guard !answering, held.isEmpty else { return }
+    if inputClosedWaiting {
+      inputClosedWaiting = false
+      context.fireUserInboundEventTriggered(ChannelEvent.inputClosed)
+    }
+    if readWaiting {
       readWaiting = false
       context.read()
     }
@@ -256,48 +248,5 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
     if case .end = unwrapOutboundIn(data), handedOn > 0 { handedOn -= 1 }
     context.write(data, promise: promise)
-  }
-}
-
-/// The fields the fast path reads, found in one pass: `HTTPFields`' subscript searches and
-/// joins on every call, and seven of them showed in the profile. A repeated field reads as
-/// the subscript reads it, its values joined with ", ".
-struct HeadFields {
-  var contentLength: String?
-  var authorization: String?
-  var userAgent: String?
-  var sdkVersion: String?
-  var subscriberToken: String?
-  /// `Transfer-Encoding` or `Expect`: a body framed or awaited otherwise.
-  var framedOtherwise = false
-
-  init(_ fields: HTTPFields) {
-    func add(_ value: String, to field: inout String?) {
-      field = field.map { $0 + ", " + value } ?? value
-    }
-    for field in fields {
-      switch field.name {
-      case .contentLength: add(field.value, to: &contentLength)
-      case .authorization: add(field.value, to: &authorization)
-      case .userAgent: add(field.value, to: &userAgent)
-      case DeviceRoutes.sdkVersion: add(field.value, to: &sdkVersion)
-      case DeviceRoutes.subscriberToken: add(field.value, to: &subscriberToken)
-      case .transferEncoding, .expect: framedOtherwise = true
-      default: break
-      }
-    }
-  }
-}
-
-/// The `Date` of an answer, worked out once a second.
-enum HTTPDateCache {
-  private static let cached = Mutex<(second: Int64, text: String)>((0, ""))
-
-  static var now: String {
-    let second = Int64(Date().timeIntervalSince1970)
-    if let text = cached.withLock({ $0.second == second ? $0.text : nil }) { return text }
-    let text = DateText.httpDate(secondsSince1970: second)
-    cached.withLock { $0 = (second, text) }
-    return text
   }
 }

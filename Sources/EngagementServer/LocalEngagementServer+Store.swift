@@ -8,8 +8,10 @@ extension LocalEngagementServer {
     guard !changes.registrations.isEmpty || !changes.devices.isEmpty || !changes.contacts.isEmpty
     else { return }
     unwritten.append(changes)
-    if unwritten.count >= Self.commitBatch {
-      flush()
+    if unwritten.count == Self.commitBatch {
+      // Written by a task of its own, not here: the request may be running on an event loop
+      // (the fast path), which a transaction of 256 rows would hold up.
+      Task { await self.flush() }
     } else if !flushScheduled {
       flushScheduled = true
       Task {
@@ -41,5 +43,6 @@ extension LocalEngagementServer {
       // The core keeps serving from memory; the problem is shown, not hidden.
       storeProblem = "\(error)"
     }
+    stored.fire()
   }
 }

@@ -21,6 +21,8 @@ public actor LocalEngagementServer {
   /// wait ran on the next turn of the actor, which under a fleet carried one or two
   /// registrations a transaction, and the transaction cost more than its rows.
   var unwritten: [EngagementServerCore.Changes] = []
+  /// Fired after each group commit's transaction (what a test of the commit waits on).
+  public nonisolated let stored = ChangeSignal()
   /// How long a change may wait for others to share its transaction (wall-clock: it bounds
   /// what a crash of the server can lose, whatever its clock).
   let commitWindow: Duration

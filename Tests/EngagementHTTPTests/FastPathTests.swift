@@ -189,6 +189,34 @@ struct FastPathTests {
     await rig.front.stop()
   }
 
+  @Test("a client that shuts its side after sending still gets every answer, in order")
+  func halfClosed() async throws {
+    let rig = try await Rig(fastPath: true)
+    let text = try await rawExchange(
+      port: rig.port,
+      Array((Self.registration(device: "HC-1") + Self.registration(device: "HC-2")).utf8),
+      halfClose: true)
+    let answers = Answer.split(text)
+    #expect(answers.map(\.statusLine) == ["HTTP/1.1 201 Created", "HTTP/1.1 201 Created"])
+    #expect(answers.map(\.registrationID) == [1, 2])
+    #expect(rig.front.fastPathAnswers == 2)
+    await rig.front.stop()
+  }
+
+  @Test("what a client sends after asking to close is not taken, on either path")
+  func closeThenMore() async throws {
+    for fast in [true, false] {
+      let rig = try await Rig(fastPath: fast)
+      let answers = try await rig.send([
+        Self.registration(device: "CL-1", close: true), Self.registration(device: "CL-2"),
+      ])
+      #expect(answers.map(\.statusLine) == ["HTTP/1.1 201 Created"], "fast path: \(fast)")
+      #expect(await rig.server.watchedDevice("CL-2") == nil, "fast path: \(fast)")
+      #expect(rig.front.fastPathAnswers == (fast ? 1 : 0))
+      await rig.front.stop()
+    }
+  }
+
   @Test("an HTTP/1.0 registration is answered as HTTP/1.0, and its connection closed")
   func http10() async throws {
     let rig = try await Rig(fastPath: true)

@@ -8,8 +8,13 @@ import Foundation
 /// server refuses before reading it, `Connection: close`, a method of our choosing. Sending and
 /// receiving each give up after `timeout` seconds, and the whole runs off the cooperative pool.
 /// Returns the bytes received until the server closed (an empty string if it could not connect).
-public func rawExchange(port: Int, _ request: [UInt8], timeout: Int = 10) async throws -> String {
-  try await offThePool { blockingExchange(port: port, request, timeout: timeout).answer }
+/// `halfClose` shuts the sending side once the request is sent, as `nc -N` does.
+public func rawExchange(
+  port: Int, _ request: [UInt8], timeout: Int = 10, halfClose: Bool = false
+) async throws -> String {
+  try await offThePool {
+    blockingExchange(port: port, request, timeout: timeout, halfClose: halfClose).answer
+  }
 }
 
 /// The same, and whether it was the server that ended the connection (end of file) rather
@@ -20,7 +25,9 @@ public func rawExchangeEnding(port: Int, _ request: [UInt8], timeout: Int) async
   try await offThePool { blockingExchange(port: port, request, timeout: timeout) }
 }
 
-private func blockingExchange(port: Int, _ request: [UInt8], timeout: Int) -> (
+private func blockingExchange(
+  port: Int, _ request: [UInt8], timeout: Int, halfClose: Bool = false
+) -> (
   answer: String, closedByServer: Bool
 ) {
   let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
@@ -50,6 +57,7 @@ private func blockingExchange(port: Int, _ request: [UInt8], timeout: Int) -> (
     if count <= 0 { break }
     sent += count
   }
+  if halfClose { shutdown(descriptor, Int32(SHUT_WR)) }
   var answer: [UInt8] = []
   var chunk = [UInt8](repeating: 0, count: 4096)
   var closed = false

@@ -1,0 +1,77 @@
+import Clocks
+import EngagementCore
+import EngagementServer
+import HTTPTypes
+import RegistrationCore
+import Synchronization
+
+extension RegistrationFastPath {
+  /// What every connection's fast path shares.
+  struct Setup: Sendable {
+    let server: LocalEngagementServer
+    let recorder: ExchangeRecorder
+    let options: EngagementHTTPServer.Options
+    let hostNames: Set<String>
+    let scheme: String
+    /// Registrations answered here (`EngagementHTTPServer.fastPathAnswers`).
+    let answers: Answers
+
+    final class Answers: Sendable {
+      let count = Atomic<Int>(0)
+      /// Registrations received here whose answer is still being worked out.
+      let inFlight = Atomic<Int>(0)
+      let settled = ChangeSignal()
+
+      func finished() {
+        if inFlight.subtract(1, ordering: .relaxed).newValue == 0 { settled.fire() }
+      }
+
+      /// Returns once no registration is in flight here, or after `limit`: a server that
+      /// stops waits for what it took, as Hummingbird waits for its handlers.
+      func settle(within limit: Duration) async {
+        let deadline = ContinuousClock.now + limit
+        while inFlight.load(ordering: .relaxed) > 0, ContinuousClock.now < deadline {
+          let generation = settled.generation
+          guard inFlight.load(ordering: .relaxed) > 0 else { return }
+          await withTaskGroup(of: Void.self) { group in
+            group.addTask { await self.settled.wait(after: generation) }
+            group.addTask { try? await Task.sleep(until: deadline) }
+            await group.next()
+            group.cancelAll()
+          }
+        }
+      }
+    }
+
+    init(
+      server: LocalEngagementServer, recorder: ExchangeRecorder,
+      options: EngagementHTTPServer.Options, answers: Answers
+    ) {
+      self.server = server
+      self.recorder = recorder
+      self.options = options
+      self.answers = answers
+      hostNames = Set(options.hostNames.map { $0.lowercased() })
+      scheme = options.tls == nil ? "http" : "https"
+    }
+
+    /// Whether a fast path is worth adding: not for a relay, nor while `--any-app` has an
+    /// app to adopt (the full path adopts it).
+    var applies: Bool { options.upstream == nil && !server.adoptsFirstApp }
+
+    static let path = "/" + RegistrationRoute.path
+
+    /// A request this path may answer, going by its head.
+    func mayTake(_ head: HTTPRequest) -> Bool {
+      guard head.method == .post, head.path == Self.path,
+        !server.faultSet.load(ordering: .relaxed)
+      else { return false }
+      let fields = HeadFields(head.headerFields)
+      guard !fields.framedOtherwise, let declared = fields.contentLength,
+        let length = Int(declared), length >= 0, length <= DeviceWatch.bodyLimit,
+        length <= options.maxBodyBytes
+      else { return false }
+      return head.authority.map { HostCheckMiddleware.accepts($0, names: hostNames) } ?? true
+    }
+  }
+}
