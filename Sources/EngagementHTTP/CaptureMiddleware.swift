@@ -72,11 +72,11 @@ struct CaptureMiddleware: RouterMiddleware {
     var exchange = CapturedExchange(
       startedAt: startedAt, method: request.method.rawValue,
       url: "\(scheme)://\(host)\(request.uri.description)",
-      requestHeaders: request.headers.map { HeaderField($0.name.rawName, $0.value) },
+      requestHeaders: [HeaderField](request.headers),
       status: nil)
     var response = try await next(request, context)
     exchange.status = response.status.code
-    exchange.responseHeaders = response.headers.map { HeaderField($0.name.rawName, $0.value) }
+    exchange.responseHeaders = [HeaderField](response.headers)
     let notes = context.exchange.taken()
     if let answer = notes.answer {
       exchange.requestBody = requestCopy?.bytes ?? notes.body
@@ -86,7 +86,7 @@ struct CaptureMiddleware: RouterMiddleware {
       } else {
         // The app gave up before its answer was ready: it got none.
         exchange.status = nil
-        exchange.error = "the connection was dropped before the answer ended"
+        exchange.error = Self.dropped
       }
       recorder.record(exchange)
       return response
@@ -105,7 +105,7 @@ struct CaptureMiddleware: RouterMiddleware {
       } catch {
         // A dropped connection: the app got no answer.
         recorded.status = nil
-        recorded.error = "the connection was dropped before the answer ended"
+        recorded.error = Self.dropped
         recorded.duration = Self.seconds(since: started)
         recorder.record(recorded)
         throw error
@@ -116,9 +116,19 @@ struct CaptureMiddleware: RouterMiddleware {
     return response
   }
 
+  /// What an exchange whose app got no answer says.
+  static let dropped = "the connection was dropped before the answer ended"
+
   static func seconds(since start: ContinuousClock.Instant) -> Double {
     let elapsed = ContinuousClock.now - start
     return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+  }
+}
+
+extension [HeaderField] {
+  /// Fields as the capture keeps them: each name as it was sent, each value.
+  init(_ fields: HTTPFields) {
+    self = fields.map { HeaderField($0.name.rawName, $0.value) }
   }
 }
 

@@ -65,8 +65,8 @@ enum EngagementRoutes {
     case .respond(let status, let body, let retryAfter):
       return json(status, body, retryAfter: retryAfter)
     case .hang:
-      try? await Task.sleep(for: .seconds(options.hangSeconds))
-      return json(504, EngagementServerCore.errorBody("hung", "injected fault: hang", field: nil))
+      try? await Task.sleep(for: hangDelay(options))
+      return json(504, hungBody)
     case .drop, .refuse:
       // Headers may go out, but the body never completes: the client sees a dropped
       // connection, not an answer.
@@ -117,11 +117,26 @@ enum EngagementRoutes {
   }
 
   static func json(_ status: Int, _ body: [UInt8], retryAfter: Double? = nil) -> Response {
+    Response(
+      status: HTTPResponse.Status(code: status),
+      headers: jsonFields(length: body.count, retryAfter: retryAfter),
+      body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+  }
+
+  /// A JSON answer's headers, in the order both paths send them (`RegistrationFastPath`).
+  static func jsonFields(length: Int, retryAfter: Double?) -> HTTPFields {
     var headers: HTTPFields = [.contentType: "application/json"]
     if let retryAfter { headers[.retryAfter] = NumberText.compact(retryAfter.rounded(.up)) }
-    return Response(
-      status: HTTPResponse.Status(code: status), headers: headers,
-      body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+    headers[.contentLength] = String(length)
+    return headers
+  }
+
+  /// A hang fault's late answer, and how late: a delay that is not a number of seconds a
+  /// timer can take is the default's.
+  static let hungBody = EngagementServerCore.errorBody("hung", "injected fault: hang", field: nil)
+  static func hangDelay(_ options: EngagementHTTPServer.Options) -> Duration {
+    let seconds = options.hangSeconds
+    return .seconds(seconds.isFinite ? min(max(seconds, 0), 86_400) : 120)
   }
 }
 

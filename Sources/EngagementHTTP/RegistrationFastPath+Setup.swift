@@ -11,7 +11,7 @@ extension RegistrationFastPath {
     let server: LocalEngagementServer
     let recorder: ExchangeRecorder
     let options: EngagementHTTPServer.Options
-    let hostNames: Set<String>
+    let hostCheck: HostCheckMiddleware
     let scheme: String
     /// Registrations answered here (`EngagementHTTPServer.fastPathAnswers`).
     let answers: Answers
@@ -51,7 +51,7 @@ extension RegistrationFastPath {
       self.recorder = recorder
       self.options = options
       self.answers = answers
-      hostNames = Set(options.hostNames.map { $0.lowercased() })
+      hostCheck = HostCheckMiddleware(names: options.hostNames)
       scheme = options.tls == nil ? "http" : "https"
     }
 
@@ -71,7 +71,7 @@ extension RegistrationFastPath {
         let length = Int(declared), length >= 0, length <= DeviceWatch.bodyLimit,
         length <= options.maxBodyBytes
       else { return false }
-      return head.authority.map { HostCheckMiddleware.accepts($0, names: hostNames) } ?? true
+      return head.authority.map { HostCheckMiddleware.accepts($0, names: hostCheck.names) } ?? true
     }
   }
 }

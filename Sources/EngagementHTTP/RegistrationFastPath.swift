@@ -145,14 +145,11 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
     Task(executorPreference: EventLoopTaskExecutor(loop)) {
       let (answer, token) = await server.receive(validation, facts: facts)
       defer { answers.finished() }
-      if loop.inEventLoop {
+      let respond: @Sendable () -> Void = {
         bound.value.0.answer(answer, token: token, to: request, body: body, context: bound.value.1)
-      } else {
-        loop.execute {
-          bound.value.0.answer(
-            answer, token: token, to: request, body: body, context: bound.value.1)
-        }
       }
+      // The task runs on the loop (its executor preference); `execute` only if it did not.
+      if loop.inEventLoop { respond() } else { loop.execute(respond) }
     }
   }
 
@@ -163,22 +160,20 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
     var exchange = CapturedExchange(
       startedAt: request.startedAt, method: request.head.method.rawValue,
       url: "\(setup.scheme)://\(request.head.authority ?? "127.0.0.1")\(request.head.path ?? "")",
-      requestHeaders: request.head.headerFields.map { HeaderField($0.name.rawName, $0.value) },
+      requestHeaders: [HeaderField](request.head.headerFields),
       requestBody: body, status: nil)
     switch answer {
     case .respond(let status, let answerBody, let retryAfter):
-      var fields: HTTPFields = [.contentType: "application/json"]
-      if let retryAfter { fields[.retryAfter] = NumberText.compact(retryAfter.rounded(.up)) }
-      fields[.contentLength] = String(answerBody.count)
+      var fields = EngagementRoutes.jsonFields(length: answerBody.count, retryAfter: retryAfter)
       if let token { fields[DeviceRoutes.subscriberToken] = token }
       exchange.status = status
-      exchange.responseHeaders = fields.map { HeaderField($0.name.rawName, $0.value) }
+      exchange.responseHeaders = [HeaderField](fields)
       exchange.duration = CaptureMiddleware.seconds(since: request.started)
       if context.channel.isActive {
         exchange.responseBody = answerBody
       } else {
         exchange.status = nil
-        exchange.error = "the connection was dropped before the answer ended"
+        exchange.error = CaptureMiddleware.dropped
       }
       // Recorded and counted before the answer goes, as the full path records it: a client
       // that has read its answer may ask for either.
@@ -194,19 +189,16 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
     case .hang:
       // A fault injected after the head was read: answered as the full path does, late.
       let bound = NIOLoopBound((self, context), eventLoop: context.eventLoop)
-      let hang = TimeAmount.nanoseconds(Int64(min(max(setup.options.hangSeconds, 0), 1e9) * 1e9))
-      self.hang = context.eventLoop.assumeIsolated().scheduleTask(in: hang) {
+      let delay = EngagementRoutes.hangDelay(setup.options).timeAmount
+      self.hang = context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
         bound.value.0.answer(
-          .respond(
-            status: 504,
-            body: EngagementServerCore.errorBody("hung", "injected fault: hang", field: nil),
-            retryAfter: nil),
+          .respond(status: 504, body: EngagementRoutes.hungBody, retryAfter: nil),
           token: nil, to: request, body: body, context: bound.value.1)
       }
     case .drop, .refuse:
       // As the full path does: the head may go out, the body never completes.
       exchange.status = nil
-      exchange.error = "the connection was dropped before the answer ended"
+      exchange.error = CaptureMiddleware.dropped
       exchange.duration = CaptureMiddleware.seconds(since: request.started)
       setup.recorder.record(exchange)
       context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .ok))), promise: nil)

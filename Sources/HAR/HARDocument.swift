@@ -79,28 +79,11 @@ public enum HARDocument {
 
   /// Which headers hold a secret, told apart without lowercasing every header's name.
   private static func secretKind(_ name: String) -> SecretKind {
-    // Only these lengths can name a secret.
-    switch name.utf8.count {
-    case 6, 10, 13, 18: break
-    default: return .none
-    }
-    var name = name
-    return name.withUTF8 { utf8 in
-      func named(_ wanted: StaticString) -> Bool {
-        guard wanted.utf8CodeUnitCount == utf8.count else { return false }
-        let lower = wanted.utf8Start
-        for index in 0..<utf8.count {
-          let byte = utf8[index]
-          let folded: UInt8 = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
-          if folded != lower[index] { return false }
-        }
-        return true
-      }
-      if named("authorization") { return .authorization }
-      if named("x-subscriber-token") || named("cookie") || named("set-cookie") { return .whole }
-      return .none
-    }
+    if CapturedExchange.sameName(name, "authorization") { return .authorization }
+    return wholeSecrets.contains { CapturedExchange.sameName(name, $0) } ? .whole : .none
   }
+
+  private static let wholeSecrets = ["x-subscriber-token", "cookie", "set-cookie"]
 
   static func entry(_ exchange: CapturedExchange) -> Entry {
     let requestHeaders = masked(exchange.requestHeaders)

@@ -61,7 +61,7 @@ public struct CapturedExchange: Sendable, Hashable {
 
   /// Header names compared as HTTP does, ignoring ASCII case, without lowercasing copies
   /// (a capture looks up each exchange's Content-Type twice).
-  static func sameName(_ one: String, _ other: String) -> Bool {
+  public static func sameName(_ one: String, _ other: String) -> Bool {
     guard one.utf8.count == other.utf8.count else { return false }
     if one == other { return true }
     var (one, other) = (one, other)

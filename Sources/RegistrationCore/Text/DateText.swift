@@ -66,13 +66,14 @@ public enum DateText {
     let months = [
       "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
     ]
-    func two(_ value: Int64) -> String { value < 10 ? "0\(value)" : "\(value)" }
+    /// At least `width` digits, zeros before.
+    func digits(_ value: Int64, _ width: Int = 2) -> String {
+      let text = String(value)
+      return value < 0 ? text : String(repeating: "0", count: max(0, width - text.count)) + text
+    }
     let weekday = weekdays[Int(((day % 7) + 7) % 7)]
-    let yearText =
-      year >= 0 && year < 1000
-      ? String(repeating: "0", count: 4 - "\(year)".count) + "\(year)" : "\(year)"
-    return "\(weekday), \(two(dayOfMonth)) \(months[Int(month) - 1]) \(yearText) "
-      + "\(two(time / 3600)):\(two(time / 60 % 60)):\(two(time % 60)) GMT"
+    return "\(weekday), \(digits(dayOfMonth)) \(months[Int(month) - 1]) \(digits(year, 4)) "
+      + "\(digits(time / 3600)):\(digits(time / 60 % 60)):\(digits(time % 60)) GMT"
   }
 
   /// The proleptic Gregorian date of a day counted from 1970-01-01 (Howard Hinnant's algorithm).

@@ -9,10 +9,9 @@ public enum JSONText {
     bytes.append(UInt8(ascii: "\""))
   }
 
-  /// Valid UTF-8 as the inside of a JSON string: runs with nothing to escape (most text) are
-  /// copied in one go; quotes, backslashes and invisible or control characters are escaped.
   /// Valid UTF-8 (a String's, or ASCII) as the inside of a JSON string, escaped as
-  /// `appendQuoted` escapes it.
+  /// `appendQuoted` escapes it: runs with nothing to escape (most text) are copied in one go;
+  /// quotes, backslashes and invisible or control characters are escaped.
   public static func appendEscaped(utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
     appendEscaped(utf8, to: &bytes)
   }
@@ -99,14 +98,14 @@ public enum JSONText {
   /// How many bytes from `start` need no escape (printable ASCII but `"` and `\`), read eight
   /// at a time: a capture escapes every body and header, and most of their bytes are such runs.
   @inline(__always)
-  static func plainRun(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int {
+  private static func plainRun(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int {
     var offset = 0
     while offset + 8 <= count {
       let word = UnsafeRawPointer(start + offset).loadUnaligned(as: UInt64.self)
       if escapeFlags(word) != 0 { break }
       offset += 8
     }
-    while offset < count, plainASCII[Int(start[offset])] == 0 { offset += 1 }
+    while offset < count, isPlain(start[offset]) { offset += 1 }
     return offset
   }
 
@@ -126,10 +125,10 @@ public enum JSONText {
     return control | nonASCII | quote | backslash | delete
   }
 
-  /// For each byte: 0 copied as it is, 1 escaped with a backslash (`"` and `\`), 2 neither
-  /// (a control character, DEL, or the start of a multi-byte scalar).
-  private static let plainASCII: [UInt8] = (0...255).map { byte in
-    byte == 0x22 || byte == 0x5C ? 1 : byte >= 0x20 && byte < 0x7F ? 0 : 2
+  /// Printable ASCII but `"` and `\`: copied as it is.
+  @inline(__always)
+  private static func isPlain(_ byte: UInt8) -> Bool {
+    byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C
   }
 
   private static func appendEscapedAny(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8])
