@@ -9,14 +9,14 @@ extension LocalEngagementServer {
     else { return }
     unwritten.append(changes)
     if unwritten.count == Self.commitBatch {
-      // Written by a task of its own, not here: the request may be running on an event loop
-      // (the fast path), which a transaction of 256 rows would hold up.
-      Task { await self.flush() }
+      // Written by the store's writer, not here: a transaction of 256 rows would hold the
+      // actor, and every request waiting on it.
+      startWrite()
     } else if !flushScheduled {
       flushScheduled = true
       Task {
         try? await Task.sleep(for: commitWindow)
-        await self.flush()
+        self.startWrite()
       }
     }
   }
@@ -24,25 +24,17 @@ extension LocalEngagementServer {
   /// Changes written at once, before their window ends.
   static let commitBatch = 256
 
-  /// Writes every buffered change in one transaction.
-  public func flush() {
+  /// Hands every buffered change to the writer, as one transaction, and returns at once.
+  func startWrite() {
     flushScheduled = false
     guard !unwritten.isEmpty else { return }
-    var merged = EngagementServerCore.Changes()
-    for changes in unwritten {
-      merged.registrations += changes.registrations
-      merged.receivedBodies.merge(changes.receivedBodies) { new, _ in new }
-      merged.devices += changes.devices
-      merged.contacts += changes.contacts
-    }
+    writer.write(unwritten, windowStart: core.windowStart)
     unwritten.removeAll(keepingCapacity: true)
-    do {
-      try store.apply(merged, windowStart: core.windowStart)
-      storeProblem = nil
-    } catch {
-      // The core keeps serving from memory; the problem is shown, not hidden.
-      storeProblem = "\(error)"
-    }
-    stored.fire()
+  }
+
+  /// Writes every buffered change and returns once the store holds it.
+  public func flush() async {
+    startWrite()
+    await writer.drained()
   }
 }

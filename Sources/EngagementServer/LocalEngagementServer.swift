@@ -15,7 +15,9 @@ public actor LocalEngagementServer {
   let eventSink: (@Sendable (ServerEvent, Instant) -> Void)?
   /// Told after every request a real app's device made (its timeline changed).
   private var watchSink: (@Sendable () -> Void)?
-  var storeProblem: String?
+  /// Writes the group commit's transactions off the actor.
+  let writer: StoreWriter
+  var storeProblem: String? { writer.storeProblem }
   /// Changes not yet written: flushed in one transaction (group commit) `commitWindow` after
   /// the first of them, or at once when `commitBatch` have gathered. A follow-up task with no
   /// wait ran on the next turn of the actor, which under a fleet carried one or two
@@ -48,6 +50,7 @@ public actor LocalEngagementServer {
     }
     core = EngagementServerCore(settings: settings, seed: seed, stored: stored)
     self.store = store
+    writer = StoreWriter(store: store, written: self.stored)
     self.clock = clock
     self.eventSink = eventSink
     checked = Mutex(settings)
@@ -233,7 +236,9 @@ public actor LocalEngagementServer {
     let spilled = core.dueWithoutPayload(now: now)
     var bodies: [Int: Result<RegistrationPayload, ReadBackFailure>] = [:]
     if !spilled.isEmpty {
-      flush()  // what is due may still sit in the group commit
+      // What is due may still sit in the group commit, or wait for the writer.
+      startWrite()
+      writer.drainedNow()
       bodies = store.payloads(spilled)
     }
     commit(
