@@ -87,6 +87,8 @@ public struct DeviceWatch: Sendable {
   private var dropped: [String: Int] = [:]
   private var droppedOrder: Deque<(drop: Int, deviceID: String)> = []
   private var drops = 0
+  /// Devices dropped for the limit, not yet let go (`takeEvicted`).
+  var evicted = Evicted()
   let makeToken: @Sendable () -> String
   /// Devices kept before the one seen longest ago is dropped: `deviceLimit` for a live
   /// receiver; a judged capture keeps every device it holds.
@@ -293,14 +295,15 @@ public struct DeviceWatch: Sendable {
     devices[id] = consume device
     recency.append((stores, id))
     dropped[id] = nil
-    while devices.count > keptDevices, let oldest = popOldest() {
-      devices[oldest] = nil
+    while devices.count > keptDevices, let oldest = removeOldest() {
+      let oldestID = oldest.deviceID
       drops += 1
-      dropped[oldest] = drops
-      droppedOrder.append((drops, oldest))
+      dropped[oldestID] = drops
+      droppedOrder.append((drops, oldestID))
       while dropped.count > rememberedDrops, let forgotten = droppedOrder.popFirst() {
         if dropped[forgotten.deviceID] == forgotten.drop { dropped[forgotten.deviceID] = nil }
       }
+      if evicted.devices.count < Evicted.held { evicted.devices.append(oldest) }
     }
     if droppedOrder.count > 2 * dropped.count + 1_024 {
       droppedOrder = Deque(droppedOrder.filter { dropped[$0.deviceID] == $0.drop })
@@ -311,10 +314,13 @@ public struct DeviceWatch: Sendable {
     }
   }
 
-  /// The device seen longest ago, out of the queue.
-  private mutating func popOldest() -> String? {
+  /// The device seen longest ago, out of the table and the queue.
+  private mutating func removeOldest() -> Device? {
     while let first = recency.popFirst() {
-      if devices[first.deviceID]?.storedAt == first.order { return first.deviceID }
+      // Taken out to be read: reading it in place copied the whole device.
+      guard let device = devices.removeValue(forKey: first.deviceID) else { continue }
+      if device.storedAt == first.order { return device }
+      devices[first.deviceID] = device  // a stale entry: the device was seen again since
     }
     return nil
   }

@@ -127,7 +127,9 @@ struct DeviceRoutes {
     let validation = EngagementServerCore.validate(
       authorization: request.headers[.authorization], body: Array(buffer.readableBytesView),
       settings: server.validationSettings)
-    let (answer, token) = await server.receive(validation, facts: facts(request))
+    let (answer, token, evicted) = await server.receiveReleasingOutside(
+      validation, facts: facts(request))
+    _ = consume evicted  // let go here, not on the server's actor
     var response = await EngagementRoutes.answer(answer, options: options)
     if case .respond(_, let body, _) = answer { context.exchange.answered(body) }
     if let token { response.headers[subscriberToken] = token }

@@ -143,13 +143,15 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
     let server = setup.server
     let answers = setup.answers
     Task(executorPreference: EventLoopTaskExecutor(loop)) {
-      let (answer, token) = await server.receive(validation, facts: facts)
+      let (answer, token, evicted) = await server.receiveReleasingOutside(validation, facts: facts)
       defer { answers.finished() }
       let respond: @Sendable () -> Void = {
         bound.value.0.answer(answer, token: token, to: request, body: body, context: bound.value.1)
       }
       // The task runs on the loop (its executor preference); `execute` only if it did not.
       if loop.inEventLoop { respond() } else { loop.execute(respond) }
+      // Let go here, after the answer, with the actor free for the next request.
+      _ = consume evicted
     }
   }
 

@@ -120,6 +120,15 @@ public actor LocalEngagementServer {
     return (answer, status.map(RetryPolicy.isSuccess) == true ? token : nil)
   }
 
+  /// `receive(_:facts:)` for a front that lets the devices the watch dropped go after the
+  /// actor is released (`DeviceWatch.Evicted`).
+  public func receiveReleasingOutside(
+    _ validation: EngagementServerCore.Validation, facts: RequestFacts
+  ) -> (answer: ServerAnswer, subscriberToken: String?, evicted: DeviceWatch.Evicted) {
+    let (answer, token) = receive(validation, facts: facts)
+    return (answer, token, watch.takeEvicted())
+  }
+
   /// Relay mode: an injected fault answers first (S7), as it does locally; nil when none
   /// applies, and the request goes on to the real tenant.
   public func injectedAnswer() -> ServerAnswer? {

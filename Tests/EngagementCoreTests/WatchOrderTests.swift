@@ -63,6 +63,24 @@ struct WatchOrderTests {
     #expect(watch.devices.count == 5)
   }
 
+  @Test("the devices dropped for the limit are handed to whoever takes them, a few at most")
+  func evictedTaken() throws {
+    var watch = DeviceWatch(keptDevices: 2)
+    for (index, device) in ["A", "B", "A", "C", "D"].enumerated() {
+      try Self.record(&watch, device, at: Double(index))
+    }
+    // B was seen longest ago when C came (A had come back), then A when D came.
+    #expect(watch.takeEvicted().devices.map(\.deviceID) == ["B", "A"])
+    #expect(watch.takeEvicted().devices.isEmpty)
+    #expect(watch.newest(10).map(\.deviceID) == ["D", "C"])
+    #expect(watch.wasDropped("A") && watch.wasDropped("B"))
+    // Nobody taking them: past a few they are let go where they are dropped.
+    for index in 0..<(3 * DeviceWatch.Evicted.held) {
+      try Self.record(&watch, "F\(index)", at: Double(10 + index))
+    }
+    #expect(watch.takeEvicted().devices.count == DeviceWatch.Evicted.held)
+  }
+
   @Test("a subscriber token is 128 random bits in 32 lower-case hex digits, never the same")
   func tokens() {
     let tokens = (0..<1_000).map { _ in DeviceWatch.randomToken() }
