@@ -36,7 +36,7 @@ public enum HARDocument {
 
   /// The same as bytes, as the capture file appends them.
   static func entryBytes(_ exchange: CapturedExchange) -> [UInt8] {
-    var out = CompactJSON()
+    var out = CompactJSON(reservingFor: exchange)
     out.write(exchange)
     return out.bytes
   }

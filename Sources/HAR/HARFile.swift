@@ -38,6 +38,9 @@ public final class HARFile: Sendable {
     var closed = false
   }
   private let state = Mutex(State())
+  /// Held while entries are written: two writes (the second's and the one at stop) never
+  /// append at the same offset.
+  private let writing = Mutex(())
 
   /// Writes an empty capture at once, so a path that cannot be written is an error at start.
   public init(
@@ -75,7 +78,9 @@ public final class HARFile: Sendable {
       state.pending.append(entry)
       state.pendingBytes += entry.count + 2
       guard state.flush == nil else { return }
-      state.flush = Task { [weak self] in
+      // Detached: a task made here would inherit the answering connection's event loop as
+      // its executor, and the second's write would hold that loop up.
+      state.flush = Task.detached { [weak self] in
         try? await Task.sleep(for: Self.flushDelay)
         guard !Task.isCancelled else { return }
         self?.write()
@@ -105,8 +110,14 @@ public final class HARFile: Sendable {
 
   /// Appends the waiting entries over the tail, in one write.
   private func write() {
+    // Cleared first: what is recorded while this write runs schedules the next one.
+    state.withLock { $0.flush = nil }
+    writing.withLock { _ in appendPending() }
+  }
+
+  private func appendPending() {
     let (entries, first, offset) = state.withLock { state in
-      defer { (state.pending, state.pendingBytes, state.flush) = ([], 0, nil) }
+      defer { (state.pending, state.pendingBytes) = ([], 0) }
       return (state.pending, state.kept == 0, state.bytesOnDisk - HARDocument.tail.count)
     }
     guard !entries.isEmpty else { return }

@@ -6,14 +6,39 @@ public enum TokenText {
   /// The first four characters and the length, enough to tell two tokens apart; a short one
   /// only its length.
   public static func masked(_ value: String) -> String {
+    var text: [UInt8] = []
+    text.reserveCapacity(24)
+    appendMasked(value, to: &text)
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// `masked(value)` written into `text`, with no string made on the way: a capture masks a
+  /// new subscriber token on every fleet registration.
+  static func appendMasked(_ value: String, to text: inout [UInt8]) {
     // A token is ASCII: its characters are its bytes (but for CR LF, one character), counted
-    // without walking graphemes (a capture masks a new token on every fleet registration).
+    // without walking graphemes.
     let ascii = value.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
     let count = ascii ? value.utf8.count : value.count
-    guard count >= 12 else { return "…(\(count) chars)" }
-    let shown =
-      ascii ? String(decoding: value.utf8.prefix(4), as: UTF8.self) : String(value.prefix(4))
-    return shown + "…(\(count) chars)"
+    if count >= 12 {
+      if ascii {
+        text.append(contentsOf: value.utf8.prefix(4))
+      } else {
+        text.append(contentsOf: String(value.prefix(4)).utf8)
+      }
+    }
+    text.append(contentsOf: "…(".utf8)
+    appendDecimal(count, to: &text)
+    text.append(contentsOf: " chars)".utf8)
+  }
+
+  private static func appendDecimal(_ value: Int, to text: inout [UInt8]) {
+    let start = text.count
+    var rest = value.magnitude
+    repeat {
+      text.append(UInt8(ascii: "0") + UInt8(rest % 10))
+      rest /= 10
+    } while rest > 0
+    text[start...].reverse()
   }
 }
 
@@ -40,11 +65,32 @@ extension TokenText {
     // Hashed from the string's own bytes, written into one buffer: a capture fingerprints
     // every new subscriber token of a fleet.
     let digest = value.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
-    var text = Array(masked(value).utf8)
+    var text: [UInt8] = []
+    text.reserveCapacity(40)
+    appendMasked(value, to: &text)
     text.append(contentsOf: " #".utf8)
     let digits: StaticString = "0123456789abcdef"
     digest.withUnsafeBytes { bytes in
       for byte in bytes.prefix(4) {
+        text.append(digits.utf8Start[Int(byte >> 4)])
+        text.append(digits.utf8Start[Int(byte & 0xF)])
+      }
+    }
+    return String(decoding: text, as: UTF8.self)
+  }
+}
+
+extension TokenText {
+  /// `prefix` then `count` random bytes in lowercase hex, from BoringSSL's generator (seeded
+  /// from the system's random source): no system call a token, where the standard library's
+  /// generator made one for every eight bytes, and a fleet mints a token a registration.
+  public static func random(prefix: String, bytes count: Int) -> String {
+    let key = SymmetricKey(size: SymmetricKeySize(bitCount: count * 8))
+    var text = Array(prefix.utf8)
+    text.reserveCapacity(text.count + 2 * count)
+    let digits: StaticString = "0123456789abcdef"
+    key.withUnsafeBytes { bytes in
+      for byte in bytes {
         text.append(digits.utf8Start[Int(byte >> 4)])
         text.append(digits.utf8Start[Int(byte & 0xF)])
       }
