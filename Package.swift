@@ -198,6 +198,9 @@ let package = Package(
       dependencies: [
         "EngagementCore", "EngagementServer", "EngagementHTTP", "RegistrationEngine",
         "SessionHTTP", "Clocks", "TestSupport", "HAR",
+        // The fast path's reading of a head is held to HTTPTypes' conversion.
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
       ],
       swiftSettings: strictSwift6
     ),

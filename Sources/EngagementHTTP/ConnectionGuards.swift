@@ -3,6 +3,7 @@ import EngagementServer
 import HTTPTypes
 import Hummingbird
 import NIOCore
+import NIOHTTP1
 import NIOHTTPTypes
 import Synchronization
 
@@ -75,49 +76,80 @@ final class ConnectionCount: Sendable {
   }
 }
 
+/// What every connection's `ConnectionGuardHandler` is made from.
+struct ConnectionGuards: Sendable {
+  let connections: ConnectionCount
+  let limits: ConnectionLimits
+
+  func handler() -> ConnectionGuardHandler {
+    ConnectionGuardHandler(
+      connections: connections, limit: limits.connections, idleLimit: limits.idle.timeAmount,
+      bodyProgress: limits.bodyProgress.timeAmount)
+  }
+}
+
 /// The guards every connection lives under, in one handler (each handler a request passes
-/// costs a cast and a call for every part, both ways):
+/// costs a cast and a call for every part, both ways). It sits before the registration's fast
+/// path, so it sees every request, whichever path answers it:
 /// - the connection limit: past it, the connection idle longest makes room, so a flood of
 ///   connections that send nothing cannot keep a real app out (`ConnectionCount`);
+/// - idleness: a connection with no request in progress for `idleLimit` (between requests,
+///   or waiting for a head that does not come) is closed;
 /// - the body's progress: a connection whose request body stops moving for `bodyProgress` is
 ///   closed. Progress is a time kept on each piece; one timer a connection checks it, armed
 ///   when a request starts and again only while a body is still arriving, so a busy
 ///   connection schedules a timer once a `bodyProgress`, not on every piece.
 final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandler {
-  typealias InboundIn = HTTPRequestPart
-  typealias InboundOut = HTTPRequestPart
-  typealias OutboundIn = HTTPResponsePart
-  typealias OutboundOut = HTTPResponsePart
+  typealias InboundIn = HTTPServerRequestPart
+  typealias InboundOut = HTTPServerRequestPart
+  typealias OutboundIn = HTTPServerResponsePart
+  typealias OutboundOut = HTTPServerResponsePart
 
   private let connections: ConnectionCount
   private let limit: Int
   private var idle: ConnectionCount.Idle?
+  private let idleLimit: TimeAmount
   private let bodyProgress: TimeAmount
   private var timer: Scheduled<Void>?
+  private var idleTimer: Scheduled<Void>?
+  /// Requests whose head was read and whose answer has not ended.
+  private var inProgress = 0
+  /// When the last request in progress was answered (or the connection came).
+  private var idleSince = NIODeadline.now()
   /// A request's body is arriving: from its head to its end, or to an answer given first.
   private var reading = false
   private var lastProgress = NIODeadline.now()
 
-  init(connections: ConnectionCount, limit: Int, bodyProgress: TimeAmount) {
+  init(
+    connections: ConnectionCount, limit: Int, idleLimit: TimeAmount, bodyProgress: TimeAmount
+  ) {
     self.connections = connections
     self.limit = limit
+    self.idleLimit = idleLimit
     self.bodyProgress = bodyProgress
   }
 
   func handlerAdded(context: ChannelHandlerContext) {
     idle = connections.admit(context.channel, limit: limit)
-    if idle == nil { context.close(promise: nil) }
+    guard idle != nil else {
+      context.close(promise: nil)
+      return
+    }
+    armIdle(context, in: idleLimit)
   }
 
   func handlerRemoved(context: ChannelHandlerContext) {
     connections.remove(context.channel)
     timer?.cancel()
     timer = nil
+    idleTimer?.cancel()
+    idleTimer = nil
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
     switch unwrapInboundIn(data) {
     case .head:
+      inProgress += 1
       idle?.set(false)
       progressed(context)
     case .body: progressed(context)
@@ -128,9 +160,14 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
     if case .end = unwrapOutboundIn(data) {
-      idle?.set(true)
       // An answer given before the body ended (401, 413) closes the connection itself.
       reading = false
+      inProgress = max(0, inProgress - 1)
+      if inProgress == 0 {
+        idle?.set(true)
+        idleSince = .now()
+        if idleTimer == nil { armIdle(context, in: idleLimit) }
+      }
     }
     context.write(data, promise: promise)
   }
@@ -158,6 +195,22 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
       return
     }
     arm(context, in: bodyProgress - still)
+  }
+
+  /// Closes the connection once no request has been in progress for `idleLimit`. One timer
+  /// a connection, moved on when it fires early, not one scheduled on every answer.
+  private func armIdle(_ context: ChannelHandlerContext, in delay: TimeAmount) {
+    idleTimer = context.eventLoop.assumeIsolated().scheduleTask(in: delay) {
+      self.idleTimer = nil
+      // A request in progress re-arms the timer when it is answered.
+      guard self.inProgress == 0 else { return }
+      let quiet = NIODeadline.now() - self.idleSince
+      if quiet >= self.idleLimit {
+        context.close(promise: nil)
+      } else {
+        self.armIdle(context, in: self.idleLimit - quiet)
+      }
+    }
   }
 }
 

@@ -151,12 +151,8 @@ public final class EngagementHTTPServer: Sendable {
     // Only the relay asks whether its app has gone (`ClientGoneHandler`).
     let relays = options.upstream != nil
     let http1 = HTTP1Channel.Configuration(
-      additionalChannelHandlers: [
-        ConnectionGuardHandler(
-          connections: open, limit: limits.connections,
-          bodyProgress: limits.bodyProgress.timeAmount)
-      ] + (relays ? [ClientGoneHandler()] : [any RemovableChannelHandler]()),
-      idleTimeout: limits.idle.timeAmount)
+      additionalChannelHandlers: relays ? [ClientGoneHandler()] : [any RemovableChannelHandler]())
+    let guards = ConnectionGuards(connections: open, limits: limits)
     let fastPath =
       options.fastPath
       ? RegistrationFastPath.Setup(
@@ -164,8 +160,8 @@ public final class EngagementHTTPServer: Sendable {
     let failure = Mutex<(any Error)?>(nil)
     let app = Application(
       router: EngagementRoutes.router(server: server, options: options, recorder: recorder),
-      server: try options.tls?.serverBuilder(http1, fastPath: fastPath)
-        ?? .engagementHTTP1(http1, fastPath: fastPath),
+      server: try options.tls?.serverBuilder(http1, guards: guards, fastPath: fastPath)
+        ?? .engagementHTTP1(http1, guards: guards, fastPath: fastPath),
       configuration: .init(address: .hostname(options.host, port: requested)),
       onServerRunning: { channel in
         portContinuation.yield(channel.localAddress?.port ?? requested)

@@ -5,14 +5,18 @@ import NIOHTTP1
 import NIOHTTPTypes
 import NIOHTTPTypesHTTP1
 
-/// Hummingbird's HTTP/1 child channel with a handler more where the HTTP version is still
-/// known (`HTTP1ConversationHandler`), and the registration's fast path
-/// (`RegistrationFastPath`).
+/// Hummingbird's HTTP/1 child channel, with handlers of ours where NIO's HTTP/1 parts still
+/// come as read: the HTTP version and the connection's end (`HTTP1ConversationHandler`), the
+/// connection's guards (`ConnectionGuardHandler`) and the registration's fast path
+/// (`RegistrationFastPath`). What the fast path answers never reaches the conversion to
+/// `HTTPTypes` or Hummingbird's connection state (a tenth of a registration's CPU); so the
+/// guards, which see every request, keep the idle limit Hummingbird's state would.
 struct HTTP1ServerChannel: ServerChildChannel, HTTPChannelHandler {
   typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
   let responder: HTTPChannelHandler.Responder
   let configuration: HTTP1Channel.Configuration
+  let guards: ConnectionGuards
   /// Plain registrations answered from the event loop (`RegistrationFastPath`).
   let fastPath: RegistrationFastPath.Setup?
 
@@ -23,13 +27,12 @@ struct HTTP1ServerChannel: ServerChildChannel, HTTPChannelHandler {
         withPipeliningAssistance: false, withErrorHandling: false,
         withOutboundHeaderValidation: false, withEncoderConfiguration: .init())
       try sync.addHandler(HTTP1ConversationHandler())
+      try sync.addHandler(guards.handler())
+      if let fastPath, fastPath.applies { try sync.addHandler(RegistrationFastPath(fastPath)) }
       try sync.addHandler(HTTP1ToHTTPServerCodec(secure: false))
       try sync.addHandlers(configuration.additionalChannelHandlers())
-      try sync.addHandler(
-        HTTPConnectionStateHandler(
-          idleTimeout: configuration.idleTimeout.map { .nanoseconds($0.nanoseconds) },
-          logger: logger))
-      if let fastPath, fastPath.applies { try sync.addHandler(RegistrationFastPath(fastPath)) }
+      // No idle timeout here: it would not see what the fast path answers (the guards keep it).
+      try sync.addHandler(HTTPConnectionStateHandler(idleTimeout: nil, logger: logger))
       return try NIOAsyncChannel(
         wrappingChannelSynchronously: channel,
         configuration: .init(isOutboundHalfClosureEnabled: true))
@@ -46,10 +49,12 @@ struct HTTP1ServerChannel: ServerChildChannel, HTTPChannelHandler {
 extension HTTPServerBuilder {
   /// HTTP/1, with HTTP/1.0 answered as HTTP/1.0 (`HTTP1ServerChannel`).
   static func engagementHTTP1(
-    _ configuration: HTTP1Channel.Configuration, fastPath: RegistrationFastPath.Setup?
+    _ configuration: HTTP1Channel.Configuration, guards: ConnectionGuards,
+    fastPath: RegistrationFastPath.Setup?
   ) -> HTTPServerBuilder {
     .init { responder in
-      HTTP1ServerChannel(responder: responder, configuration: configuration, fastPath: fastPath)
+      HTTP1ServerChannel(
+        responder: responder, configuration: configuration, guards: guards, fastPath: fastPath)
     }
   }
 }

@@ -2,6 +2,7 @@ import Clocks
 import EngagementCore
 import EngagementServer
 import HTTPTypes
+import NIOHTTP1
 import RegistrationCore
 import Synchronization
 
@@ -61,17 +62,17 @@ extension RegistrationFastPath {
 
     static let path = "/" + RegistrationRoute.path
 
-    /// A request this path may answer, going by its head.
-    func mayTake(_ head: HTTPRequest) -> Bool {
-      guard head.method == .post, head.path == Self.path,
+    /// A request this path may answer, going by its head (as read, before `HTTPTypes`).
+    func mayTake(_ head: HTTPRequestHead, fields: HeadFields) -> Bool {
+      guard head.method == .POST, head.uri == Self.path, head.version.major == 1,
         !server.faultSet.load(ordering: .relaxed)
       else { return false }
-      let fields = HeadFields(head.headerFields)
       guard !fields.framedOtherwise, let declared = fields.contentLength,
         let length = Int(declared), length >= 0, length <= DeviceWatch.bodyLimit,
         length <= options.maxBodyBytes
       else { return false }
-      return head.authority.map { HostCheckMiddleware.accepts($0, names: hostCheck.names) } ?? true
+      return fields.authority.map { HostCheckMiddleware.accepts($0, names: hostCheck.names) }
+        ?? true
     }
   }
 }

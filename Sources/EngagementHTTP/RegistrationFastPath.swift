@@ -5,7 +5,8 @@ import EngagementServer
 import Foundation
 import HTTPTypes
 import NIOCore
-import NIOHTTPTypes
+import NIOHTTP1
+import NIOHTTPTypesHTTP1
 import RegistrationCore
 import Synchronization
 
@@ -22,13 +23,14 @@ import Synchronization
 /// every request and answer. Answers keep their requests' order: while a request handed on
 /// is unanswered, the next is handed on too; while one is answered here, what follows waits.
 final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler {
-  typealias InboundIn = HTTPRequestPart
-  typealias InboundOut = HTTPRequestPart
-  typealias OutboundIn = HTTPResponsePart
-  typealias OutboundOut = HTTPResponsePart
+  typealias InboundIn = HTTPServerRequestPart
+  typealias InboundOut = HTTPServerRequestPart
+  typealias OutboundIn = HTTPServerResponsePart
+  typealias OutboundOut = HTTPServerResponsePart
 
   private struct Reading {
-    var head: HTTPRequest
+    var head: HTTPRequestHead
+    var fields: HeadFields
     var body: ByteBuffer
     var startedAt: Instant
     var started: ContinuousClock.Instant
@@ -43,13 +45,16 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
   /// A registration being answered here; what comes meanwhile waits in `held`, and the
   /// connection is not read further until it has been taken.
   private var answering = false
-  private var held: Deque<HTTPRequestPart> = []
+  private var held: Deque<HTTPServerRequestPart> = []
   private var readWaiting = false
   /// The client shut its side (`inputClosed`) while a request of its was still to be
   /// answered here: told on once the requests before are taken, as Hummingbird would see it.
   private var inputClosedWaiting = false
   /// The request answered here asked to close the connection: what follows it is not taken.
   private var closing = false
+  /// The server asked its connections to finish (`ChannelShouldQuiesceEvent`) while a
+  /// request was being read or answered here: the connection closes after that answer.
+  private var quiesceWaiting = false
   /// A hang fault's late answer, cancelled if the connection goes first.
   private var hang: Scheduled<Void>?
 
@@ -65,7 +70,7 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
     take(part, context: context)
   }
 
-  private func take(_ part: HTTPRequestPart, context: ChannelHandlerContext) {
+  private func take(_ part: HTTPServerRequestPart, context: ChannelHandlerContext) {
     if handingOn {
       if case .end = part { handingOn = false }
       context.fireChannelRead(wrapInboundOut(part))
@@ -73,12 +78,13 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
     }
     switch part {
     case .head(let head):
-      guard handedOn == 0, setup.mayTake(head) else {
+      let fields = HeadFields(head.headers)
+      guard handedOn == 0, setup.mayTake(head, fields: fields) else {
         handOn([part], context: context)
         return
       }
       reading = Reading(
-        head: head, body: context.channel.allocator.buffer(capacity: 0),
+        head: head, fields: fields, body: context.channel.allocator.buffer(capacity: 0),
         startedAt: setup.server.clock.now(), started: .now)
     case .body(var chunk):
       guard var request = reading else {
@@ -103,6 +109,13 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
       inputClosedWaiting = true
       return
     }
+    if event is ChannelShouldQuiesceEvent, answering || reading != nil {
+      // The server is stopping: Hummingbird's connection state, after this handler, would
+      // close a connection it sees idle, with this path's answer still to go. Closed here
+      // once it has gone instead.
+      quiesceWaiting = true
+      return
+    }
     context.fireUserInboundEventTriggered(event)
   }
 
@@ -112,24 +125,29 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
   }
 
   /// Gives the parts to Hummingbird, as a request of its own.
-  private func handOn(_ parts: [HTTPRequestPart], context: ChannelHandlerContext) {
+  private func handOn(_ parts: [HTTPServerRequestPart], context: ChannelHandlerContext) {
     handedOn += 1
     handingOn = true
     for part in parts { take(part, context: context) }
   }
 
   private func receive(_ request: Reading, context: ChannelHandlerContext) {
-    let fields = HeadFields(request.head.headerFields)
+    let fields = request.fields
     let body = Array(request.body.readableBytesView)
     let validation = EngagementServerCore.validate(
       authorization: fields.authorization, body: body,
       settings: setup.server.validationSettings)
     guard case .valid = validation else {
       // A refusal is the full path's to answer (and to show against its device).
-      let parts: [HTTPRequestPart] =
+      let parts: [HTTPServerRequestPart] =
         request.body.readableBytes > 0
         ? [.head(request.head), .body(request.body), .end(nil)] : [.head(request.head), .end(nil)]
       handOn(parts, context: context)
+      if quiesceWaiting {
+        // Hummingbird's connection state has the request now: it closes after answering.
+        quiesceWaiting = false
+        context.fireUserInboundEventTriggered(ChannelShouldQuiesceEvent())
+      }
       return
     }
     answering = true
@@ -161,9 +179,8 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
   ) {
     var exchange = CapturedExchange(
       startedAt: request.startedAt, method: request.head.method.rawValue,
-      url: "\(setup.scheme)://\(request.head.authority ?? "127.0.0.1")\(request.head.path ?? "")",
-      requestHeaders: [HeaderField](request.head.headerFields),
-      requestBody: body, status: nil)
+      url: "\(setup.scheme)://\(request.fields.authority ?? "127.0.0.1")\(request.head.uri)",
+      requestHeaders: request.fields.fields, requestBody: body, status: nil)
     switch answer {
     case .respond(let status, let answerBody, let retryAfter):
       var fields = EngagementRoutes.jsonFields(length: answerBody.count, retryAfter: retryAfter)
@@ -182,11 +199,23 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
       setup.recorder.record(exchange)
       setup.answers.count.add(1, ordering: .relaxed)
       fields[.date] = HTTPDateCache.now
+      // As `HTTPTypes`' conversion writes it: its reason phrase, the fields in order. The
+      // conversation handler before this one answers in the request's version.
+      let head = HTTPResponseHead(
+        version: .http1_1,
+        status: HTTPResponseStatus(
+          statusCode: status, reasonPhrase: HTTPResponse.Status(code: status).reasonPhrase),
+        headers: HTTPHeaders(fields))
+      context.write(wrapOutboundOut(.head(head)), promise: nil)
       context.write(
-        wrapOutboundOut(.head(HTTPResponse(status: .init(code: status), headerFields: fields))),
-        promise: nil)
-      context.write(wrapOutboundOut(.body(ByteBuffer(bytes: answerBody))), promise: nil)
-      context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+        wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answerBody)))), promise: nil)
+      if quiesceWaiting {
+        let written = context.eventLoop.makePromise(of: Void.self)
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
+        written.futureResult.assumeIsolated().whenComplete { _ in context.close(promise: nil) }
+      } else {
+        context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: nil)
+      }
       answered(context: context)
     case .hang:
       // A fault injected after the head was read: answered as the full path does, late.
@@ -203,7 +232,8 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
       exchange.error = CaptureMiddleware.dropped
       exchange.duration = CaptureMiddleware.seconds(since: request.started)
       setup.recorder.record(exchange)
-      context.writeAndFlush(wrapOutboundOut(.head(HTTPResponse(status: .ok))), promise: nil)
+      context.writeAndFlush(
+        wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok))), promise: nil)
       context.close(promise: nil)
     }
   }
@@ -212,6 +242,8 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
   private func answered(context: ChannelHandlerContext) {
     answering = false
     hang = nil
+    // The server is stopping: nothing more is taken (the answer's end closes the connection).
+    if quiesceWaiting { closing = true }
     if closing || !context.channel.isActive {
       // The connection closes after this answer: nothing sent after it is taken.
       held.removeAll()

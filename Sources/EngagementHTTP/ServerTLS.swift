@@ -63,8 +63,11 @@ public struct ServerTLS: Sendable {
   }
 
   func serverBuilder(
-    _ http1: HTTP1Channel.Configuration, fastPath: RegistrationFastPath.Setup?
+    _ http1: HTTP1Channel.Configuration, guards: ConnectionGuards,
+    fastPath: RegistrationFastPath.Setup?
   ) throws -> HTTPServerBuilder {
-    try .tls(.engagementHTTP1(http1, fastPath: fastPath), tlsConfiguration: configuration())
+    try .tls(
+      .engagementHTTP1(http1, guards: guards, fastPath: fastPath),
+      tlsConfiguration: configuration())
   }
 }

@@ -141,3 +141,58 @@ public final class LoopbackClient {
 
   deinit { close(descriptor) }
 }
+
+/// Requests sent one after another on one kept-alive connection, `pause` seconds apart (the
+/// time between them is what is tested), each answer read whole by its `Content-Length`.
+/// Returns the answers read; fewer than the requests if the server closed the connection.
+public func rawKeptAlive(port: Int, _ requests: [[UInt8]], pause: Double) async throws
+  -> [String]
+{
+  try await offThePool {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return [] }
+    defer { close(descriptor) }
+    var limit = timeval(tv_sec: 10, tv_usec: 0)
+    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+    let connected = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+      }
+    }
+    guard connected == 0 else { return [] }
+    var answers: [String] = []
+    var pending: [UInt8] = []
+    for (index, request) in requests.enumerated() {
+      if index > 0 { usleep(useconds_t(pause * 1_000_000)) }
+      let sent = request.withUnsafeBytes {
+        send(descriptor, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL))
+      }
+      guard sent == request.count else { return answers }
+      // Read until one whole answer (head, then Content-Length bytes) is in.
+      var chunk = [UInt8](repeating: 0, count: 4096)
+      while true {
+        let text = String(decoding: pending, as: UTF8.self)
+        if let end = text.range(of: "\r\n\r\n") {
+          let head = text[..<end.lowerBound].lowercased()
+          let length =
+            head.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
+            .flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
+          let headBytes = text[..<end.upperBound].utf8.count
+          if pending.count >= headBytes + length {
+            answers.append(String(decoding: pending[..<(headBytes + length)], as: UTF8.self))
+            pending.removeFirst(headBytes + length)
+            break
+          }
+        }
+        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        if count <= 0 { return answers }
+        pending += chunk[0..<count]
+      }
+    }
+    return answers
+  }
+}
