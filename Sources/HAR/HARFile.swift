@@ -7,15 +7,18 @@ import SystemCalls
 /// `--har FILE`: every device request and its answer, kept as a HAR 1.2 file that is valid
 /// JSON at every moment. The file is made whole at start (by the one writer,
 /// `SystemCalls.replaceFile`); after that each exchange is appended, written over the
-/// document's tail with the tail after it, in one write a second after a change (and at stop).
-/// So a write costs what the new exchanges cost, however long the session, and nothing is held
-/// in memory but the last second's. Past `byteBudget` bytes on disk, exchanges are counted,
+/// document's tail with the tail after it, in one write a second after a change, sooner once
+/// `eagerBytes` wait (and at stop). So a write costs what the new exchanges cost, however long
+/// the session, and nothing is held in memory but the last second's, at most `eagerBytes`. Past `byteBudget` bytes on disk, exchanges are counted,
 /// not kept, and the count is said at the end.
 public final class HARFile: Sendable {
   /// The most a capture file may grow to: 512 MiB.
   public static let byteBudget = 512 << 20
   /// How long after a change the new exchanges are written.
   public static let flushDelay: Duration = .seconds(1)
+  /// Waiting entries written at once, not a second later: under a fleet a second's entries
+  /// were tens of megabytes, held, copied whole into one write and gone from the caches.
+  public static let eagerBytes = 256 << 10
 
   public let path: String
   /// Told the number of exchanges each time the file has been written.
@@ -26,6 +29,9 @@ public final class HARFile: Sendable {
   private let lock: Int32
   /// The bytes the file may grow to (`byteBudget`, less in tests).
   private let budget: Int
+  /// `flushDelay` and `eagerBytes`, other in tests.
+  private let delay: Duration
+  private let eagerLimit: Int
   private struct State {
     /// Entries encoded but not yet written (the last second's).
     var pending: [[UInt8]] = []
@@ -34,6 +40,8 @@ public final class HARFile: Sendable {
     var bytesOnDisk = 0
     var beyondBudget = 0
     var flush: Task<Void, Never>?
+    /// A write was asked for because `eagerBytes` were waiting, and has not started.
+    var eager = false
     var lastProblem: String?
     var closed = false
   }
@@ -45,8 +53,11 @@ public final class HARFile: Sendable {
   /// Writes an empty capture at once, so a path that cannot be written is an error at start.
   public init(
     path: String, written: (@Sendable (Int) -> Void)? = nil,
-    failed: (@Sendable (String) -> Void)? = nil, budget: Int = HARFile.byteBudget
+    failed: (@Sendable (String) -> Void)? = nil, budget: Int = HARFile.byteBudget,
+    flushDelay: Duration = HARFile.flushDelay, eagerBytes: Int = HARFile.eagerBytes
   ) throws(HARError) {
+    delay = flushDelay
+    eagerLimit = eagerBytes
     self.budget = budget
     self.path = path
     self.written = written
@@ -77,13 +88,17 @@ public final class HARFile: Sendable {
       }
       state.pending.append(entry)
       state.pendingBytes += entry.count + 2
-      guard state.flush == nil else { return }
       // Detached: a task made here would inherit the answering connection's event loop as
-      // its executor, and the second's write would hold that loop up.
+      // its executor, and the write would hold that loop up.
+      if state.pendingBytes >= eagerLimit, !state.eager {
+        state.eager = true
+        Task.detached { [weak self] in self?.write(timed: false) }
+      }
+      guard state.flush == nil else { return }
       state.flush = Task.detached { [weak self] in
-        try? await Task.sleep(for: Self.flushDelay)
+        try? await Task.sleep(for: self?.delay ?? .zero)
         guard !Task.isCancelled else { return }
-        self?.write()
+        self?.write(timed: true)
       }
     }
   }
@@ -109,9 +124,11 @@ public final class HARFile: Sendable {
   }
 
   /// Appends the waiting entries over the tail, in one write.
-  private func write() {
+  private func write(timed: Bool = true) {
     // Cleared first: what is recorded while this write runs schedules the next one.
-    state.withLock { $0.flush = nil }
+    state.withLock { state in
+      if timed { state.flush = nil } else { state.eager = false }
+    }
     writing.withLock { _ in appendPending() }
   }
 

@@ -38,6 +38,28 @@ struct HARFileTests {
     #expect(try HARReader.judge([path]).devices.map(\.deviceID) == ["D9"])
   }
 
+  @Test(
+    "once enough waits it is written at once, not a second later, and reads as HAR",
+    .timeLimit(.minutes(1)))
+  func eager() async throws {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("eager-\(UUID().uuidString).har").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let (writes, wrote) = AsyncStream.makeStream(of: Int.self)
+    // The timed write would come in an hour: only the eager one can come within the test.
+    let file = try HARFile(
+      path: path, written: { wrote.yield($0) }, flushDelay: .seconds(3_600), eagerBytes: 1)
+    var written = writes.makeAsyncIterator()
+    for index in 0..<2 {
+      file.record(Self.exchange(index))
+      #expect(await written.next() == index + 1)
+      // Valid HAR while the capture is still open, holding every entry written.
+      #expect(try HARReader.judge([path]).devices.count == index + 1)
+    }
+    file.close()
+    #expect(try HARReader.judge([path]).devices.count == 2)
+  }
+
   @Test("past its byte budget exchanges are counted, not kept, and the file stays valid")
   func budget() throws {
     let path = FileManager.default.temporaryDirectory
