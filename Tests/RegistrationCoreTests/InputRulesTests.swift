@@ -1,5 +1,6 @@
-import RegistrationCore
 import Testing
+
+@testable import RegistrationCore
 
 @Suite("R2 input rules")
 struct InputRulesTests {
@@ -186,5 +187,19 @@ struct InputRulesTests {
     var android = CoreHarness.launchedAndRegistered(
       settings: CoreHarness.settings(platform: .android))
     #expect(android.edit(.setSystem(.badge, "3")).rejection?.reason.contains("iOS only") == true)
+  }
+
+  @Test("whitespace is Unicode's, the ASCII shortcut included, and trimming keeps the rest")
+  func whitespace() {
+    let scalars =
+      (0...0x7F).compactMap(Unicode.Scalar.init)
+      + ["\u{85}", "\u{A0}", "\u{2003}", "\u{3000}", "é", "\u{200B}"]
+    for scalar in scalars {
+      #expect(
+        InputRules.isWhitespace(scalar) == scalar.properties.isWhitespace,
+        "U+\(String(scalar.value, radix: 16))")
+    }
+    #expect(InputRules.trimmed("\u{3000} a b\t\u{85}") == "a b")
+    #expect(InputRules.trimmed("\u{1}x\u{1}") == "\u{1}x\u{1}")
   }
 }

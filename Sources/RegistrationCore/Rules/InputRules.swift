@@ -40,12 +40,19 @@ public enum InputRules {
   public static func trimmed(_ text: String) -> String {
     let scalars = text.unicodeScalars
     guard let first = scalars.first, let last = scalars.last else { return text }
-    let isSpace = { (scalar: Unicode.Scalar) in scalar.properties.isWhitespace }
+    let isSpace = isWhitespace
     if !isSpace(first) && !isSpace(last) { return text }
     guard let start = scalars.firstIndex(where: { !isSpace($0) }),
       let end = scalars.lastIndex(where: { !isSpace($0) })
     else { return "" }
     return String(scalars[start...end])
+  }
+
+  /// Unicode's White_Space, with ASCII answered without a property lookup (every field of
+  /// every registration is trimmed and checked for blankness).
+  static func isWhitespace(_ scalar: Unicode.Scalar) -> Bool {
+    guard scalar.isASCII else { return scalar.properties.isWhitespace }
+    return scalar.value == 0x20 || (0x09...0x0D).contains(scalar.value)
   }
 
   /// `text.count > limit`, without counting characters when the UTF-8 length already says no.

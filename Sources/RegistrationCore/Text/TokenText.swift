@@ -81,15 +81,14 @@ extension TokenText {
 }
 
 extension TokenText {
-  /// `prefix` then `count` random bytes in lowercase hex, from BoringSSL's generator (seeded
-  /// from the system's random source): no system call a token, where the standard library's
-  /// generator made one for every eight bytes, and a fleet mints a token a registration.
+  /// `prefix` then `count` random bytes in lowercase hex, from the system's random source
+  /// (`RandomPool`): a fleet mints a token a registration.
   public static func random(prefix: String, bytes count: Int) -> String {
-    let key = SymmetricKey(size: SymmetricKeySize(bitCount: count * 8))
     var text = Array(prefix.utf8)
     text.reserveCapacity(text.count + 2 * count)
     let digits: StaticString = "0123456789abcdef"
-    key.withUnsafeBytes { bytes in
+    withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { bytes in
+      RandomPool.fill(bytes)
       for byte in bytes {
         text.append(digits.utf8Start[Int(byte >> 4)])
         text.append(digits.utf8Start[Int(byte & 0xF)])

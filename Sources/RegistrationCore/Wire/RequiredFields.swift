@@ -29,6 +29,6 @@ public enum RequiredFields {
 
   /// Absent, or nothing but white space (what `InputRules.trimmed` leaves empty).
   static func isBlank(_ value: String?) -> Bool {
-    value?.unicodeScalars.allSatisfy(\.properties.isWhitespace) ?? true
+    value?.unicodeScalars.allSatisfy(InputRules.isWhitespace) ?? true
   }
 }
