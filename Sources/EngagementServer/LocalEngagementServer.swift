@@ -30,7 +30,7 @@ public actor LocalEngagementServer {
   let commitWindow: Duration
   var flushScheduled = false
   /// What real apps sent, device by device, and what the rules say of it.
-  var watch = DeviceWatch()
+  var watch = DeviceWatch(makeToken: LocalEngagementServer.pooledToken)
   /// Fired when the processing schedule or the fault changes.
   public nonisolated let changes = ChangeSignal()
 

@@ -81,18 +81,14 @@ extension TokenText {
 }
 
 extension TokenText {
-  /// `prefix` then `count` random bytes in lowercase hex, from the system's random source
-  /// (`RandomPool`): a fleet mints a token a registration.
-  public static func random(prefix: String, bytes count: Int) -> String {
+  /// `prefix` then `bytes` in lowercase hex: a token made of random bytes.
+  public static func hex(prefix: String, _ bytes: UnsafeRawBufferPointer) -> String {
     var text = Array(prefix.utf8)
-    text.reserveCapacity(text.count + 2 * count)
+    text.reserveCapacity(text.count + 2 * bytes.count)
     let digits: StaticString = "0123456789abcdef"
-    withUnsafeTemporaryAllocation(byteCount: count, alignment: 1) { bytes in
-      RandomPool.fill(bytes)
-      for byte in bytes {
-        text.append(digits.utf8Start[Int(byte >> 4)])
-        text.append(digits.utf8Start[Int(byte & 0xF)])
-      }
+    for byte in bytes {
+      text.append(digits.utf8Start[Int(byte >> 4)])
+      text.append(digits.utf8Start[Int(byte & 0xF)])
     }
     return String(decoding: text, as: UTF8.self)
   }

@@ -7,13 +7,14 @@ import Synchronization
 #endif
 
 /// Random bytes from the system's source, asked for 4 KB at a time: the standard library's
-/// generator makes a system call for every eight bytes, and a fleet mints a subscriber token
-/// a registration. Each byte is handed out once; the pool never repeats or derives bytes.
-enum RandomPool {
+/// generator makes a system call for every eight bytes, and the local server mints a
+/// subscriber token for every new device of a fleet. Each byte is handed out once; the pool
+/// never repeats or derives bytes.
+public enum RandomPool {
   private static let size = 4_096
   private static let pool = Mutex<(bytes: [UInt8], used: Int)>(([], 0))
 
-  static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+  public static func fill(_ buffer: UnsafeMutableRawBufferPointer) {
     pool.withLock { pool in
       for index in buffer.indices {
         if pool.used == pool.bytes.count {

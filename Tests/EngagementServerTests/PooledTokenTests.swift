@@ -1,0 +1,21 @@
+import Testing
+
+@testable import EngagementServer
+
+/// The local server's subscriber tokens, from the pool of the system's random bytes.
+@Suite("subscriber tokens from the random pool")
+struct PooledTokenTests {
+  @Test("128 bits in 32 lower-case hex digits, never the same, across many refills of the pool")
+  func tokens() {
+    // 1,000 tokens of 16 bytes: the 4 KB pool is read again four times.
+    let tokens = (0..<1_000).map { _ in LocalEngagementServer.pooledToken() }
+    let hex = Set("0123456789abcdef".utf8)
+    #expect(tokens.allSatisfy { $0.hasPrefix("rs-") && $0.utf8.count == 35 })
+    #expect(tokens.allSatisfy { $0.utf8.dropFirst(3).allSatisfy(hex.contains) })
+    #expect(Set(tokens).count == tokens.count)
+    for place in 3..<35 {
+      let seen = Set(tokens.map { Array($0.utf8)[place] })
+      #expect(seen.count > 8, "place \(place)")
+    }
+  }
+}
