@@ -160,10 +160,11 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
 
   func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
     if case .end = unwrapOutboundIn(data) {
-      // An answer given before the body ended (401, 413) closes the connection itself.
-      reading = false
       inProgress = max(0, inProgress - 1)
       if inProgress == 0 {
+        // An answer given before the body ended (401, 413) closes the connection itself. An
+        // answer to an earlier, pipelined request leaves the body being read watched.
+        reading = false
         idle?.set(true)
         idleSince = .now()
         if idleTimer == nil { armIdle(context, in: idleLimit) }

@@ -80,7 +80,13 @@ final class HTTP1ConversationHandler: ChannelDuplexHandler, RemovableChannelHand
     refused = true
     if readingRequest {
       // The request being read broke (its body's framing): its handler has it, so no second
-      // answer is written; the connection goes.
+      // answer is written; the connection goes, once the requests before it are answered (a
+      // registration taken but not yet answered would be lost, and sent again).
+      if requests.count > 1 {
+        requests.removeLast()
+        closeAfterAnswers = true
+        return
+      }
       context.close(promise: nil)
       return
     }

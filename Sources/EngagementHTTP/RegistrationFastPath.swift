@@ -151,7 +151,8 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
       return
     }
     answering = true
-    closing = fields.closes
+    // `Connection: close`, or HTTP/1.0 without keep-alive: the connection ends with this answer.
+    closing = fields.closes || !request.head.isKeepAlive
     setup.answers.inFlight.add(1, ordering: .relaxed)
     let facts = RequestFacts(
       userAgent: fields.userAgent, sdkVersion: fields.sdkVersion,
@@ -162,9 +163,10 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
     let answers = setup.answers
     Task(executorPreference: EventLoopTaskExecutor(loop)) {
       let (answer, token, evicted) = await server.receiveReleasingOutside(validation, facts: facts)
-      defer { answers.finished() }
       let respond: @Sendable () -> Void = {
         bound.value.0.answer(answer, token: token, to: request, body: body, context: bound.value.1)
+        // Settled once the answer is written, not before: a stopping server waits for it.
+        answers.finished()
       }
       // The task runs on the loop (its executor preference); `execute` only if it did not.
       if loop.inEventLoop { respond() } else { loop.execute(respond) }

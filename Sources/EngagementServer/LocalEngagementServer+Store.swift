@@ -28,6 +28,9 @@ extension LocalEngagementServer {
   func startWrite() {
     flushScheduled = false
     guard !unwritten.isEmpty else { return }
+    // The store is behind: wait for it here (holding the actor, and so the requests), rather
+    // than let batches pile up in memory.
+    if writer.backlogged { writer.drainedNow() }
     writer.write(unwritten, windowStart: core.windowStart)
     unwritten.removeAll(keepingCapacity: true)
   }

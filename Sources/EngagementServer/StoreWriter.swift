@@ -13,6 +13,11 @@ final class StoreWriter: Sendable {
   private let queue = DispatchQueue(label: "regscope.server.store-writer")
   /// What the newest write's failure said; nil once one succeeds.
   private let problem = Mutex<String?>(nil)
+  /// Batches handed over and not yet written.
+  private let outstanding = Atomic<Int>(0)
+  /// Past this many batches waiting, the server waits for the store (`backlogged`), as it did
+  /// when it wrote them itself: a store slower than the requests must not fill the memory.
+  static let backlogLimit = 4
   /// Fired after each batch's transaction.
   let written: ChangeSignal
 
@@ -24,8 +29,13 @@ final class StoreWriter: Sendable {
   var storeProblem: String? { problem.withLock { $0 } }
 
   /// Queues one transaction for `batch`, merged.
+  /// Whether the store has fallen `backlogLimit` batches behind.
+  var backlogged: Bool { outstanding.load(ordering: .relaxed) >= Self.backlogLimit }
+
   func write(_ batch: [EngagementServerCore.Changes], windowStart: Int?) {
+    outstanding.add(1, ordering: .relaxed)
     queue.async { [self] in
+      defer { outstanding.subtract(1, ordering: .relaxed) }
       var merged = EngagementServerCore.Changes()
       for changes in batch {
         merged.registrations += changes.registrations

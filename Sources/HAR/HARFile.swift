@@ -40,8 +40,11 @@ public final class HARFile: Sendable {
     var bytesOnDisk = 0
     var beyondBudget = 0
     var flush: Task<Void, Never>?
-    /// A write was asked for because `eagerBytes` were waiting, and has not started.
+    /// A writer started because `eagerBytes` were waiting is at work: one at a time.
     var eager = false
+    /// Entries being written (taken from `pending`, not yet on disk).
+    var writingCount = 0
+    var writingBytes = 0
     var lastProblem: String?
     var closed = false
   }
@@ -81,7 +84,7 @@ public final class HARFile: Sendable {
     let entry = HARDocument.entryBytes(exchange)
     state.withLock { state in
       guard !state.closed,
-        state.bytesOnDisk + state.pendingBytes + entry.count + 2 <= budget
+        state.bytesOnDisk + state.writingBytes + state.pendingBytes + entry.count + 2 <= budget
       else {
         state.beyondBudget += 1
         return
@@ -105,7 +108,7 @@ public final class HARFile: Sendable {
 
   /// How many exchanges the file holds, and how many came past the budget.
   public var counts: (kept: Int, beyondBudget: Int) {
-    state.withLock { ($0.kept + $0.pending.count, $0.beyondBudget) }
+    state.withLock { ($0.kept + $0.writingCount + $0.pending.count, $0.beyondBudget) }
   }
 
   /// The last write's failure, if the last write failed.
@@ -126,15 +129,30 @@ public final class HARFile: Sendable {
   /// Appends the waiting entries over the tail, in one write.
   private func write(timed: Bool = true) {
     // Cleared first: what is recorded while this write runs schedules the next one.
-    state.withLock { state in
-      if timed { state.flush = nil } else { state.eager = false }
+    if timed { state.withLock { $0.flush = nil } }
+    writing.withLock { _ in
+      while true {
+        appendPending()
+        guard !timed else { return }
+        // The eager writer goes on while a quarter megabyte waits again, and stands down under
+        // the state's lock, so a record after that starts the next: one at a time, however
+        // slow the disk (each waiting writer would hold a thread of Swift's small pool).
+        let more = state.withLock { state in
+          if state.pendingBytes >= eagerLimit { return true }
+          state.eager = false
+          return false
+        }
+        if !more { return }
+      }
     }
-    writing.withLock { _ in appendPending() }
   }
 
   private func appendPending() {
     let (entries, first, offset) = state.withLock { state in
-      defer { (state.pending, state.pendingBytes) = ([], 0) }
+      defer {
+        (state.writingCount, state.writingBytes) = (state.pending.count, state.pendingBytes)
+        (state.pending, state.pendingBytes) = ([], 0)
+      }
       return (state.pending, state.kept == 0, state.bytesOnDisk - HARDocument.tail.count)
     }
     guard !entries.isEmpty else { return }
@@ -150,6 +168,7 @@ public final class HARFile: Sendable {
     let (count, firstFailure) = state.withLock { state in
       let firstFailure = problem != nil && state.lastProblem == nil
       state.lastProblem = problem
+      (state.writingCount, state.writingBytes) = (0, 0)
       if problem == nil {
         state.kept += entries.count
         state.bytesOnDisk = offset + bytes.count

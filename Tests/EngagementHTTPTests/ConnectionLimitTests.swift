@@ -47,6 +47,21 @@ struct ConnectionLimitTests {
     await rig.stop()
   }
 
+  @Test("a pipelined request whose body stops is cut, though the request before it is answered")
+  func stalledAfterAnswered() async throws {
+    let rig = try await Rig(limits: Self.short)
+    // The first registration is answered (by the fast path) while the second's body stalls.
+    let stalled =
+      "POST /device/v1/registration HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer "
+      + "\(watchToken)\r\nContent-Length: 100\r\n\r\n{\"dev"
+    let ended = try await rawExchangeEnding(
+      port: rig.port,
+      Array((FastPathTests.registration(device: "AMID-BEFORE") + stalled).utf8), timeout: 8)
+    #expect(ended.answer.hasPrefix("HTTP/1.1 201"), "\(ended.answer.prefix(40))")
+    #expect(ended.closedByServer)
+    await rig.stop()
+  }
+
   @Test("HTTP/1.0 is answered as HTTP/1.0 and closed, unless it asked for keep-alive")
   func http10() async throws {
     let rig = try await Rig(limits: Self.short)
