@@ -30,23 +30,8 @@ private func blockingExchange(
 ) -> (
   answer: String, closedByServer: Bool
 ) {
-  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-  guard descriptor >= 0 else { return ("", false) }
+  guard let descriptor = connectedLoopback(port: port, timeout: timeout) else { return ("", false) }
   defer { close(descriptor) }
-  var limit = timeval(tv_sec: timeout, tv_usec: 0)
-  for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
-    setsockopt(descriptor, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size))
-  }
-  var address = sockaddr_in()
-  address.sin_family = sa_family_t(AF_INET)
-  address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
-  inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-  let connected = withUnsafePointer(to: &address) {
-    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-      connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-    }
-  }
-  guard connected == 0 else { return ("", false) }
   // The server may answer and stop reading long before the body is sent: a failed or timed-out
   // send ends the sending, and whatever answer arrived is still read.
   var sent = 0
@@ -96,21 +81,8 @@ public final class LoopbackClient {
   private let descriptor: Int32
 
   public init?(port: Int) {
-    descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { return nil }
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else {
-      close(descriptor)
-      return nil
-    }
+    guard let descriptor = connectedLoopback(port: port, timeout: nil) else { return nil }
+    self.descriptor = descriptor
   }
 
   public func send(_ text: String) {
@@ -149,21 +121,8 @@ public func rawKeptAlive(port: Int, _ requests: [[UInt8]], pause: Double) async 
   -> [String]
 {
   try await offThePool {
-    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard descriptor >= 0 else { return [] }
+    guard let descriptor = connectedLoopback(port: port, timeout: 10) else { return [] }
     defer { close(descriptor) }
-    var limit = timeval(tv_sec: 10, tv_usec: 0)
-    setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-    var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
-    inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
-    let connected = withUnsafePointer(to: &address) {
-      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-        connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-      }
-    }
-    guard connected == 0 else { return [] }
     var answers: [String] = []
     var pending: [UInt8] = []
     for (index, request) in requests.enumerated() {
@@ -195,4 +154,31 @@ public func rawKeptAlive(port: Int, _ requests: [[UInt8]], pause: Double) async 
     }
     return answers
   }
+}
+
+/// A socket connected to `port` on loopback, sending and receiving each giving up after
+/// `timeout` seconds (never, when nil); nil if it could not connect.
+private func connectedLoopback(port: Int, timeout: Int?) -> Int32? {
+  let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+  guard descriptor >= 0 else { return nil }
+  if let timeout {
+    var limit = timeval(tv_sec: timeout, tv_usec: 0)
+    for option in [SO_RCVTIMEO, SO_SNDTIMEO] {
+      setsockopt(descriptor, SOL_SOCKET, option, &limit, socklen_t(MemoryLayout<timeval>.size))
+    }
+  }
+  var address = sockaddr_in()
+  address.sin_family = sa_family_t(AF_INET)
+  address.sin_port = in_port_t(UInt16(clamping: port).bigEndian)
+  inet_pton(AF_INET, "127.0.0.1", &address.sin_addr)
+  let connected = withUnsafePointer(to: &address) {
+    $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+      connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+    }
+  }
+  guard connected == 0 else {
+    close(descriptor)
+    return nil
+  }
+  return descriptor
 }
