@@ -201,6 +201,8 @@ let package = Package(
         // The fast path's reading of a head is held to HTTPTypes' conversion.
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
+        // The connection's guards in virtual time.
+        .product(name: "NIOEmbedded", package: "swift-nio"),
       ],
       swiftSettings: strictSwift6
     ),

@@ -114,7 +114,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
   private var idleTimer: Scheduled<Void>?
   /// Requests whose head was read and whose answer has not ended.
   private var inProgress = 0
-  /// When the last request in progress was answered (or the connection came).
+  /// When the last request in progress was answered (or the connection came). Times are the
+  /// event loop's, which its timers keep too (and a test's loop keeps virtually).
   private var idleSince = NIODeadline.now()
   /// A request's body is arriving: from its head to its end, or to an answer given first.
   private var reading = false
@@ -135,6 +136,8 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
       context.close(promise: nil)
       return
     }
+    idleSince = context.eventLoop.now
+    lastProgress = context.eventLoop.now
     armIdle(context, in: idleLimit)
   }
 
@@ -166,7 +169,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
         // answer to an earlier, pipelined request leaves the body being read watched.
         reading = false
         idle?.set(true)
-        idleSince = .now()
+        idleSince = context.eventLoop.now
         if idleTimer == nil { armIdle(context, in: idleLimit) }
       }
     }
@@ -175,7 +178,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
 
   private func progressed(_ context: ChannelHandlerContext) {
     reading = true
-    lastProgress = .now()
+    lastProgress = context.eventLoop.now
     if timer == nil { arm(context, in: bodyProgress) }
   }
 
@@ -190,7 +193,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
   /// Between requests no timer runs: the next head arms one.
   private func check(_ context: ChannelHandlerContext) {
     guard reading else { return }
-    let still = NIODeadline.now() - lastProgress
+    let still = context.eventLoop.now - lastProgress
     guard still < bodyProgress else {
       context.close(promise: nil)
       return
@@ -205,7 +208,7 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
       self.idleTimer = nil
       // A request in progress re-arms the timer when it is answered.
       guard self.inProgress == 0 else { return }
-      let quiet = NIODeadline.now() - self.idleSince
+      let quiet = context.eventLoop.now - self.idleSince
       if quiet >= self.idleLimit {
         context.close(promise: nil)
       } else {

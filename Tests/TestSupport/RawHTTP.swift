@@ -114,48 +114,6 @@ public final class LoopbackClient {
   deinit { close(descriptor) }
 }
 
-/// Requests sent one after another on one kept-alive connection, `pause` seconds apart (the
-/// time between them is what is tested), each answer read whole by its `Content-Length`.
-/// Returns the answers read; fewer than the requests if the server closed the connection.
-public func rawKeptAlive(port: Int, _ requests: [[UInt8]], pause: Double) async throws
-  -> [String]
-{
-  try await offThePool {
-    guard let descriptor = connectedLoopback(port: port, timeout: 10) else { return [] }
-    defer { close(descriptor) }
-    var answers: [String] = []
-    var pending: [UInt8] = []
-    for (index, request) in requests.enumerated() {
-      if index > 0 { usleep(useconds_t(pause * 1_000_000)) }
-      let sent = request.withUnsafeBytes {
-        send(descriptor, $0.baseAddress!, $0.count, Int32(MSG_NOSIGNAL))
-      }
-      guard sent == request.count else { return answers }
-      // Read until one whole answer (head, then Content-Length bytes) is in.
-      var chunk = [UInt8](repeating: 0, count: 4096)
-      while true {
-        let text = String(decoding: pending, as: UTF8.self)
-        if let end = text.range(of: "\r\n\r\n") {
-          let head = text[..<end.lowerBound].lowercased()
-          let length =
-            head.components(separatedBy: "\r\n").first { $0.hasPrefix("content-length:") }
-            .flatMap { Int($0.dropFirst(15).trimmingCharacters(in: .whitespaces)) } ?? 0
-          let headBytes = text[..<end.upperBound].utf8.count
-          if pending.count >= headBytes + length {
-            answers.append(String(decoding: pending[..<(headBytes + length)], as: UTF8.self))
-            pending.removeFirst(headBytes + length)
-            break
-          }
-        }
-        let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-        if count <= 0 { return answers }
-        pending += chunk[0..<count]
-      }
-    }
-    return answers
-  }
-}
-
 /// A socket connected to `port` on loopback, sending and receiving each giving up after
 /// `timeout` seconds (never, when nil); nil if it could not connect.
 private func connectedLoopback(port: Int, timeout: Int?) -> Int32? {
