@@ -31,4 +31,30 @@ struct TokenTextTests {
     #expect(a != TokenText.fingerprinted("rs-0123456789abcdee"))
     #expect(!a.contains("0123456789abcdef") && a.hasPrefix("rs-0…(19 chars) #"))
   }
+
+  @Test("a token differing in any one character fingerprints differently")
+  func fingerprintEveryPosition() {
+    let token = Array("rs-0123456789abcdef0123456789abcdef".utf8)
+    let fingerprints = Set(
+      token.indices.map { index in
+        var changed = token
+        changed[index] ^= 0x01
+        return TokenText.fingerprint(String(decoding: changed, as: UTF8.self))
+      })
+    #expect(fingerprints.count == token.count)
+    #expect(!fingerprints.contains(TokenText.fingerprint(String(decoding: token, as: UTF8.self))))
+  }
+
+  @Test("the fingerprint is the same in every run (captures of two runs compare)")
+  func fingerprintIsStable() {
+    // Pinned: a fingerprint from a process-seeded hash would differ from run to run.
+    #expect(TokenText.fingerprinted("rs-0123456789abcdef") == "rs-0…(19 chars) #7d4b560b")
+  }
+
+  @Test("a token is the prefix then its bytes in lowercase hex")
+  func hexToken() {
+    let bytes: [UInt8] = [0x00, 0x0f, 0xa5, 0xff]
+    #expect(bytes.withUnsafeBytes { TokenText.hex(prefix: "rs-", $0) } == "rs-000fa5ff")
+    #expect([UInt8]().withUnsafeBytes { TokenText.hex(prefix: "", $0) } == "")
+  }
 }

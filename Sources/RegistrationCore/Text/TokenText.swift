@@ -1,6 +1,3 @@
-import Crypto
-import Synchronization
-
 /// How a secret prints: never whole.
 public enum TokenText {
   /// The first four characters and the length, enough to tell two tokens apart; a short one
@@ -43,53 +40,61 @@ public enum TokenText {
 }
 
 extension TokenText {
-  /// Masked, with a short fingerprint of the whole (32 bits of its SHA-256): two tokens that
-  /// differ print differently, so a masked capture still shows whether the app sent back the
-  /// token it was given, and the token itself cannot be read back from it.
+  /// Masked, with a short fingerprint of the whole (32 bits of a hash of it): two tokens
+  /// that differ print differently, so a masked capture still shows whether the app sent back
+  /// the token it was given, and the token itself cannot be read back from 32 bits.
   public static func fingerprinted(_ value: String) -> String {
-    if let known = recent.withLock({ $0[value] }) { return known }
-    let shown = fingerprint(value)
-    recent.withLock { recent in
-      if recent.count >= 64 { recent.removeAll(keepingCapacity: true) }
-      recent[value] = shown
-    }
-    return shown
-  }
-
-  /// A capture masks the same few tokens on every request: each is hashed once. Held only
-  /// as long as the process runs, never written anywhere.
-  private static let recent = Mutex<[String: String]>([:])
-
-  private static func fingerprint(_ value: String) -> String {
-    var value = value
-    // Hashed from the string's own bytes, written into one buffer: a capture fingerprints
-    // every new subscriber token of a fleet.
-    let digest = value.withUTF8 { SHA256.hash(data: UnsafeRawBufferPointer($0)) }
     var text: [UInt8] = []
-    text.reserveCapacity(40)
+    text.reserveCapacity(48)
     appendMasked(value, to: &text)
     text.append(contentsOf: " #".utf8)
-    let digits: StaticString = "0123456789abcdef"
-    digest.withUnsafeBytes { bytes in
-      for byte in bytes.prefix(4) {
-        text.append(digits.utf8Start[Int(byte >> 4)])
-        text.append(digits.utf8Start[Int(byte & 0xF)])
-      }
-    }
+    appendHex(fingerprint(value), digits: 8, to: &text)
     return String(decoding: text, as: UTF8.self)
+  }
+
+  /// FNV-1a over the bytes, mixed (SplitMix64's finaliser) so every byte moves the top 32
+  /// bits kept. Not a cryptographic digest, and needs none: 32 bits of any hash tell nothing
+  /// of a token longer than that, and a capture fingerprints every new subscriber token of a
+  /// fleet (a SHA-256 each was a fiftieth of the receiving path).
+  static func fingerprint(_ value: String) -> UInt32 {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in value.utf8 {
+      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+    }
+    hash = (hash ^ (hash >> 30)) &* 0xbf58_476d_1ce4_e5b9
+    hash = (hash ^ (hash >> 27)) &* 0x94d0_49bb_1331_11eb
+    hash ^= hash >> 31
+    return UInt32(truncatingIfNeeded: hash >> 32)
+  }
+
+  private static func appendHex(_ value: UInt32, digits: Int, to text: inout [UInt8]) {
+    let table: StaticString = "0123456789abcdef"
+    for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
+      text.append(table.utf8Start[Int((value >> UInt32(shift)) & 0xF)])
+    }
   }
 }
 
 extension TokenText {
   /// `prefix` then `bytes` in lowercase hex: a token made of random bytes.
   public static func hex(prefix: String, _ bytes: UnsafeRawBufferPointer) -> String {
-    var text = Array(prefix.utf8)
-    text.reserveCapacity(text.count + 2 * bytes.count)
-    let digits: StaticString = "0123456789abcdef"
-    for byte in bytes {
-      text.append(digits.utf8Start[Int(byte >> 4)])
-      text.append(digits.utf8Start[Int(byte & 0xF)])
+    // Written straight into the string's storage: a fleet makes a token a registration.
+    var prefix = prefix
+    return prefix.withUTF8 { head in
+      String(unsafeUninitializedCapacity: head.count + 2 * bytes.count) { out in
+        let digits: StaticString = "0123456789abcdef"
+        var at = 0
+        for byte in head {
+          out[at] = byte
+          at += 1
+        }
+        for byte in bytes {
+          out[at] = digits.utf8Start[Int(byte >> 4)]
+          out[at + 1] = digits.utf8Start[Int(byte & 0xF)]
+          at += 2
+        }
+        return at
+      }
     }
-    return String(decoding: text, as: UTF8.self)
   }
 }
