@@ -16,6 +16,8 @@ extension RegistrationFastPath {
     let scheme: String
     /// Registrations answered here (`EngagementHTTPServer.fastPathAnswers`).
     let answers: Answers
+    /// Where registrations wait for the server's actor, taken a batch a hop.
+    let inbox: RegistrationInbox
 
     final class Answers: Sendable {
       let count = Atomic<Int>(0)
@@ -52,6 +54,7 @@ extension RegistrationFastPath {
       self.recorder = recorder
       self.options = options
       self.answers = answers
+      inbox = RegistrationInbox(server)
       hostCheck = HostCheckMiddleware(names: options.hostNames)
       scheme = options.tls == nil ? "http" : "https"
     }

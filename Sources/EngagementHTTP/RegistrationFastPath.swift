@@ -159,19 +159,19 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
       subscriberToken: fields.subscriberToken)
     let loop = context.eventLoop
     let bound = NIOLoopBound((self, context), eventLoop: loop)
-    let server = setup.server
     let answers = setup.answers
-    Task(executorPreference: EventLoopTaskExecutor(loop)) {
-      let (answer, token, evicted) = await server.receiveReleasingOutside(validation, facts: facts)
+    let waiting = RegistrationInbox.Waiting(validation, facts: facts) { answer, token in
       let respond: @Sendable () -> Void = {
         bound.value.0.answer(answer, token: token, to: request, body: body, context: bound.value.1)
         // Settled once the answer is written, not before: a stopping server waits for it.
         answers.finished()
       }
-      // The task runs on the loop (its executor preference); `execute` only if it did not.
+      // The batch's task runs on the loop of the connection that started it.
       if loop.inEventLoop { respond() } else { loop.execute(respond) }
-      // Let go here, after the answer, with the actor free for the next request.
-      _ = consume evicted
+    }
+    let inbox = setup.inbox
+    if inbox.submit(waiting) {
+      Task(executorPreference: EventLoopTaskExecutor(loop)) { await inbox.deliver() }
     }
   }
 
@@ -185,10 +185,9 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
       requestHeaders: request.fields.fields, requestBody: body, status: nil)
     switch answer {
     case .respond(let status, let answerBody, let retryAfter):
-      var fields = EngagementRoutes.jsonFields(length: answerBody.count, retryAfter: retryAfter)
-      if let token { fields[DeviceRoutes.subscriberToken] = token }
+      let fields = AnswerFields(length: answerBody.count, retryAfter: retryAfter, token: token)
       exchange.status = status
-      exchange.responseHeaders = [HeaderField](fields)
+      exchange.responseHeaders = fields.recorded
       exchange.duration = CaptureMiddleware.seconds(since: request.started)
       if context.channel.isActive {
         exchange.responseBody = answerBody
@@ -200,17 +199,17 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
       // that has read its answer may ask for either.
       setup.recorder.record(exchange)
       setup.answers.count.add(1, ordering: .relaxed)
-      fields[.date] = HTTPDateCache.now
       // As `HTTPTypes`' conversion writes it: its reason phrase, the fields in order. The
       // conversation handler before this one answers in the request's version.
       let head = HTTPResponseHead(
         version: .http1_1,
         status: HTTPResponseStatus(
           statusCode: status, reasonPhrase: HTTPResponse.Status(code: status).reasonPhrase),
-        headers: HTTPHeaders(fields))
+        headers: fields.wire(date: HTTPDateCache.now))
       context.write(wrapOutboundOut(.head(head)), promise: nil)
-      context.write(
-        wrapOutboundOut(.body(.byteBuffer(ByteBuffer(bytes: answerBody)))), promise: nil)
+      var answerBytes = context.channel.allocator.buffer(capacity: answerBody.count)
+      answerBytes.writeBytes(answerBody)
+      context.write(wrapOutboundOut(.body(.byteBuffer(answerBytes))), promise: nil)
       if quiesceWaiting {
         let written = context.eventLoop.makePromise(of: Void.self)
         context.writeAndFlush(wrapOutboundOut(.end(nil)), promise: written)
