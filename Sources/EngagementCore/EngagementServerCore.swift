@@ -106,7 +106,7 @@ public struct EngagementServerCore: Sendable {
   {
     if let refusal = authorize(authorization, settings: settings) { return refusal }
     let payload: RegistrationPayload
-    switch WireDecoding.payload(from: Data(body)) {
+    switch WireDecoding.payload(from: body) {
     case .failure(let failure):
       return .refused(Refusal(kind: .invalidBody, status: 400, reason: failure.description))
     case .success(let decoded): payload = decoded

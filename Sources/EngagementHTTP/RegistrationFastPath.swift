@@ -55,6 +55,8 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
   /// The server asked its connections to finish (`ChannelShouldQuiesceEvent`) while a
   /// request was being read or answered here: the connection closes after that answer.
   private var quiesceWaiting = false
+  /// The URL of this connection's last registration (`url(of:)`).
+  private var lastURL: (authority: String, uri: String, url: String)?
   /// A hang fault's late answer, cancelled if the connection goes first.
   private var hang: Scheduled<Void>?
 
@@ -84,7 +86,7 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
         return
       }
       reading = Reading(
-        head: head, fields: fields, body: context.channel.allocator.buffer(capacity: 0),
+        head: head, fields: fields, body: ByteBuffer(),
         startedAt: setup.server.clock.now(), started: .now)
     case .body(var chunk):
       guard var request = reading else {
@@ -92,7 +94,13 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
         return
       }
       reading = nil
-      request.body.writeBuffer(&chunk)
+      // A small body comes in one part: kept as NIO read it, not copied into a buffer of
+      // our own (two allocations a registration).
+      if request.body.readableBytes == 0 {
+        request.body = chunk
+      } else {
+        request.body.writeBuffer(&chunk)
+      }
       reading = request
     case .end:
       guard let request = reading else {
@@ -181,7 +189,7 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
   ) {
     var exchange = CapturedExchange(
       startedAt: request.startedAt, method: request.head.method.rawValue,
-      url: "\(setup.scheme)://\(request.fields.authority ?? "127.0.0.1")\(request.head.uri)",
+      url: url(of: request),
       requestHeaders: request.fields.fields, requestBody: body, status: nil)
     switch answer {
     case .respond(let status, let answerBody, let retryAfter):
@@ -237,6 +245,18 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
         wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: .ok))), promise: nil)
       context.close(promise: nil)
     }
+  }
+
+  /// The request's URL as the capture shows it. A connection asks for the same one again
+  /// and again (its host and the registration route): made once, not twice a registration.
+  private func url(of request: Reading) -> String {
+    let authority = request.fields.authority ?? "127.0.0.1"
+    if let known = lastURL, known.authority == authority, known.uri == request.head.uri {
+      return known.url
+    }
+    let url = "\(setup.scheme)://\(authority)\(request.head.uri)"
+    lastURL = (authority, request.head.uri, url)
+    return url
   }
 
   /// The answer is out: what waited is read now, in order.

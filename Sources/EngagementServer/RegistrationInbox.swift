@@ -44,8 +44,9 @@ public final class RegistrationInbox: Sendable {
   /// and lets go of the devices the watch dropped meanwhile, off the actor.
   public func deliver() async {
     let (taken, answers, evicted) = await server.receiveAll(taking: takeAll)
-    for (registration, answer) in zip(taken, answers) {
-      registration.reply(answer.answer, answer.subscriberToken)
+    // By index: a registration copied out of the array was a retain of each of its parts.
+    for index in taken.indices {
+      taken[index].reply(answers[index].answer, answers[index].subscriberToken)
     }
     _ = consume evicted
   }
@@ -71,8 +72,8 @@ extension LocalEngagementServer {
     let taken = take()
     var answers: [(answer: ServerAnswer, subscriberToken: String?)] = []
     answers.reserveCapacity(taken.count)
-    for registration in taken {
-      answers.append(receive(registration.validation, facts: registration.facts))
+    for index in taken.indices {
+      answers.append(receive(taken[index].validation, facts: taken[index].facts))
     }
     return (taken, answers, watch.takeEvicted())
   }

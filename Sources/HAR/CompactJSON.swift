@@ -11,15 +11,19 @@ struct CompactJSON {
   private(set) var bytes: [UInt8] = []
 
   /// Room for the whole entry at once (growing the buffer twice an entry showed in the
-  /// profile): the fixed keys and headers, and each body with room for its escapes.
+  /// profile): the fixed keys and headers, and room for each body escaped in place, which
+  /// takes twice the body while it is written (`JSONText.appendEscaped`).
   init(reservingFor exchange: CapturedExchange) {
     let bodies = exchange.requestBody.count + exchange.responseBody.count
     var headers = 0
-    for field in exchange.requestHeaders + exchange.responseHeaders {
-      // `{"name":"","value":""}` and a comma around each, and room for a few escapes.
+    // `{"name":"","value":""}` and a comma around each, and room for a few escapes.
+    for field in exchange.requestHeaders {
       headers += field.name.utf8.count + field.value.utf8.count + 32
     }
-    bytes.reserveCapacity(1_024 + bodies + bodies / 4 + headers + 2 * exchange.url.utf8.count)
+    for field in exchange.responseHeaders {
+      headers += field.name.utf8.count + field.value.utf8.count + 32
+    }
+    bytes.reserveCapacity(1_024 + 2 * bodies + headers + 2 * exchange.url.utf8.count)
   }
 
   mutating func write(_ exchange: CapturedExchange) {

@@ -86,11 +86,12 @@ struct FastPathTests {
 
   static func registration(
     device: String, token: String = watchToken, extra: [(String, String)] = [],
-    attributes: [String: String] = [:], close: Bool = false, version: String = "HTTP/1.1"
+    attributes: [String: String] = [:], close: Bool = false, version: String = "HTTP/1.1",
+    host: String = "127.0.0.1"
   ) -> String {
     let body = sdkBody(device: device, app: watchAppID, attributes: attributes, uuid: device)
     var head =
-      "POST /device/v1/registration \(version)\r\nhost: 127.0.0.1\r\naccept: application/json\r\n"
+      "POST /device/v1/registration \(version)\r\nhost: \(host)\r\naccept: application/json\r\n"
       + "content-type: application/json; charset=utf-8\r\nuser-agent: \(androidAgent)\r\n"
       + "authorization: Bearer \(token)\r\nx-sdk-version: 10.0.0\r\n"
     for (name, value) in extra { head += "\(name): \(value)\r\n" }
@@ -131,6 +132,28 @@ struct FastPathTests {
     #expect(one.findingCounts == other.findingCounts)
     #expect(one.tokenReturned == other.tokenReturned)
     #expect(one.registrations.map(\.changes) == other.registrations.map(\.changes))
+  }
+
+  @Test("one connection naming another host: each capture's URL names the host of its request")
+  func urlPerRequest() async throws {
+    var urls: [[String]] = []
+    for fast in [true, false] {
+      let rig = try await Rig(fastPath: fast)
+      let answers = try await rig.send([
+        Self.registration(device: "HOST-1", host: "localhost"),
+        Self.registration(device: "HOST-1", host: "localhost"),
+        Self.registration(device: "HOST-1", close: true, host: "127.0.0.1"),
+      ])
+      #expect(answers.map(\.statusLine) == Array(repeating: "HTTP/1.1 201 Created", count: 3))
+      await rig.front.stop()
+      urls.append(rig.captured.exchanges.withLock { $0.map(\.url) })
+    }
+    #expect(urls[0] == urls[1])
+    #expect(
+      urls[0] == [
+        "http://localhost/device/v1/registration", "http://localhost/device/v1/registration",
+        "http://127.0.0.1/device/v1/registration",
+      ])
   }
 
   @Test("what the fast path does not take is answered by the full path, as before")

@@ -63,7 +63,7 @@ public struct CaptureJudge: Sendable {
   }
 
   private mutating func judgeRegistration(_ exchange: CapturedExchange) {
-    let decoded = try? WireDecoding.payload(from: Data(exchange.requestBody)).get()
+    let decoded = try? WireDecoding.payload(from: exchange.requestBody).get()
     if let refusal = Self.refusal(exchange, payload: decoded) {
       // Judged as the live watch judged it: against its device, or its client's stand-in.
       counts.registrations += 1

@@ -8,7 +8,7 @@ extension CapturedExchange {
   public var deviceID: String? {
     switch SDKRoutes.route(method: method, path: path, query: query) {
     case .registration?:
-      let payload = try? WireDecoding.payload(from: Data(requestBody)).get()
+      let payload = try? WireDecoding.payload(from: requestBody).get()
       return payload?.deviceID.map(InputRules.trimmed).flatMap { $0.isEmpty ? nil : $0 }
     case .other(let name, let deviceID)?:
       // Mobile App Messaging names its device in the body.

@@ -17,49 +17,49 @@ public enum JSONText {
   }
 
   private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-    // A long text (a body) is escaped into a buffer of its own; a short one, with fewer
-    // escapes, costs less appended a run at a time.
-    if utf8.count >= 64, let escaped = quotesOnlyEscaped(utf8) {
-      bytes += escaped
-      return
+    // A long text (a body) is escaped in place into room made for the worst case, then cut
+    // to what was written; a short one, with fewer escapes, costs less appended a run at a
+    // time.
+    if utf8.count >= 64 {
+      let start = bytes.count
+      let room = 2 * utf8.count
+      bytes.append(contentsOf: repeatElement(0, count: room))
+      let written = bytes.withUnsafeMutableBufferPointer { all in
+        all.baseAddress.flatMap { quotesOnlyEscaped(utf8, into: $0 + start) }
+      }
+      bytes.removeLast(room - (written ?? 0))
+      if written != nil { return }
     }
     appendEscapedAny(utf8, to: &bytes)
   }
 
   /// The common case in one pass over the bytes: text whose only escapes are quotes and
-  /// backslashes (a JSON body inside a capture), written through a pointer into room made
-  /// for the worst case. Nil at the first control or invisible character: `appendEscapedAny`
-  /// takes the text then.
-  private static func quotesOnlyEscaped(_ utf8: UnsafeBufferPointer<UInt8>) -> [UInt8]? {
-    guard let source = utf8.baseAddress else { return [] }
-    var complete = true
-    let escaped = [UInt8](unsafeUninitializedCapacity: 2 * utf8.count) { out, written in
-      guard let base = out.baseAddress else { return }
-      var to = base
-      var from = source
-      let last = source + utf8.count
-      // Eight bytes at a time: the plain ones before the first that needs a look are copied
-      // in one store (a JSON body has a quote every few bytes), then that one is escaped.
-      while from < last {
-        if last - from >= 8 {
-          let word = UnsafeRawPointer(from).loadUnaligned(as: UInt64.self)
-          let flags = escapeFlags(word)
-          // Room is made for twice the text, so eight bytes always fit here.
-          UnsafeMutableRawPointer(to).storeBytes(of: word, as: UInt64.self)
-          let plain = flags == 0 ? 8 : flags.trailingZeroBitCount >> 3
-          to += plain
-          from += plain
-          if plain == 8 { continue }
-        }
-        guard escapeOne(from: &from, before: last, to: &to) else {
-          complete = false
-          written = to - base
-          return
-        }
+  /// backslashes (a JSON body inside a capture), written through a pointer into room for
+  /// twice the text. Returns the bytes written; nil at the first control or invisible
+  /// character (`appendEscapedAny` takes the text then).
+  private static func quotesOnlyEscaped(
+    _ utf8: UnsafeBufferPointer<UInt8>, into base: UnsafeMutablePointer<UInt8>
+  ) -> Int? {
+    guard let source = utf8.baseAddress else { return 0 }
+    var to = base
+    var from = source
+    let last = source + utf8.count
+    // Eight bytes at a time: the plain ones before the first that needs a look are copied
+    // in one store (a JSON body has a quote every few bytes), then that one is escaped.
+    while from < last {
+      if last - from >= 8 {
+        let word = UnsafeRawPointer(from).loadUnaligned(as: UInt64.self)
+        let flags = escapeFlags(word)
+        // Room is made for twice the text, so eight bytes always fit here.
+        UnsafeMutableRawPointer(to).storeBytes(of: word, as: UInt64.self)
+        let plain = flags == 0 ? 8 : flags.trailingZeroBitCount >> 3
+        to += plain
+        from += plain
+        if plain == 8 { continue }
       }
-      written = to - base
+      guard escapeOne(from: &from, before: last, to: &to) else { return nil }
     }
-    return complete ? escaped : nil
+    return to - base
   }
 
   /// One byte (or one multi-byte scalar) of `quotesOnlyEscaped`'s text, copied or escaped;

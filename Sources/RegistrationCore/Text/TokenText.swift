@@ -29,13 +29,15 @@ public enum TokenText {
   }
 
   private static func appendDecimal(_ value: Int, to text: inout [UInt8]) {
-    let start = text.count
-    var rest = value.magnitude
+    // Most significant digit first, straight onto the end: reversing a slice of `text` in
+    // place copied the whole buffer.
+    let rest = value.magnitude
+    var scale: UInt = 1
+    while rest / scale >= 10 { scale *= 10 }
     repeat {
-      text.append(UInt8(ascii: "0") + UInt8(rest % 10))
-      rest /= 10
-    } while rest > 0
-    text[start...].reverse()
+      text.append(UInt8(ascii: "0") + UInt8(rest / scale % 10))
+      scale /= 10
+    } while scale > 0
   }
 }
 
@@ -48,7 +50,11 @@ extension TokenText {
     text.reserveCapacity(48)
     appendMasked(value, to: &text)
     text.append(contentsOf: " #".utf8)
-    appendHex(fingerprint(value), digits: 8, to: &text)
+    let hash = fingerprint(value)
+    let digits: StaticString = "0123456789abcdef"
+    for shift in stride(from: 28, through: 0, by: -4) {
+      text.append(digits.utf8Start[Int((hash >> UInt32(shift)) & 0xF)])
+    }
     return String(decoding: text, as: UTF8.self)
   }
 
@@ -65,13 +71,6 @@ extension TokenText {
     hash = (hash ^ (hash >> 27)) &* 0x94d0_49bb_1331_11eb
     hash ^= hash >> 31
     return UInt32(truncatingIfNeeded: hash >> 32)
-  }
-
-  private static func appendHex(_ value: UInt32, digits: Int, to text: inout [UInt8]) {
-    let table: StaticString = "0123456789abcdef"
-    for shift in stride(from: (digits - 1) * 4, through: 0, by: -4) {
-      text.append(table.utf8Start[Int((value >> UInt32(shift)) & 0xF)])
-    }
   }
 }
 

@@ -61,6 +61,13 @@ public enum WireDecoding {
     return foundationPayload(from: data)
   }
 
+  /// The same from the bytes a server read: no `Data` made unless the scanner leaves the
+  /// body to Foundation (two allocations a registration fewer).
+  public static func payload(from bytes: [UInt8]) -> Result<RegistrationPayload, Failure> {
+    if let read = bytes.withUnsafeBytes(PayloadScanner.payload) { return .success(read) }
+    return foundationPayload(from: Data(bytes))
+  }
+
   /// The body read by Foundation's decoder alone: what `payload(from:)` falls back to, and
   /// what the fast path is tested against.
   static func foundationPayload(from data: Data) -> Result<RegistrationPayload, Failure> {
