@@ -2,6 +2,7 @@ import Clocks
 import EngagementCore
 import EngagementServer
 import HTTPTypes
+import NIOCore
 import NIOHTTP1
 import RegistrationCore
 import Synchronization
@@ -16,8 +17,9 @@ extension RegistrationFastPath {
     let scheme: String
     /// Registrations answered here (`EngagementHTTPServer.fastPathAnswers`).
     let answers: Answers
-    /// Where registrations wait for the server's actor, taken a batch a hop.
-    let inbox: RegistrationInbox
+    /// Where registrations wait for the server's actor, taken a batch a hop: one inbox an
+    /// event loop, so a batch is worked on the loop that read it and answered there.
+    let inboxes: LoopInboxes
 
     final class Answers: Sendable {
       let count = Atomic<Int>(0)
@@ -54,7 +56,7 @@ extension RegistrationFastPath {
       self.recorder = recorder
       self.options = options
       self.answers = answers
-      inbox = RegistrationInbox(server)
+      inboxes = LoopInboxes(server)
       hostCheck = HostCheckMiddleware(names: options.hostNames)
       scheme = options.tls == nil ? "http" : "https"
     }
@@ -76,6 +78,25 @@ extension RegistrationFastPath {
       else { return false }
       return fields.authority.map { HostCheckMiddleware.accepts($0, names: hostCheck.names) }
         ?? true
+    }
+  }
+}
+
+/// An inbox for each event loop (`RegistrationInbox`). One shared by both loops had one
+/// loop's thread do the actor's work for the other's registrations, which then waited idle
+/// for their answers, and freed memory the other thread had taken.
+final class LoopInboxes: Sendable {
+  private let server: LocalEngagementServer
+  private let inboxes = Mutex<[ObjectIdentifier: RegistrationInbox]>([:])
+
+  init(_ server: LocalEngagementServer) { self.server = server }
+
+  func inbox(for loop: any EventLoop) -> RegistrationInbox {
+    inboxes.withLock { inboxes in
+      if let known = inboxes[ObjectIdentifier(loop)] { return known }
+      let inbox = RegistrationInbox(server)
+      inboxes[ObjectIdentifier(loop)] = inbox
+      return inbox
     }
   }
 }

@@ -55,6 +55,8 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
   /// The server asked its connections to finish (`ChannelShouldQuiesceEvent`) while a
   /// request was being read or answered here: the connection closes after that answer.
   private var quiesceWaiting = false
+  /// Where this connection's registrations wait for the server: its event loop's.
+  private var inbox: RegistrationInbox?
   /// The URL of this connection's last registration (`url(of:)`).
   private var lastURL: (authority: String, uri: String, url: String)?
   /// A hang fault's late answer, cancelled if the connection goes first.
@@ -174,10 +176,11 @@ final class RegistrationFastPath: ChannelDuplexHandler, RemovableChannelHandler 
         // Settled once the answer is written, not before: a stopping server waits for it.
         answers.finished()
       }
-      // The batch's task runs on the loop of the connection that started it.
+      // The batch's task runs on this connection's loop (its inbox is the loop's).
       if loop.inEventLoop { respond() } else { loop.execute(respond) }
     }
-    let inbox = setup.inbox
+    let inbox = self.inbox ?? setup.inboxes.inbox(for: loop)
+    self.inbox = inbox
     if inbox.submit(waiting) {
       Task(executorPreference: EventLoopTaskExecutor(loop)) { await inbox.deliver() }
     }
