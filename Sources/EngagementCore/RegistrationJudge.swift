@@ -1,33 +1,6 @@
 import Foundation
 import RegistrationCore
 
-/// What the judge remembers of one device between its registrations: what the server saw of
-/// its sends (for the core's `earliestNext`), the bodies to compare with, and the contact the
-/// server accepted for it.
-public struct JudgeMemory: Sendable {
-  /// The contact the server holds for a device from the registrations it accepted (S3).
-  public enum Contact: Hashable, Sendable {
-    /// Accepted without a contact key: the server made one up.
-    case madeUp
-    case key(String)
-  }
-
-  public internal(set) var observed = ObservedSends()
-  public internal(set) var lastSent: RegistrationPayload?
-  public internal(set) var lastAcknowledged: RegistrationPayload?
-  /// Nil until the server accepted a registration from the device (2xx, and processing
-  /// will not refuse it).
-  public internal(set) var acceptedContact: Contact?
-  /// The cause that explained the first of the current run of early sends; nil once a send
-  /// comes on time. A cause that cannot repeat explains only the first send of a run.
-  var runCause: Finding.Cause?
-  /// Whether the registration before repeated a record the server had acknowledged.
-  var previousRepeated = false
-  var previousStatus: Int?
-
-  public init() {}
-}
-
 /// One registration as the server saw it, for the judge.
 public struct JudgedRequest: Sendable {
   public var payload: RegistrationPayload?
@@ -112,8 +85,7 @@ public enum RegistrationJudge {
     memory.observed.observe(
       at: request.at, succeeded ? .success : .failure(retryAfter: request.retryAfter))
     if let payload = request.payload {
-      memory.lastSent = payload
-      if succeeded { memory.lastAcknowledged = payload }
+      memory.remember(sent: payload, acknowledged: succeeded)
     }
     memory.runCause = runCause
     memory.previousRepeated = repeated
