@@ -28,10 +28,10 @@ final class StoreWriter: Sendable {
 
   var storeProblem: String? { problem.withLock { $0 } }
 
-  /// Queues one transaction for `batch`, merged.
   /// Whether the store has fallen `backlogLimit` batches behind.
   var backlogged: Bool { outstanding.load(ordering: .relaxed) >= Self.backlogLimit }
 
+  /// Queues one transaction for `batch`, merged.
   func write(_ batch: [EngagementServerCore.Changes], windowStart: Int?) {
     outstanding.add(1, ordering: .relaxed)
     queue.async { [self] in
