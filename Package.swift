@@ -227,7 +227,9 @@ let package = Package(
     .testTarget(
       name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strictSwift6),
     .testTarget(
-      name: "ToolSupportTests", dependencies: ["ToolSupport"], swiftSettings: strictSwift6),
+      name: "ToolSupportTests",
+      dependencies: ["ToolSupport", "SessionValues", "EngagementCore", "RegistrationCore"],
+      swiftSettings: strictSwift6),
     .testTarget(
       name: "SessionHTTPTests",
       dependencies: ["SessionHTTP", "Session", "RegistrationEngine", "RegistrationCore"],

@@ -57,6 +57,10 @@ struct Serve: AsyncParsableCommand {
     let settings = app.settings
     let quiet = self.quiet
     let captureFailed = Mutex(false)
+    // Under a fleet, at most `LiveLineBudget.linesPerSecond` event lines a second.
+    let lines = LiveEventLines(
+      budget: LiveLineBudget(zone: .system), now: { SystemClock().now() },
+      format: { LiveLine.event($0, json: false, in: .system) })
     let session: ReceiverSession
     do {
       let opened = try await SessionFactory(network: HTTPNetwork()).open(
@@ -68,7 +72,7 @@ struct Serve: AsyncParsableCommand {
               Output.error("regctl serve: \(problem)")
             })),
         log: RunLog(limit: RunLog.liveLimit) { event in
-          if !quiet { Output.line(LiveLine.event(event, json: false, in: .system)) }
+          if !quiet { lines.append(event) }
         })
       guard let receiver = opened.receiver else { throw SessionError.noDevice("serve") }
       session = receiver
@@ -92,6 +96,7 @@ struct Serve: AsyncParsableCommand {
     }
     _ = await TerminationSignal.wait()
     await session.stop()
+    lines.finish()
     if let written = session.front.written { Output.line(written) }
     if !quiet { Output.line("stopped") }
     // A capture that could not be kept is a failed run, whatever else went well.
