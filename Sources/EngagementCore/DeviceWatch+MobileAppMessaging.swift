@@ -9,7 +9,7 @@ extension DeviceWatch {
     at now: Instant, status: Int?
   ) {
     var device =
-      devices[deviceID]
+      devices.take(deviceID)
       ?? Device(
         deviceID: deviceID, identity: identity(facts, bodyPlatform: nil), firstSeen: now,
         lastSeen: now, subscriberToken: makeToken())

@@ -45,7 +45,13 @@ public struct DeviceWatch: Sendable {
     public var mobileAppMessaging: [MobileAppMessagingEvent] = []
     /// Requests the server refused (S1), and the newest refusal with its fix.
     public var refusedCount = 0
-    public var lastRefusal: Refusal?
+    public var lastRefusal: Refusal? {
+      get { refusal?.value }
+      set { refusal = newValue.map(RefusalBox.init) }
+    }
+    /// Held by reference: a refusal keeps its body's fields (320 bytes), which inline made
+    /// every device, refused or not, twice the size to move in and out of the table.
+    var refusal: RefusalBox?
     /// When a refusal of this device was last said in the server's output.
     var refusalAnnouncedAt: Instant?
     /// When this device's findings were last said in the server's output (the newest few).
@@ -75,17 +81,21 @@ public struct DeviceWatch: Sendable {
   public static let bodyLimit = 8 << 10
 
   /// Every device kept, by id. `newest(_:)` gives them in the order last seen.
-  public private(set) var devices: [String: Device] = [:]
+  public internal(set) var devices = DeviceTable()
   /// The stores in the order they happened (each device keeps when it was last stored, its
   /// `storedAt`): a device seen again is queued again, its older entry left stale and
   /// skipped. Moving a device to the end is O(1), where an ordered dictionary shifted every
   /// device after it.
   private var recency: Deque<(order: Int, deviceID: String)> = []
   private var stores = 0
-  /// Devices whose timeline was dropped for the limit. Each dropped device with the number of its drop; the queue keeps them in that order,
-  /// and an entry whose device came back is left in it, stale, rather than searched for.
-  private var dropped: [String: Int] = [:]
-  private var droppedOrder: Deque<(drop: Int, deviceID: String)> = []
+  /// Devices whose timeline was dropped for the limit, by the `StableHash` of their id, each
+  /// with the number of its drop; the queue keeps them in that order, and an entry whose
+  /// device came back is left in it, stale, rather than searched for. Keyed by hash, not by
+  /// id: 50,000 ids kept alive were as many strings to hold and to free. Two ids of one hash
+  /// (about one chance in 10^10 among 50,000) would make a device that never registered read
+  /// "dropped" rather than "never registered", nothing more.
+  private var dropped: [UInt64: Int] = [:]
+  private var droppedOrder: Deque<(drop: Int, key: UInt64)> = []
   private var drops = 0
   /// Devices dropped for the limit, not yet let go (`takeEvicted`).
   var evicted = Evicted()
@@ -108,7 +118,7 @@ public struct DeviceWatch: Sendable {
   }
 
   /// Whether `deviceID`'s timeline was dropped to keep within `deviceLimit`.
-  public func wasDropped(_ deviceID: String) -> Bool { dropped[deviceID] != nil }
+  public func wasDropped(_ deviceID: String) -> Bool { dropped[StableHash.of(deviceID)] != nil }
 
   /// Records a registration and judges it. Returns the subscriber token to answer with.
   public mutating func record(
@@ -122,7 +132,7 @@ public struct DeviceWatch: Sendable {
     // Taken out while it changes, so its timeline is changed in place, not copied.
     let identity = identity(facts, bodyPlatform: payload?.platform)
     var device =
-      devices.removeValue(forKey: deviceID)
+      devices.take(deviceID)
       ?? Device(
         deviceID: deviceID, identity: identity, firstSeen: now, lastSeen: now,
         subscriberToken: makeToken())
@@ -201,11 +211,12 @@ public struct DeviceWatch: Sendable {
       status: refusal.status, retryAfter: nil,
       server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in true }),
       refusal: refusal)
-    guard var device = devices[deviceID] else { return nil }
-    if let said = device.refusalAnnouncedAt, now - said < 60 { return nil }
-    device.refusalAnnouncedAt = now
-    devices[deviceID] = device
-    return deviceID
+    let announced = devices.modify(deviceID) { device -> Bool in
+      if let said = device.refusalAnnouncedAt, now - said < 60 { return false }
+      device.refusalAnnouncedAt = now
+      return true
+    }
+    return announced == true ? deviceID : nil
   }
 
   /// Findings to say in the server's output: up to this many a device a minute.
@@ -215,17 +226,9 @@ public struct DeviceWatch: Sendable {
   /// server's output now: at most `findingsAnnouncedPerMinute` a device in any minute, so an
   /// app in a loop cannot flood it (the API and the timeline keep every one).
   public mutating func findingsToAnnounce(of deviceID: String, at now: Instant) -> [Finding] {
-    guard var device = devices[deviceID],
-      let findings = device.registrations.last?.findings.filter({
-        $0.severity != .note && $0.code != .refused
-      }), !findings.isEmpty
-    else { return [] }
-    device.findingsAnnouncedAt.removeAll { now - $0 >= 60 }
-    let room = max(0, Self.findingsAnnouncedPerMinute - device.findingsAnnouncedAt.count)
-    let said = Array(findings.prefix(room))
-    device.findingsAnnouncedAt += said.map { _ in now }
-    devices[deviceID] = device
-    return said
+    // Worked on in place: most registrations have nothing to say, and a copy of the device
+    // was a retain and a release of each of its parts.
+    devices.modify(deviceID) { $0.announceFindings(at: now) } ?? []
   }
 
   /// "? com.example.app (Android)": a client whose refused request named no device.
@@ -257,7 +260,7 @@ public struct DeviceWatch: Sendable {
         status: status)
       return
     }
-    guard var device = devices[deviceID] else { return }
+    guard var device = devices.take(deviceID) else { return }
     device.otherRoutes[route, default: 0] += 1
     device.lastSeen = now
     // Whether the SDKs send the token on these routes is not known: only a wrong one counts.
@@ -292,35 +295,35 @@ public struct DeviceWatch: Sendable {
     let id = device.deviceID
     stores += 1
     device.storedAt = stores
-    devices[id] = consume device
+    if devices.count == 1_024, keptDevices <= Self.deviceLimit { devices.reserve(keptDevices) }
+    devices.put(device)
     recency.append((stores, id))
-    dropped[id] = nil
+    if !dropped.isEmpty { dropped[StableHash.of(id)] = nil }
     while devices.count > keptDevices, let oldest = removeOldest() {
-      let oldestID = oldest.deviceID
+      let key = StableHash.of(oldest.deviceID)
       drops += 1
-      dropped[oldestID] = drops
-      droppedOrder.append((drops, oldestID))
+      dropped[key] = drops
+      droppedOrder.append((drops, key))
       while dropped.count > rememberedDrops, let forgotten = droppedOrder.popFirst() {
-        if dropped[forgotten.deviceID] == forgotten.drop { dropped[forgotten.deviceID] = nil }
+        if dropped[forgotten.key] == forgotten.drop { dropped[forgotten.key] = nil }
       }
       if evicted.devices.count < Evicted.held { evicted.devices.append(oldest) }
     }
     if droppedOrder.count > 2 * dropped.count + 1_024 {
-      droppedOrder = Deque(droppedOrder.filter { dropped[$0.deviceID] == $0.drop })
+      droppedOrder = Deque(droppedOrder.filter { dropped[$0.key] == $0.drop })
     }
     // Stale entries (devices seen again) are swept once they outnumber the live ones.
     if recency.count > 2 * devices.count + 1_024 {
-      recency = Deque(recency.filter { devices[$0.deviceID]?.storedAt == $0.order })
+      recency = Deque(recency.filter { devices.storedAt($0.deviceID) == $0.order })
     }
   }
 
   /// The device seen longest ago, out of the table and the queue.
   private mutating func removeOldest() -> Device? {
     while let first = recency.popFirst() {
-      // Taken out to be read: reading it in place copied the whole device.
-      guard let device = devices.removeValue(forKey: first.deviceID) else { continue }
-      if device.storedAt == first.order { return device }
-      devices[first.deviceID] = device  // a stale entry: the device was seen again since
+      // A stale entry (the device was seen again since) is passed over.
+      guard devices.storedAt(first.deviceID) == first.order else { continue }
+      return devices.remove(first.deviceID)
     }
     return nil
   }
@@ -330,9 +333,8 @@ public struct DeviceWatch: Sendable {
     var found: [Device] = []
     for entry in recency.reversed() {
       guard found.count < limit else { break }
-      guard let device = devices[entry.deviceID], device.storedAt == entry.order else {
-        continue
-      }
+      guard devices.storedAt(entry.deviceID) == entry.order, let device = devices[entry.deviceID]
+      else { continue }
       found.append(device)
     }
     return found

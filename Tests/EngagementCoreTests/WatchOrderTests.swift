@@ -81,6 +81,36 @@ struct WatchOrderTests {
     #expect(watch.takeEvicted().devices.count == DeviceWatch.Evicted.held)
   }
 
+  @Test("the table keeps each device in a slot: freed slots reused, a copy of the watch its own")
+  func table() throws {
+    var watch = DeviceWatch(keptDevices: 2)
+    try Self.record(&watch, "A", at: 0)
+    try Self.record(&watch, "B", at: 1)
+    let before = watch
+    // C takes the slot A left; A, coming back, takes B's.
+    try Self.record(&watch, "C", at: 2)
+    try Self.record(&watch, "A", at: 3)
+    #expect(watch.devices.count == 2)
+    #expect(Set(watch.devices.values.map(\.deviceID)) == ["A", "C"])
+    #expect(watch.devices["B"] == nil && watch.devices["A"]?.registrationCount == 1)
+    #expect(watch.devices["A"]?.firstSeen == Instant(3))
+    // The copy taken before is untouched by what the watch did since.
+    #expect(Set(before.devices.values.map(\.deviceID)) == ["A", "B"])
+    #expect(before.devices["A"]?.registrationCount == 1)
+    #expect(before.newest(10).map(\.deviceID) == ["B", "A"])
+  }
+
+  @Test("a fleet past the table's reserve keeps the newest, each device found by its id")
+  func fleet() throws {
+    var watch = DeviceWatch(keptDevices: 1_500)
+    for index in 0..<4_000 { try Self.record(&watch, "F\(index)", at: Double(index)) }
+    #expect(watch.devices.count == 1_500)
+    #expect(watch.newest(3).map(\.deviceID) == ["F3999", "F3998", "F3997"])
+    #expect(watch.devices["F2500"]?.deviceID == "F2500" && watch.devices["F2499"] == nil)
+    #expect(watch.wasDropped("F2499") && !watch.wasDropped("F2500"))
+    #expect(watch.devices.values.count == 1_500)
+  }
+
   @Test("a subscriber token is 128 random bits in 32 lower-case hex digits, never the same")
   func tokens() {
     #expect(subscriberTokenProblems((0..<1_000).map { _ in DeviceWatch.randomToken() }) == [])

@@ -58,19 +58,11 @@ extension TokenText {
     return String(decoding: text, as: UTF8.self)
   }
 
-  /// FNV-1a over the bytes, mixed (SplitMix64's finaliser) so every byte moves the top 32
-  /// bits kept. Not a cryptographic digest, and needs none: 32 bits of any hash tell nothing
+  /// The top 32 bits of the value's `StableHash`. Not a cryptographic digest, and needs none: 32 bits of any hash tell nothing
   /// of a token longer than that, and a capture fingerprints every new subscriber token of a
   /// fleet (a SHA-256 each was a fiftieth of the receiving path).
   static func fingerprint(_ value: String) -> UInt32 {
-    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in value.utf8 {
-      hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-    }
-    hash = (hash ^ (hash >> 30)) &* 0xbf58_476d_1ce4_e5b9
-    hash = (hash ^ (hash >> 27)) &* 0x94d0_49bb_1331_11eb
-    hash ^= hash >> 31
-    return UInt32(truncatingIfNeeded: hash >> 32)
+    UInt32(truncatingIfNeeded: StableHash.of(value) >> 32)
   }
 }
 
