@@ -19,10 +19,13 @@ public actor LocalEngagementServer {
   let writer: StoreWriter
   var storeProblem: String? { writer.storeProblem }
   /// Changes not yet written: flushed in one transaction (group commit) `commitWindow` after
-  /// the first of them, or at once when `commitBatch` have gathered. A follow-up task with no
-  /// wait ran on the next turn of the actor, which under a fleet carried one or two
-  /// registrations a transaction, and the transaction cost more than its rows.
-  var unwritten: [EngagementServerCore.Changes] = []
+  /// the first of them, or at once when `commitBatch` requests' have gathered. A follow-up
+  /// task with no wait ran on the next turn of the actor, which under a fleet carried one or
+  /// two registrations a transaction, and the transaction cost more than its rows. Gathered
+  /// in one set of lists, which requests append to (`receive(_:now:into:)`).
+  var unwritten = EngagementServerCore.Changes()
+  /// Requests whose changes wait in `unwritten`.
+  var unwrittenRequests = 0
   /// Fired after each group commit's transaction (what a test of the commit waits on).
   public nonisolated let stored = ChangeSignal()
   /// How long a change may wait for others to share its transaction (wall-clock: it bounds
@@ -77,31 +80,35 @@ public actor LocalEngagementServer {
     answer: ServerAnswer, subscriberToken: String?
   ) {
     let now = clock.now()
-    let deadline = core.nextDeadline
     var validation = validation
     if adoptsFirstApp, case .invalid(let answer, var refusal) = validation {
       refusal.setting = .anyApp
       validation = .invalid(answer, refusal: refusal)
     }
-    var (answer, changes) = core.receive(validation, now: now)
+    // Straight into the changes the store has yet to get; this request's events are said,
+    // then dropped from them (the store keeps none).
+    let mark = unwrittenMark
+    let receipt = core.receiveNoting(validation, now: now, into: &unwritten)
+    let answer = receipt.answer
     // A fault that ran out (its count, its time) gives the fast path back.
-    if core.fault == nil { faultSet.store(false, ordering: .relaxed) }
+    if !receipt.faultSet { faultSet.store(false, ordering: .relaxed) }
     if case .invalid(let refused, let refusal) = validation {
       // Shown against its device (or its client) at once; said, naming it, at most once a
       // minute each.
       let announced =
         answer == refused ? watch.recordRefusal(refusal, facts: facts, at: now) : nil
-      changes.events = changes.events.compactMap { event in
+      let events = unwritten.events[mark.events...].compactMap { event -> ServerEvent? in
         guard case .refused(let status, let reason, _) = event else { return event }
         return announced.map { .refused(status: status, reason: reason, deviceID: $0) }
       }
-      commit(changes, at: now)
+      unwritten.events.replaceSubrange(mark.events..., with: events)
+      committed(since: mark, at: now)
       watched()
       return (answer, nil)
     }
-    commit(changes, at: now)
+    committed(since: mark, at: now)
     // Wake the processing loop only when the earliest deadline moved, not on every request.
-    if core.nextDeadline != deadline { self.changes.fire() }
+    if receipt.deadlineMoved { self.changes.fire() }
     guard case .valid(let payload, let body) = validation, let deviceID = payload.deviceID,
       !deviceID.isEmpty
     else { return (answer, nil) }
@@ -178,14 +185,7 @@ public actor LocalEngagementServer {
 
   /// What the judge asks of the server about a device's registration.
   private func serverFacts(excluding deviceID: String) -> ServerFacts {
-    // Only the contacts' devices are captured: a copy of the whole core costs a retain of
-    // every table it holds, on every request.
-    let contactDevices = core.devicesByContact
-    return ServerFacts(
-      definedAttributes: core.settings.definedAttributes,
-      contactStillHasOtherDevices: { key in
-        contactDevices[key]?.contains { $0 != deviceID } ?? false
-      })
+    core.judgeFacts(excluding: deviceID)
   }
 
   /// Called after each request that changes a watched device's record.

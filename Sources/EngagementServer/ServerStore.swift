@@ -75,6 +75,8 @@ public final class ServerStore: Sendable {
     else { return }
     let forgetBefore = isVolatile ? windowStart : nil
     let forgottenFrom = forgotten.withLock { $0 }
+    let bodies = Dictionary(
+      changes.receivedBodies.lazy.map { ($0.id, $0.body) }, uniquingKeysWith: { _, newer in newer })
     try database.write { db in
       // Cached statements: under load one transaction carries many rows, and compiling
       // the SQL once per row showed in the profile.
@@ -90,7 +92,7 @@ public final class ServerStore: Sendable {
           WHERE id = ?
           """)
       for registration in changes.registrations {
-        if let body = changes.receivedBodies[registration.id] {
+        if let body = bodies[registration.id] {
           // The body as the device sent it, not re-encoded.
           try insert.execute(arguments: [
             registration.id, registration.receivedAt.seconds, registration.processAt.seconds,

@@ -31,20 +31,13 @@ final class StoreWriter: Sendable {
   /// Whether the store has fallen `backlogLimit` batches behind.
   var backlogged: Bool { outstanding.load(ordering: .relaxed) >= Self.backlogLimit }
 
-  /// Queues one transaction for `batch`, merged.
-  func write(_ batch: [EngagementServerCore.Changes], windowStart: Int?) {
+  /// Queues one transaction for `batch` (the changes of many requests, gathered).
+  func write(_ batch: EngagementServerCore.Changes, windowStart: Int?) {
     outstanding.add(1, ordering: .relaxed)
     queue.async { [self] in
       defer { outstanding.subtract(1, ordering: .relaxed) }
-      var merged = EngagementServerCore.Changes()
-      for changes in batch {
-        merged.registrations += changes.registrations
-        merged.receivedBodies.merge(changes.receivedBodies) { new, _ in new }
-        merged.devices += changes.devices
-        merged.contacts += changes.contacts
-      }
       do {
-        try store.apply(merged, windowStart: windowStart)
+        try store.apply(batch, windowStart: windowStart)
         problem.withLock { $0 = nil }
       } catch {
         // The core keeps serving from memory; the problem is shown, not hidden.

@@ -73,6 +73,22 @@ struct ReceivingTests {
     #expect(h.stats.pending == 1)
   }
 
+  @Test("S1 the 201's body: processAt as Swift writes the number, received, the id, nothing else")
+  func acceptedBodyBytes() {
+    for (seconds, id) in [(1_795_727_205.437_180_5, 1), (300.0, 42), (0.1, 9_999_999)] {
+      let registration = ServerRegistration(
+        id: id, receivedAt: Instant(0), processAt: Instant(seconds), status: .received,
+        payload: RegistrationPayload())
+      let expected = #"{"processAt":\#(seconds),"received":true,"registrationId":\#(id)}"#
+      #expect(
+        String(decoding: EngagementServerCore.acceptedBody(registration), as: UTF8.self) == expected
+      )
+    }
+    var h = ServerHarness()
+    h.now = Instant(12.5)
+    #expect(h.post(body()).json?["processAt"] as? Double == 312.5)
+  }
+
   @Test("S1 401 when the bearer token is absent or wrong; nothing is stored")
   func unauthorized() {
     var h = ServerHarness()
