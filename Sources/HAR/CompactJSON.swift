@@ -83,10 +83,23 @@ struct CompactJSON {
       raw(index == 0 ? #"{"name":"# : #",{"name":"#)
       string(field.name)
       raw(#","value":"#)
-      string(HARDocument.maskedValue(field))
+      if HARDocument.isWholeSecret(field.name), Self.isPlain(field.value) {
+        // Written straight in (a fleet's every answer hands out a new token): a plain value
+        // masked needs no escaping.
+        bytes.append(UInt8(ascii: "\""))
+        TokenText.appendFingerprinted(field.value, to: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+      } else {
+        string(HARDocument.maskedValue(field))
+      }
       raw("}")
     }
     raw("]")
+  }
+
+  /// Printable ASCII but for the quote and the backslash: nothing JSON escapes.
+  static func isPlain(_ value: String) -> Bool {
+    value.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
   }
 
   private mutating func query(_ exchange: CapturedExchange) {

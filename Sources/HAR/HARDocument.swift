@@ -77,6 +77,9 @@ public enum HARDocument {
 
   private enum SecretKind { case none, authorization, whole }
 
+  /// Whether the header's value is masked whole (`TokenText.fingerprinted`).
+  static func isWholeSecret(_ name: String) -> Bool { secretKind(name) == .whole }
+
   /// Which headers hold a secret, told apart without lowercasing every header's name.
   private static func secretKind(_ name: String) -> SecretKind {
     if CapturedExchange.sameName(name, "authorization") { return .authorization }

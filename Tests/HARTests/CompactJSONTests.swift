@@ -41,6 +41,8 @@ struct CompactJSONTests {
         HeaderField("AUTHORIZATION", "Bearer load-token-0123456789"),
         HeaderField("x-subscriber-token", "rs-0123456789abcdef"),
         HeaderField("Cookie", "a=b"), HeaderField("Set-Cookie", "c=d"),
+        // A secret masked whole that JSON must escape (its first characters are shown).
+        HeaderField("Cookie", "\"\\\u{1}é-and-the-rest-of-it"),
       ],
       requestBody: Array(
         #"{"attributes":[{"key":"Tier","value":"gold "vip" \ café ü"}],"deviceID":"FLEET-1","tags":["ALL"]}"#

@@ -48,6 +48,13 @@ extension TokenText {
   public static func fingerprinted(_ value: String) -> String {
     var text: [UInt8] = []
     text.reserveCapacity(48)
+    appendFingerprinted(value, to: &text)
+    return String(decoding: text, as: UTF8.self)
+  }
+
+  /// `fingerprinted(value)` written into `text`, with no string made on the way: a capture
+  /// writes a new subscriber token's on every fleet registration.
+  public static func appendFingerprinted(_ value: String, to text: inout [UInt8]) {
     appendMasked(value, to: &text)
     text.append(contentsOf: " #".utf8)
     let hash = fingerprint(value)
@@ -55,12 +62,12 @@ extension TokenText {
     for shift in stride(from: 28, through: 0, by: -4) {
       text.append(digits.utf8Start[Int((hash >> UInt32(shift)) & 0xF)])
     }
-    return String(decoding: text, as: UTF8.self)
   }
 
-  /// The top 32 bits of the value's `StableHash`. Not a cryptographic digest, and needs none: 32 bits of any hash tell nothing
-  /// of a token longer than that, and a capture fingerprints every new subscriber token of a
-  /// fleet (a SHA-256 each was a fiftieth of the receiving path).
+  /// The top 32 bits of the value's `StableHash`. Not a cryptographic digest, and needs none:
+  /// 32 bits of any hash tell nothing of a token longer than that, and a capture fingerprints
+  /// every new subscriber token of a fleet (a SHA-256 each was a fiftieth of the receiving
+  /// path).
   static func fingerprint(_ value: String) -> UInt32 {
     UInt32(truncatingIfNeeded: StableHash.of(value) >> 32)
   }
