@@ -59,7 +59,7 @@ extension EngagementServerCore {
         }
       }
       if registrations[first.id] != nil { registrations[first.id] = registration }
-      changes.registrations.append(registration)
+      changes.registrations.append(registration.row)
     }
     return changes
   }

@@ -43,7 +43,7 @@ public struct EngagementServerCore: Sendable {
   /// What one call changed, for the store to write.
   public struct Changes: Sendable {
     /// Registrations new or changed; a new one has its body in `receivedBodies`.
-    public var registrations: [ServerRegistration] = []
+    public var registrations: [ServerRegistration.Row] = []
     /// The bodies of new registrations, by registration id, in the order received: a list,
     /// not a dictionary, as a request's changes carry one (a dictionary was an allocation
     /// and a hash on the actor each); the store looks them up once a transaction.
@@ -167,7 +167,7 @@ public struct EngagementServerCore: Sendable {
     counters.received += 1
     remember(registration)
     enqueue(registration)
-    changes.registrations.append(registration)
+    changes.registrations.append(registration.row)
     changes.receivedBodies.append((registration.id, body))
     changes.events.append(
       .received(
