@@ -16,8 +16,10 @@ public final class ExchangeRecorder: Sendable {
   public init(sink: (@Sendable (CapturedExchange) -> Void)? = nil) { self.sink = sink }
 
   func record(_ exchange: CapturedExchange) {
-    log.withLock { $0.record(exchange) }
+    // The exchange dropped for the budget is let go here, after the lock.
+    let dropped = log.withLock { $0.record(exchange) }
     sink?(exchange)
+    _ = consume dropped
   }
 
   public func exchanges(of deviceID: String) -> [CapturedExchange]? {

@@ -33,8 +33,13 @@ public final class HARFile: Sendable {
   private let delay: Duration
   private let eagerLimit: Int
   private struct State {
-    /// Entries encoded but not yet written (the last second's).
-    var pending: [[UInt8]] = []
+    /// Entries encoded but not yet written (the last second's), each after its ",\n", in one
+    /// buffer: kept as an array each, every entry was freed by the writer's thread, which
+    /// took the lock of the memory of the event loop that made it (entries are larger than
+    /// what a thread keeps to reuse), and held that loop up. Copied in here, an entry is let
+    /// go where it was made.
+    var pending: [UInt8] = []
+    var pendingCount = 0
     var pendingBytes = 0
     var kept = 0
     var bytesOnDisk = 0
@@ -89,7 +94,10 @@ public final class HARFile: Sendable {
         state.beyondBudget += 1
         return
       }
-      state.pending.append(entry)
+      state.pending.append(UInt8(ascii: ","))
+      state.pending.append(UInt8(ascii: "\n"))
+      state.pending += entry
+      state.pendingCount += 1
       state.pendingBytes += entry.count + 2
       // Detached: a task made here would inherit the answering connection's event loop as
       // its executor, and the write would hold that loop up.
@@ -108,7 +116,7 @@ public final class HARFile: Sendable {
 
   /// How many exchanges the file holds, and how many came past the budget.
   public var counts: (kept: Int, beyondBudget: Int) {
-    state.withLock { ($0.kept + $0.writingCount + $0.pending.count, $0.beyondBudget) }
+    state.withLock { ($0.kept + $0.writingCount + $0.pendingCount, $0.beyondBudget) }
   }
 
   /// The last write's failure, if the last write failed.
@@ -148,21 +156,18 @@ public final class HARFile: Sendable {
   }
 
   private func appendPending() {
-    let (entries, first, offset) = state.withLock { state in
-      defer {
-        (state.writingCount, state.writingBytes) = (state.pending.count, state.pendingBytes)
-        (state.pending, state.pendingBytes) = ([], 0)
-      }
-      return (state.pending, state.kept == 0, state.bytesOnDisk - HARDocument.tail.count)
-    }
-    guard !entries.isEmpty else { return }
     var bytes: [UInt8] = []
-    bytes.reserveCapacity(entries.reduce(HARDocument.tail.count) { $0 + $1.count + 2 })
-    for (index, entry) in entries.enumerated() {
-      if index > 0 || !first { bytes.append(UInt8(ascii: ",")) }
-      bytes.append(UInt8(ascii: "\n"))
-      bytes += entry
+    let (entries, first, offset) = state.withLock { state in
+      swap(&bytes, &state.pending)
+      defer {
+        (state.writingCount, state.writingBytes) = (state.pendingCount, state.pendingBytes)
+        (state.pendingCount, state.pendingBytes) = (0, 0)
+      }
+      return (state.pendingCount, state.kept == 0, state.bytesOnDisk - HARDocument.tail.count)
     }
+    guard entries > 0 else { return }
+    // The first entry of the file follows the head with no comma.
+    if first { bytes.removeFirst() }
     bytes += HARDocument.tail
     let problem = SystemCalls.writeFile(path, bytes: bytes, at: offset)
     let (count, firstFailure) = state.withLock { state in
@@ -170,7 +175,7 @@ public final class HARFile: Sendable {
       state.lastProblem = problem
       (state.writingCount, state.writingBytes) = (0, 0)
       if problem == nil {
-        state.kept += entries.count
+        state.kept += entries
         state.bytesOnDisk = offset + bytes.count
       }
       return (state.kept, firstFailure)

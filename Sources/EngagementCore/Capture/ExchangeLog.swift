@@ -34,12 +34,20 @@ public struct ExchangeLog: Sendable {
 
   public init() {}
 
-  public mutating func record(_ exchange: CapturedExchange) {
+  /// Keeps `exchange`; returns the oldest one dropped for the budget, if any, for the caller
+  /// to let go: the log is shared by the event loops under a lock, and freeing an exchange
+  /// (its bodies, headers and texts, taken by either loop) while holding it kept the other
+  /// loop waiting. Under a fleet one goes as one comes; a larger newcomer's extra ones go here.
+  @discardableResult
+  public mutating func record(_ exchange: CapturedExchange) -> CapturedExchange? {
     exchanges.append(exchange)
     bytes += exchange.keptBytes
+    var first: CapturedExchange?
     while bytes > Self.byteBudget, let oldest = exchanges.popFirst() {
       bytes -= oldest.keptBytes
+      if first == nil { first = oldest }
     }
+    return first
   }
 
   /// The device's newest exchanges (at most `perDevice`), oldest first; nil when none is held.
