@@ -39,6 +39,8 @@ public final class HARFile: Sendable {
     /// what a thread keeps to reuse), and held that loop up. Copied in here, an entry is let
     /// go where it was made.
     var pending: [UInt8] = []
+    /// The buffer of the last write, emptied, its room kept: the next `pending`.
+    var spare: [UInt8] = []
     var pendingCount = 0
     var pendingBytes = 0
     var kept = 0
@@ -159,6 +161,7 @@ public final class HARFile: Sendable {
     var bytes: [UInt8] = []
     let (entries, first, offset) = state.withLock { state in
       swap(&bytes, &state.pending)
+      swap(&state.pending, &state.spare)
       defer {
         (state.writingCount, state.writingBytes) = (state.pendingCount, state.pendingBytes)
         (state.pendingCount, state.pendingBytes) = (0, 0)
@@ -179,6 +182,13 @@ public final class HARFile: Sendable {
         state.bytesOnDisk = offset + bytes.count
       }
       return (state.kept, firstFailure)
+    }
+    // Its room kept for the next entries, unless a stop's write made it large.
+    if bytes.capacity <= 2 * eagerLimit + (64 << 10) {
+      bytes.removeAll(keepingCapacity: true)
+      state.withLock { state in
+        if state.spare.capacity < bytes.capacity { swap(&state.spare, &bytes) }
+      }
     }
     if let problem, firstFailure {
       failed?("--har \(TerminalText.escaped(path)): cannot be written (\(problem))")
