@@ -17,6 +17,9 @@ extension DeviceWatch {
       slotOf[deviceID].flatMap { slots[$0] }
     }
 
+    /// Slots made so far, empty ones included: at most one more than the most devices kept.
+    var slotCount: Int { slots.count }
+
     /// Every device, in no particular order (as a dictionary's values).
     public var values: [Device] { slots.compactMap { $0 } }
 

@@ -92,8 +92,9 @@ public struct DeviceWatch: Sendable {
   /// with the number of its drop; the queue keeps them in that order, and an entry whose
   /// device came back is left in it, stale, rather than searched for. Keyed by hash, not by
   /// id: 50,000 ids kept alive were as many strings to hold and to free. Two ids of one hash
-  /// (about one chance in 10^10 among 50,000) would make a device that never registered read
-  /// "dropped" rather than "never registered", nothing more.
+  /// (about one chance in 10^10 among 50,000 by chance; an app could make one on purpose, the
+  /// hash is not a cryptographic one) would make a device that never registered read
+  /// "dropped", or a returning one clear the other's mark: a word in a timeline, no more.
   private var dropped: [UInt64: Int] = [:]
   private var droppedOrder: Deque<(drop: Int, key: UInt64)> = []
   private var drops = 0

@@ -184,7 +184,7 @@ public final class HARFile: Sendable {
       return (state.kept, firstFailure)
     }
     // Its room kept for the next entries, unless a stop's write made it large.
-    if bytes.capacity <= 2 * eagerLimit + (64 << 10) {
+    if (bytes.capacity - (64 << 10)) / 2 <= eagerLimit {
       bytes.removeAll(keepingCapacity: true)
       state.withLock { state in
         if state.spare.capacity < bytes.capacity { swap(&state.spare, &bytes) }

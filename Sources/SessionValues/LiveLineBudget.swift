@@ -1,3 +1,4 @@
+import EngagementCore
 import RegistrationCore
 
 /// How many event lines a live command (`regctl serve`) writes in a second of wall-clock
@@ -5,6 +6,8 @@ import RegistrationCore
 /// writing each one (formatted, a system call) on the server's actor cost a fifth of a
 /// registration. Past the budget the events of that second are counted by type and said in
 /// one line once the second is over; the API, the capture and `--json` keep every one.
+/// Refusals, findings and an adopted app are always written: they are what a user watches
+/// for, and each is already said at most a few times a minute a device.
 public struct LiveLineBudget: Sendable {
   /// Event lines written in any one second; past it they are counted, not written.
   public static let linesPerSecond = 50
@@ -34,13 +37,32 @@ public struct LiveLineBudget: Sendable {
       second = eventSecond
       written = 0
     }
-    if written < perSecond {
+    if written < perSecond || Self.alwaysWritten(event) {
       written += 1
       lines.append(line())
     } else {
-      held[event.type, default: 0] += 1
+      held[Self.heldName(event), default: 0] += 1
     }
     return lines
+  }
+
+  static func alwaysWritten(_ event: RunEvent) -> Bool {
+    switch event.body {
+    case .server(.refused), .server(.finding), .server(.adopted): true
+    default: false
+    }
+  }
+
+  /// What the summary counts a held event as: its kind of server event, or its type.
+  static func heldName(_ event: RunEvent) -> String {
+    switch event.body {
+    case .server(.received): "received"
+    case .server(.processed): "processed"
+    case .server(.rejected): "rejected"
+    case .server(.faulted): "faulted"
+    case .server(.orphaned): "orphaned"
+    default: event.type
+    }
   }
 
   /// The summary of a second that held events, once that second is over (or `force`d, as a

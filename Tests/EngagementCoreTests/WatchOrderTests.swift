@@ -87,7 +87,8 @@ struct WatchOrderTests {
     try Self.record(&watch, "A", at: 0)
     try Self.record(&watch, "B", at: 1)
     let before = watch
-    // C takes the slot A left; A, coming back, takes B's.
+    // C is stored before A is dropped (a third slot); A, dropped, then back, takes the slot
+    // A left, and B's is free.
     try Self.record(&watch, "C", at: 2)
     try Self.record(&watch, "A", at: 3)
     #expect(watch.devices.count == 2)
@@ -98,6 +99,7 @@ struct WatchOrderTests {
     #expect(Set(before.devices.values.map(\.deviceID)) == ["A", "B"])
     #expect(before.devices["A"]?.registrationCount == 1)
     #expect(before.newest(10).map(\.deviceID) == ["B", "A"])
+    #expect(watch.devices.slotCount == 3)
   }
 
   @Test("a fleet past the table's reserve keeps the newest, each device found by its id")
@@ -109,6 +111,8 @@ struct WatchOrderTests {
     #expect(watch.devices["F2500"]?.deviceID == "F2500" && watch.devices["F2499"] == nil)
     #expect(watch.wasDropped("F2499") && !watch.wasDropped("F2500"))
     #expect(watch.devices.values.count == 1_500)
+    // The slots of dropped devices are taken again: the array does not grow with the fleet.
+    #expect(watch.devices.slotCount <= 1_501)
   }
 
   @Test("a subscriber token is 128 random bits in 32 lower-case hex digits, never the same")

@@ -33,12 +33,12 @@ struct LiveEventLinesTests {
     #expect(budget.summary(at: Instant(500), force: true) == nil)
   }
 
-  @Test("Past the budget a second's events are counted by type and said once it is over")
+  @Test("Past the budget a second's events are counted by kind and said once it is over")
   func pastBudget() throws {
     var budget = LiveLineBudget(perSecond: 2, zone: .utc)
     var lines: [String] = []
     for id in 1...5 { lines += budget.admit(Self.received(id, at: 100.5)) { "line \(id)" } }
-    lines += budget.admit(Self.refused(at: 100.9)) { "refused" }
+    lines += budget.admit(RunEvent(t: Instant(100.9), body: .server(.faulted("503")))) { "503" }
     #expect(lines == ["line 1", "line 2"])
     #expect(budget.isHolding)
     // Not before the second is over.
@@ -46,10 +46,33 @@ struct LiveEventLinesTests {
     let said = budget.summary(at: Instant(101.01))
     let summary = try #require(said)
     #expect(summary.hasPrefix("00:01:40  (4 more events that second not written:"))
-    #expect(summary.contains("not written: serverReceived 4;"))
+    #expect(summary.contains("not written: received 3, faulted 1;"))
     #expect(summary.contains("at most 2 lines a second"))
     #expect(budget.summary(at: Instant(102), force: true) == nil)
     #expect(!budget.isHolding)
+  }
+
+  @Test(
+    "Refusals, findings and an adopted app are written past the budget; the rest counted by kind")
+  func alwaysWritten() throws {
+    var budget = LiveLineBudget(perSecond: 1, zone: .utc)
+    var lines: [String] = []
+    lines += budget.admit(Self.received(1, at: 50.1)) { "received 1" }
+    lines += budget.admit(Self.received(2, at: 50.2)) { "received 2" }
+    lines += budget.admit(Self.refused(at: 50.3)) { "refused" }
+    let finding = RunEvent(
+      t: Instant(50.4),
+      body: .server(
+        .finding(
+          deviceID: "D",
+          finding: Finding(
+            code: .throttleViolated, rule: "R4.1", message: "m", severity: .violation))))
+    lines += budget.admit(finding) { "finding" }
+    lines += budget.admit(RunEvent(t: Instant(50.5), body: .server(.faulted("503")))) { "fault" }
+    #expect(lines == ["received 1", "refused", "finding"])
+    let said = budget.summary(at: Instant(51))
+    let summary = try #require(said)
+    #expect(summary.contains("2 more events that second not written: faulted 1, received 1;"))
   }
 
   @Test("A new second's first event says the last second's summary before its own line")
@@ -97,7 +120,7 @@ struct LiveEventLinesTests {
     await lines.settled()
     let all = written.withLock { $0 }
     #expect(all.count == 3)
-    #expect(all.last?.contains("2 more events that second not written: serverReceived 2") == true)
+    #expect(all.last?.contains("2 more events that second not written: received 2") == true)
     // Once said, nothing is said again when the command stops.
     lines.finish()
     #expect(written.withLock { $0.count } == 3)
