@@ -11,7 +11,7 @@ public enum PayloadDiff {
   public static func changes(from before: RegistrationPayload?, to after: RegistrationPayload)
     -> [String]
   {
-    guard let before else { return ["first registration"] }
+    guard let before else { return firstRegistration }
     let old = orderedFields(before)
     let new = orderedFields(after)
     var lines: [String] = []
@@ -30,6 +30,10 @@ public enum PayloadDiff {
     }
     return lines.map(TerminalText.escaped)
   }
+
+  /// Made once: every new device of a fleet has this line, and a list made for each was an
+  /// allocation on the server's actor, and a free when the device is dropped.
+  static let firstRegistration = ["first registration"]
 
   enum Field: Equatable {
     case text(String)
