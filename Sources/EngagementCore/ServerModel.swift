@@ -178,19 +178,10 @@ extension ServerRegistration {
   /// as it came). The store's writer gets rows, not registrations: a payload handed to its
   /// thread was a retain there of each of its texts, and their frees there, of memory the
   /// event loops had taken.
-  public struct Row: Hashable, Sendable {
-    public var id: Int
-    public var receivedAt: Instant
-    public var processAt: Instant
-    public var status: Status
-    public var processedAt: Instant?
-    public var reason: String?
-    public var contactKey: String?
-  }
+  public typealias Row = (
+    id: Int, receivedAt: Instant, processAt: Instant, status: Status, processedAt: Instant?,
+    reason: String?, contactKey: String?
+  )
 
-  public var row: Row {
-    Row(
-      id: id, receivedAt: receivedAt, processAt: processAt, status: status,
-      processedAt: processedAt, reason: reason, contactKey: contactKey)
-  }
+  public var row: Row { (id, receivedAt, processAt, status, processedAt, reason, contactKey) }
 }
