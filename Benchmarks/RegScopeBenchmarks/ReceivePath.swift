@@ -38,17 +38,11 @@ enum ReceivePath {
       sink &+= changes.events.count
       guard case .valid(let payload, let received) = validation else { continue }
       let facts = RequestFacts(userAgent: userAgent)
-      // As the server asks (`LocalEngagementServer.serverFacts`): the contacts' devices only.
-      let contactDevices = core.devicesByContact
       let deviceID = payload.deviceID ?? ""
+      // What the server's actor hands the judge.
       let issued = watch.record(
         deviceID: deviceID, payload: payload, body: received, facts: facts,
-        at: now, status: 201, retryAfter: nil,
-        server: ServerFacts(
-          definedAttributes: nil,
-          contactStillHasOtherDevices: { key in
-            contactDevices[key]?.contains { $0 != deviceID } ?? false
-          }))
+        at: now, status: 201, retryAfter: nil, server: core.judgeFacts(excluding: deviceID))
       sink &+= issued.utf8.count
       let exchange = CapturedExchange(
         startedAt: now, duration: 0.001, method: "POST",

@@ -294,10 +294,6 @@ public struct EngagementServerCore: Sendable {
   /// How many devices a contact has.
   public func deviceCount(of contactKey: String) -> Int { contactDevices[contactKey]?.count ?? 0 }
 
-  /// Each contact's devices, by contact key: what the judge asks of the server, handed over
-  /// without a copy of the rest.
-  public var devicesByContact: [String: Set<String>] { contactDevices }
-
   public func devices(of contactKey: String) -> [String] {
     contactDevices[contactKey].map { $0.sorted() } ?? []
   }

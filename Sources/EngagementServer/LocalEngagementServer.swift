@@ -120,7 +120,7 @@ public actor LocalEngagementServer {
     }
     let token = watch.record(
       deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
-      retryAfter: retryAfter, server: serverFacts(excluding: deviceID))
+      retryAfter: retryAfter, server: core.judgeFacts(excluding: deviceID))
     announceFindings(of: deviceID, at: now)
     watched()
     // The token goes out with an answer the app takes, as the tenant's does: a 2xx.
@@ -165,7 +165,8 @@ public actor LocalEngagementServer {
     }
     _ = watch.record(
       deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
-      retryAfter: retryAfter, server: serverFacts(excluding: deviceID), issuedToken: issuedToken,
+      retryAfter: retryAfter, server: core.judgeFacts(excluding: deviceID),
+      issuedToken: issuedToken,
       local: local)
     announceFindings(of: deviceID, at: now)
     watched()
@@ -181,11 +182,6 @@ public actor LocalEngagementServer {
     for finding in watch.findingsToAnnounce(of: deviceID, at: now) {
       eventSink(.finding(deviceID: deviceID, finding: finding), now)
     }
-  }
-
-  /// What the judge asks of the server about a device's registration.
-  private func serverFacts(excluding deviceID: String) -> ServerFacts {
-    core.judgeFacts(excluding: deviceID)
   }
 
   /// Called after each request that changes a watched device's record.

@@ -4,8 +4,8 @@ import RegistrationCore
 /// How many event lines a live command (`regctl serve`) writes in a second of wall-clock
 /// time. A fleet makes thousands of events a second: no one reads them as they scroll, and
 /// writing each one (formatted, a system call) on the server's actor cost a fifth of a
-/// registration. Past the budget the events of that second are counted by type and said in
-/// one line once the second is over; the API, the capture and `--json` keep every one.
+/// registration. Past the budget the events of that second are counted by kind and said in
+/// one line once the second is over; the API, the timeline and the capture keep every one.
 /// Refusals, findings and an adopted app are always written: they are what a user watches
 /// for, and each is already said at most a few times a minute a device.
 public struct LiveLineBudget: Sendable {
