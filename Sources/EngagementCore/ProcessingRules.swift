@@ -76,10 +76,12 @@ public enum ProcessingRules {
       $0 + $1.key.utf8.count + $1.value.utf8.count + 32
     }
     let tags = (payload.tags ?? []).reduce(0) { $0 + $1.utf8.count + 16 }
-    let fields = [
-      payload.deviceID, payload.deviceToken, payload.subscriberKey, payload.etAppId, payload.hwid,
-      payload.signedString,
-    ].reduce(0) { $0 + ($1?.utf8.count ?? 0) }
+    // Summed one by one, not through a list of them: a list was an allocation a
+    // registration.
+    func size(_ field: String?) -> Int { field?.utf8.count ?? 0 }
+    let fields =
+      size(payload.deviceID) + size(payload.deviceToken) + size(payload.subscriberKey)
+      + size(payload.etAppId) + size(payload.hwid) + size(payload.signedString)
     return 512 + attributes + tags + fields
   }
 

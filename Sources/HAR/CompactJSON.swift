@@ -14,6 +14,22 @@ struct CompactJSON {
   /// profile): the fixed keys and headers, and room for each body escaped in place, which
   /// takes twice the body while it is written (`JSONText.appendEscaped`).
   init(reservingFor exchange: CapturedExchange) {
+    bytes.reserveCapacity(Self.room(for: exchange))
+  }
+
+  /// Written into `buffer` (emptied first, its room kept): an entry's room, some 3 KB under a
+  /// fleet, is past what malloc keeps for a thread to reuse, and making one a request swept
+  /// malloc's lists of small free blocks each time (`malloc_consolidate`, a fiftieth of the
+  /// receiving path).
+  init(reusing buffer: consuming [UInt8], reservingFor exchange: CapturedExchange) {
+    bytes = buffer
+    bytes.removeAll(keepingCapacity: true)
+    // With room to spare: the next entry, a few bytes longer, must fit without a new buffer.
+    let room = Self.room(for: exchange)
+    if bytes.capacity < room { bytes.reserveCapacity(room + room / 2) }
+  }
+
+  private static func room(for exchange: CapturedExchange) -> Int {
     let bodies = exchange.requestBody.count + exchange.responseBody.count
     var headers = 0
     // `{"name":"","value":""}` and a comma around each, and room for a few escapes.
@@ -23,7 +39,7 @@ struct CompactJSON {
     for field in exchange.responseHeaders {
       headers += field.name.utf8.count + field.value.utf8.count + 32
     }
-    bytes.reserveCapacity(1_024 + 2 * bodies + headers + 2 * exchange.url.utf8.count)
+    return 1_024 + 2 * bodies + headers + 2 * exchange.url.utf8.count
   }
 
   mutating func write(_ exchange: CapturedExchange) {
@@ -103,7 +119,9 @@ struct CompactJSON {
   }
 
   private mutating func query(_ exchange: CapturedExchange) {
-    guard exchange.url.utf8.contains(UInt8(ascii: "?")) else {
+    var url = exchange.url
+    // Through the bytes in place: `String.UTF8View`'s walk cost more than the rest of it.
+    guard url.withUTF8({ $0.contains(UInt8(ascii: "?")) }) else {
       raw("[]")
       return
     }

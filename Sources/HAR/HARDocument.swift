@@ -41,6 +41,15 @@ public enum HARDocument {
     return out.bytes
   }
 
+  /// The same, written into `buffer`'s room (`CompactJSON.init(reusing:reservingFor:)`).
+  static func entryBytes(_ exchange: CapturedExchange, reusing buffer: consuming [UInt8])
+    -> [UInt8]
+  {
+    var out = CompactJSON(reusing: buffer, reservingFor: exchange)
+    out.write(exchange)
+    return out.bytes
+  }
+
   /// The headers a capture may show: tokens masked, everything else as it was.
   public static func masked(_ fields: [HeaderField]) -> [HeaderField] {
     fields.map { HeaderField($0.name, maskedValue($0)) }
@@ -81,12 +90,17 @@ public enum HARDocument {
   static func isWholeSecret(_ name: String) -> Bool { secretKind(name) == .whole }
 
   /// Which headers hold a secret, told apart without lowercasing every header's name.
+  /// Told by length first: nearly every header's name has none of these lengths, and a
+  /// capture asks this of each header twice.
   private static func secretKind(_ name: String) -> SecretKind {
-    if CapturedExchange.sameName(name, "authorization") { return .authorization }
-    return wholeSecrets.contains { CapturedExchange.sameName(name, $0) } ? .whole : .none
+    switch name.utf8.count {
+    case 13: CapturedExchange.sameName(name, "authorization") ? .authorization : .none
+    case 18: CapturedExchange.sameName(name, "x-subscriber-token") ? .whole : .none
+    case 6: CapturedExchange.sameName(name, "cookie") ? .whole : .none
+    case 10: CapturedExchange.sameName(name, "set-cookie") ? .whole : .none
+    default: .none
+    }
   }
-
-  private static let wholeSecrets = ["x-subscriber-token", "cookie", "set-cookie"]
 
   static func entry(_ exchange: CapturedExchange) -> Entry {
     let requestHeaders = masked(exchange.requestHeaders)

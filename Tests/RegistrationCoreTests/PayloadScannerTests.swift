@@ -52,6 +52,27 @@ struct PayloadScannerTests {
     #expect(iOS.badge == -12 && iOS.tags == [] && iOS.dst == nil)
   }
 
+  @Test("every wire key is found at once, and nothing else is")
+  func keysFound() {
+    let keys = [
+      "deviceID", "device_Token", "subscriberKey", "etAppId", "platform", "platform_Version",
+      "app_Version", "sdk_Version", "hwid", "locale", "language", "timeZone", "registrationId",
+      "uuid", "signedString", "registrationDateUtc", "dST", "push_Enabled", "quietPushEnabled",
+      "location_Enabled", "proximity_Enabled", "badge", "tags", "attributes",
+    ]
+    var found = Set<Int>()
+    for key in keys {
+      let index = Array(key.utf8).withUnsafeBufferPointer(PayloadScanner.fieldIndex)
+      #expect(index != nil, "\(key) is not found")
+      if let index { found.insert(index) }
+    }
+    #expect(found.count == keys.count)
+    for other in ["deviceId", "devicEID", "d", "", "platforms", "tag", "uuid\u{80}"] {
+      #expect(
+        Array(other.utf8).withUnsafeBufferPointer(PayloadScanner.fieldIndex) == nil, "\(other)")
+    }
+  }
+
   @Test(
     "what the fast path is unsure of goes to Foundation, and its error reads as before",
     arguments: [

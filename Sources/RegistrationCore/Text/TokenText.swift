@@ -13,12 +13,13 @@ public enum TokenText {
   /// new subscriber token on every fleet registration.
   static func appendMasked(_ value: String, to text: inout [UInt8]) {
     // A token is ASCII: its characters are its bytes (but for CR LF, one character), counted
-    // without walking graphemes.
-    let ascii = value.utf8.allSatisfy { $0 < 0x80 && $0 != 0x0D }
+    // without walking graphemes, and read in place.
+    var value = value
+    let ascii = value.withUTF8 { $0.allSatisfy { $0 < 0x80 && $0 != 0x0D } }
     let count = ascii ? value.utf8.count : value.count
     if count >= 12 {
       if ascii {
-        text.append(contentsOf: value.utf8.prefix(4))
+        value.withUTF8 { text.append(contentsOf: UnsafeBufferPointer(rebasing: $0.prefix(4))) }
       } else {
         text.append(contentsOf: String(value.prefix(4)).utf8)
       }

@@ -11,74 +11,6 @@ enum PayloadScanner {
     return scanner.object()
   }
 
-  private enum Field {
-    case string(StringField)
-    case boolean(BooleanField)
-    case badge, tags, attributes
-  }
-
-  /// The payload's string fields, set by a switch: a key path's write costs hundreds of
-  /// instructions, and a body has a dozen of them.
-  private enum StringField {
-    case deviceID, deviceToken, subscriberKey, etAppId, platform, platformVersion, appVersion
-    case sdkVersion, hwid, locale, language, timeZone, registrationId, uuid, signedString
-    case registrationDateUtc
-
-    func set(_ value: String?, on payload: inout RegistrationPayload) {
-      switch self {
-      case .deviceID: payload.deviceID = value
-      case .deviceToken: payload.deviceToken = value
-      case .subscriberKey: payload.subscriberKey = value
-      case .etAppId: payload.etAppId = value
-      case .platform: payload.platform = value
-      case .platformVersion: payload.platformVersion = value
-      case .appVersion: payload.appVersion = value
-      case .sdkVersion: payload.sdkVersion = value
-      case .hwid: payload.hwid = value
-      case .locale: payload.locale = value
-      case .language: payload.language = value
-      case .timeZone: payload.timeZone = value
-      case .registrationId: payload.registrationId = value
-      case .uuid: payload.uuid = value
-      case .signedString: payload.signedString = value
-      case .registrationDateUtc: payload.registrationDateUtc = value
-      }
-    }
-  }
-
-  private enum BooleanField {
-    case dst, pushEnabled, quietPushEnabled, locationEnabled, proximityEnabled
-
-    func set(_ value: Bool?, on payload: inout RegistrationPayload) {
-      switch self {
-      case .dst: payload.dst = value
-      case .pushEnabled: payload.pushEnabled = value
-      case .quietPushEnabled: payload.quietPushEnabled = value
-      case .locationEnabled: payload.locationEnabled = value
-      case .proximityEnabled: payload.proximityEnabled = value
-      }
-    }
-  }
-
-  /// The payload's wire keys, as bytes: a key is found without making a string of it.
-  private static let fields: [(name: [UInt8], field: Field)] = wireKeys.map {
-    (Array($0.0.utf8), $0.1)
-  }
-  private static let wireKeys: [(String, Field)] = [
-    ("deviceID", .string(.deviceID)), ("device_Token", .string(.deviceToken)),
-    ("subscriberKey", .string(.subscriberKey)), ("etAppId", .string(.etAppId)),
-    ("platform", .string(.platform)), ("platform_Version", .string(.platformVersion)),
-    ("app_Version", .string(.appVersion)), ("sdk_Version", .string(.sdkVersion)),
-    ("hwid", .string(.hwid)), ("locale", .string(.locale)), ("language", .string(.language)),
-    ("timeZone", .string(.timeZone)), ("registrationId", .string(.registrationId)),
-    ("uuid", .string(.uuid)), ("signedString", .string(.signedString)),
-    ("registrationDateUtc", .string(.registrationDateUtc)), ("dST", .boolean(.dst)),
-    ("push_Enabled", .boolean(.pushEnabled)), ("quietPushEnabled", .boolean(.quietPushEnabled)),
-    ("location_Enabled", .boolean(.locationEnabled)),
-    ("proximity_Enabled", .boolean(.proximityEnabled)), ("badge", .badge), ("tags", .tags),
-    ("attributes", .attributes),
-  ]
-
   private struct Scanner {
     let bytes: UnsafeBufferPointer<UInt8>
     var at = 0
@@ -95,11 +27,7 @@ enum PayloadScanner {
       if take(UInt8(ascii: "}")) { return end() ? payload : nil }
       repeat {
         guard let key = plainString(), take(UInt8(ascii: ":")) else { return nil }
-        guard
-          let index = PayloadScanner.fields.firstIndex(where: {
-            $0.name.count == key.count && $0.name.elementsEqual(key)
-          })
-        else {
+        guard let index = PayloadScanner.fieldIndex(key) else {
           guard !seenOther.contains(where: { $0.elementsEqual(key) }) else { return nil }
           seenOther.append(ArraySlice(key))
           guard skipScalar() else { return nil }

@@ -7,7 +7,11 @@ public enum RequiredFields {
 
   /// The fields a payload lacks.
   public static func missing(in payload: RegistrationPayload) -> [String] {
-    missing([payload.deviceID, payload.etAppId, payload.platform])
+    // The usual answer, nothing missing, without building arrays: every registration asks.
+    if !isBlank(payload.deviceID), !isBlank(payload.etAppId), !isBlank(payload.platform) {
+      return []
+    }
+    return missing([payload.deviceID, payload.etAppId, payload.platform])
   }
 
   /// What a device lacks before it can send: its access token, then the record's fields (its
