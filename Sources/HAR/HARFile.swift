@@ -32,6 +32,11 @@ public final class HARFile: Sendable {
   /// `flushDelay` and `eagerBytes`, other in tests.
   private let delay: Duration
   private let eagerLimit: Int
+  /// The most a failed write's entries may hold in memory for the next (`heldBytes`).
+  private let heldLimit: Int
+  /// A write that failed (a full disk, the file gone) keeps its entries for the next one, up
+  /// to this many bytes waiting in all; past it they are counted as lost, and said at the end.
+  public static let heldBytes = 4 << 20
   private struct State {
     /// Entries encoded but not yet written (the last second's), each after its ",\n", in one
     /// buffer: kept as an array each, every entry was freed by the writer's thread, which
@@ -53,9 +58,16 @@ public final class HARFile: Sendable {
     var writingCount = 0
     var writingBytes = 0
     var lastProblem: String?
+    /// Exchanges a failed write could not keep for the next (`heldBytes`), or that no write
+    /// could take before the capture closed.
+    var lost = 0
     var closed = false
   }
   private let state = Mutex(State())
+  /// Buffers an entry is encoded in, kept to be used again (`CompactJSON.init(reusing:)`):
+  /// a few, one for each thread encoding at once, each at most `encodingRoom`.
+  private let encoding = Mutex<[[UInt8]]>([])
+  private static let encodingRoom = 64 << 10
   /// Held while entries are written: two writes (the second's and the one at stop) never
   /// append at the same offset.
   private let writing = Mutex(())
@@ -64,10 +76,12 @@ public final class HARFile: Sendable {
   public init(
     path: String, written: (@Sendable (Int) -> Void)? = nil,
     failed: (@Sendable (String) -> Void)? = nil, budget: Int = HARFile.byteBudget,
-    flushDelay: Duration = HARFile.flushDelay, eagerBytes: Int = HARFile.eagerBytes
+    flushDelay: Duration = HARFile.flushDelay, eagerBytes: Int = HARFile.eagerBytes,
+    heldBytes: Int = HARFile.heldBytes
   ) throws(HARError) {
     delay = flushDelay
     eagerLimit = eagerBytes
+    heldLimit = heldBytes
     self.budget = budget
     self.path = path
     self.written = written
@@ -88,7 +102,13 @@ public final class HARFile: Sendable {
   }
 
   public func record(_ exchange: CapturedExchange) {
-    let entry = HARDocument.entryBytes(exchange)
+    let entry = HARDocument.entryBytes(
+      exchange, reusing: encoding.withLock { $0.popLast() } ?? [])
+    defer {
+      if entry.capacity <= Self.encodingRoom {
+        encoding.withLock { if $0.count < 4 { $0.append(entry) } }
+      }
+    }
     state.withLock { state in
       guard !state.closed,
         state.bytesOnDisk + state.writingBytes + state.pendingBytes + entry.count + 2 <= budget
@@ -103,16 +123,23 @@ public final class HARFile: Sendable {
       state.pendingBytes += entry.count + 2
       // Detached: a task made here would inherit the answering connection's event loop as
       // its executor, and the write would hold that loop up.
-      if state.pendingBytes >= eagerLimit, !state.eager {
+      // Not while writes fail: each would try the whole of what waits again at once; the
+      // timed write tries once a second.
+      if state.pendingBytes >= eagerLimit, !state.eager, state.lastProblem == nil {
         state.eager = true
         Task.detached { [weak self] in self?.write(timed: false) }
       }
-      guard state.flush == nil else { return }
-      state.flush = Task.detached { [weak self] in
-        try? await Task.sleep(for: self?.delay ?? .zero)
-        guard !Task.isCancelled else { return }
-        self?.write(timed: true)
-      }
+      scheduleFlush(&state)
+    }
+  }
+
+  /// A write `flushDelay` from now, unless one is coming.
+  private func scheduleFlush(_ state: inout State) {
+    guard state.flush == nil, !state.closed else { return }
+    state.flush = Task.detached { [weak self] in
+      try? await Task.sleep(for: self?.delay ?? .zero)
+      guard !Task.isCancelled else { return }
+      self?.write(timed: true)
     }
   }
 
@@ -124,6 +151,9 @@ public final class HARFile: Sendable {
   /// The last write's failure, if the last write failed.
   public var problem: String? { state.withLock { $0.lastProblem } }
 
+  /// Exchanges lost to writes that failed (`heldBytes`, and what waited at close).
+  public var lost: Int { state.withLock { $0.lost } }
+
   /// Writes what is waiting (the process is stopping) and lets the path go.
   public func close() {
     let (pending, alreadyClosed) = state.withLock { state in
@@ -133,6 +163,11 @@ public final class HARFile: Sendable {
     guard !alreadyClosed else { return }
     pending?.cancel()
     write()
+    // What the last write could not take will not be written now.
+    state.withLock { state in
+      state.lost += state.pendingCount
+      (state.pending, state.pendingCount, state.pendingBytes) = ([], 0, 0)
+    }
     SystemCalls.unlock(lock, path: path)
   }
 
@@ -142,13 +177,13 @@ public final class HARFile: Sendable {
     if timed { state.withLock { $0.flush = nil } }
     writing.withLock { _ in
       while true {
-        appendPending()
+        let wrote = appendPending()
         guard !timed else { return }
         // The eager writer goes on while a quarter megabyte waits again, and stands down under
         // the state's lock, so a record after that starts the next: one at a time, however
         // slow the disk (each waiting writer would hold a thread of Swift's small pool).
         let more = state.withLock { state in
-          if state.pendingBytes >= eagerLimit { return true }
+          if wrote, state.pendingBytes >= eagerLimit { return true }
           state.eager = false
           return false
         }
@@ -157,7 +192,9 @@ public final class HARFile: Sendable {
     }
   }
 
-  private func appendPending() {
+  /// Writes what waits; false when the write failed (its entries wait again, `heldBytes`).
+  @discardableResult
+  private func appendPending() -> Bool {
     var bytes: [UInt8] = []
     let (entries, first, offset) = state.withLock { state in
       swap(&bytes, &state.pending)
@@ -168,11 +205,16 @@ public final class HARFile: Sendable {
       }
       return (state.pendingCount, state.kept == 0, state.bytesOnDisk - HARDocument.tail.count)
     }
-    guard entries > 0 else { return }
+    guard entries > 0 else { return true }
     // The first entry of the file follows the head with no comma.
     if first { bytes.removeFirst() }
     bytes += HARDocument.tail
     let problem = SystemCalls.writeFile(path, bytes: bytes, at: offset)
+    if problem != nil {
+      // Made as they waited again: no tail, the first with its comma.
+      bytes.removeLast(HARDocument.tail.count)
+      if first { bytes.insert(UInt8(ascii: ","), at: 0) }
+    }
     let (count, firstFailure) = state.withLock { state in
       let firstFailure = problem != nil && state.lastProblem == nil
       state.lastProblem = problem
@@ -180,6 +222,15 @@ public final class HARFile: Sendable {
       if problem == nil {
         state.kept += entries
         state.bytesOnDisk = offset + bytes.count
+      } else if bytes.count + state.pendingBytes <= heldLimit {
+        // Before what came meanwhile, so the file keeps the order they came in.
+        state.pendingCount += entries
+        state.pendingBytes += bytes.count
+        bytes += state.pending
+        swap(&bytes, &state.pending)
+        scheduleFlush(&state)
+      } else {
+        state.lost += entries
       }
       return (state.kept, firstFailure)
     }
@@ -194,5 +245,6 @@ public final class HARFile: Sendable {
       failed?("--har \(TerminalText.escaped(path)): cannot be written (\(problem))")
     }
     if problem == nil { written?(count) }
+    return problem == nil
   }
 }

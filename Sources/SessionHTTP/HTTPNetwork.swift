@@ -75,6 +75,7 @@ struct LoopbackFront: ServerFront {
       "capture: \(kept) exchange\(kept == 1 ? "" : "s") in \(TerminalText.escaped(capture.path))"
       + (beyond > 0
         ? "; \(beyond) more past its budget of \(HARFile.byteBudget >> 20) MB were not kept" : "")
+      + (capture.lost > 0 ? "; \(capture.lost) lost to writes that failed" : "")
       + (capture.problem.map { "; the last write failed: \($0)" } ?? "")
   }
 }

@@ -74,4 +74,84 @@ struct HARFileTests {
     #expect(size <= 8_000)
     #expect(try HARReader.judge([path]).devices.count == kept)
   }
+
+  /// A capture whose next write fails: its file moved aside and a directory put in its place
+  /// (root ignores a file's permissions, so a read-only file would not do).
+  struct Failing {
+    let path: String
+    let file: HARFile
+    var written: AsyncStream<Int>.Iterator
+    var failures: AsyncStream<String>.Iterator
+
+    init(_ name: String, heldBytes: Int = HARFile.heldBytes) throws {
+      path =
+        FileManager.default.temporaryDirectory
+        .appendingPathComponent("\(name)-\(UUID().uuidString).har").path
+      let (writes, wrote) = AsyncStream.makeStream(of: Int.self)
+      let (failures, failed) = AsyncStream.makeStream(of: String.self)
+      // Every record is written at once; the timed write would come in an hour.
+      file = try HARFile(
+        path: path, written: { wrote.yield($0) }, failed: { failed.yield($0) },
+        flushDelay: .seconds(3_600), eagerBytes: 1, heldBytes: heldBytes)
+      written = writes.makeAsyncIterator()
+      self.failures = failures.makeAsyncIterator()
+    }
+
+    func breakPath() throws {
+      try FileManager.default.moveItem(atPath: path, toPath: path + ".aside")
+      try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: false)
+    }
+
+    func mendPath() throws {
+      try FileManager.default.removeItem(atPath: path)
+      try FileManager.default.moveItem(atPath: path + ".aside", toPath: path)
+    }
+
+    func remove() {
+      try? FileManager.default.removeItem(atPath: path)
+      try? FileManager.default.removeItem(atPath: path + ".aside")
+    }
+  }
+
+  @Test(
+    "a write that fails keeps its entries for the next, in order, and the file reads whole",
+    .timeLimit(.minutes(1)))
+  func failedWriteKeepsEntries() async throws {
+    var capture = try Failing("failed")
+    defer { capture.remove() }
+    capture.file.record(Self.exchange(0))
+    #expect(await capture.written.next() == 1)
+    try capture.breakPath()
+    capture.file.record(Self.exchange(1))
+    let said = await capture.failures.next()
+    #expect(said?.contains("cannot be written") == true)
+    #expect(capture.file.problem != nil)
+    try capture.mendPath()
+    capture.file.record(Self.exchange(2))
+    capture.file.close()
+    #expect(capture.file.problem == nil)
+    #expect(capture.file.lost == 0 && capture.file.counts.kept == 3)
+    let read = try HARReader.judge([capture.path])
+    #expect(read.devices.map(\.deviceID).sorted() == ["D0", "D1", "D2"])
+    let text = try String(contentsOfFile: capture.path, encoding: .utf8)
+    let order = ["D0", "D1", "D2"].compactMap { text.range(of: "\\\"\($0)\\\"")?.lowerBound }
+    #expect(order.count == 3 && order == order.sorted(), "entries out of order")
+  }
+
+  @Test(
+    "past what may wait after a failed write, entries are counted lost; the file stays valid",
+    .timeLimit(.minutes(1)))
+  func failedWriteBeyondHold() async throws {
+    var capture = try Failing("lost", heldBytes: 1)
+    defer { capture.remove() }
+    capture.file.record(Self.exchange(0))
+    #expect(await capture.written.next() == 1)
+    try capture.breakPath()
+    capture.file.record(Self.exchange(1))
+    _ = await capture.failures.next()
+    try capture.mendPath()
+    capture.file.close()
+    #expect(capture.file.lost == 1 && capture.file.counts.kept == 1)
+    #expect(try HARReader.judge([capture.path]).devices.map(\.deviceID) == ["D0"])
+  }
 }
