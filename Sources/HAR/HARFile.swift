@@ -116,6 +116,11 @@ public final class HARFile: Sendable {
         state.beyondBudget += 1
         return
       }
+      // While writes fail nothing is written early: what waits is held to `heldLimit`.
+      if state.lastProblem != nil, state.pendingBytes + entry.count + 2 > heldLimit {
+        state.lost += 1
+        return
+      }
       state.pending.append(UInt8(ascii: ","))
       state.pending.append(UInt8(ascii: "\n"))
       state.pending += entry
@@ -162,11 +167,14 @@ public final class HARFile: Sendable {
     }
     guard !alreadyClosed else { return }
     pending?.cancel()
-    write()
-    // What the last write could not take will not be written now.
-    state.withLock { state in
-      state.lost += state.pendingCount
-      (state.pending, state.pendingCount, state.pendingBytes) = ([], 0, 0)
+    // The last write, and what it could not take counted lost, in one hold of `writing`: a
+    // flush or eager write already under way cannot take the entries in between.
+    writing.withLock { _ in
+      appendPending()
+      state.withLock { state in
+        state.lost += state.pendingCount
+        (state.pending, state.pendingCount, state.pendingBytes) = ([], 0, 0)
+      }
     }
     SystemCalls.unlock(lock, path: path)
   }
@@ -222,7 +230,7 @@ public final class HARFile: Sendable {
       if problem == nil {
         state.kept += entries
         state.bytesOnDisk = offset + bytes.count
-      } else if bytes.count + state.pendingBytes <= heldLimit {
+      } else if !state.closed, bytes.count + state.pendingBytes <= heldLimit {
         // Before what came meanwhile, so the file keeps the order they came in.
         state.pendingCount += entries
         state.pendingBytes += bytes.count

@@ -154,4 +154,39 @@ struct HARFileTests {
     #expect(capture.file.lost == 1 && capture.file.counts.kept == 1)
     #expect(try HARReader.judge([capture.path]).devices.map(\.deviceID) == ["D0"])
   }
+
+  @Test(
+    "the file's first entry failing to be written is written later, and the file reads whole",
+    .timeLimit(.minutes(1)))
+  func firstWriteFails() async throws {
+    var capture = try Failing("first")
+    defer { capture.remove() }
+    try capture.breakPath()
+    capture.file.record(Self.exchange(0))
+    _ = await capture.failures.next()
+    try capture.mendPath()
+    capture.file.close()
+    #expect(capture.file.lost == 0 && capture.file.counts.kept == 1)
+    #expect(try HARReader.judge([capture.path]).devices.map(\.deviceID) == ["D0"])
+  }
+
+  @Test(
+    "while writes fail, what waits stays within its bound; a close whose write fails counts the rest lost",
+    .timeLimit(.minutes(1)))
+  func heldWhileFailing() async throws {
+    var capture = try Failing("held", heldBytes: 3 * Self.entrySize)
+    defer { capture.remove() }
+    try capture.breakPath()
+    capture.file.record(Self.exchange(0))
+    _ = await capture.failures.next()
+    // Writes fail now: the failed entry and two more wait, the rest are lost as they come.
+    for index in 1..<6 { capture.file.record(Self.exchange(index)) }
+    #expect(capture.file.counts.kept == 3 && capture.file.lost == 3)
+    capture.file.close()
+    // The close's write failed too: each exchange lost once, none counted as kept.
+    #expect(capture.file.lost == 6 && capture.file.counts.kept == 0)
+  }
+
+  /// Bytes an entry of `exchange(_:)` takes in the file, with its separator.
+  static var entrySize: Int { HARDocument.entryBytes(exchange(0)).count + 2 }
 }
