@@ -9,8 +9,9 @@ import SystemCalls
 /// `SystemCalls.replaceFile`); after that each exchange is appended, written over the
 /// document's tail with the tail after it, in one write a second after a change, sooner once
 /// `eagerBytes` wait (and at stop). So a write costs what the new exchanges cost, however long
-/// the session, and nothing is held in memory but the last second's, at most `eagerBytes`. Past `byteBudget` bytes on disk, exchanges are counted,
-/// not kept, and the count is said at the end.
+/// the session, and nothing is held in memory but the last second's, at most `eagerBytes`
+/// (while writes fail, at most `heldBytes`, kept for the next write). Past `byteBudget` bytes
+/// on disk, exchanges are counted, not kept, and the count is said at the end.
 public final class HARFile: Sendable {
   /// The most a capture file may grow to: 512 MiB.
   public static let byteBudget = 512 << 20
