@@ -12,21 +12,18 @@ struct CompactJSON {
 
   /// Room for the whole entry at once (growing the buffer twice an entry showed in the
   /// profile): the fixed keys and headers, and room for each body escaped in place, which
-  /// takes twice the body while it is written (`JSONText.appendEscaped`).
-  init(reservingFor exchange: CapturedExchange) {
-    bytes.reserveCapacity(Self.room(for: exchange))
-  }
-
-  /// Written into `buffer` (emptied first, its room kept): an entry's room, some 3 KB under a
-  /// fleet, is past what malloc keeps for a thread to reuse, and making one a request swept
-  /// malloc's lists of small free blocks each time (`malloc_consolidate`, a fiftieth of the
-  /// receiving path).
-  init(reusing buffer: consuming [UInt8], reservingFor exchange: CapturedExchange) {
+  /// takes twice the body while it is written (`JSONText.appendEscaped`). Written into
+  /// `buffer` (emptied first, its room kept) when one is given: an entry's room, some 3 KB
+  /// under a fleet, is past what malloc keeps for a thread to reuse, and making one a request
+  /// swept malloc's lists of small free blocks each time (`malloc_consolidate`).
+  init(reusing buffer: consuming [UInt8] = [], reservingFor exchange: CapturedExchange) {
     bytes = buffer
     bytes.removeAll(keepingCapacity: true)
-    // With room to spare: the next entry, a few bytes longer, must fit without a new buffer.
     let room = Self.room(for: exchange)
-    if bytes.capacity < room { bytes.reserveCapacity(room + room / 2) }
+    // A buffer in use again gets room to spare: the next entry, a few bytes longer, must fit.
+    if bytes.capacity < room {
+      bytes.reserveCapacity(bytes.capacity == 0 ? room : room + room / 2)
+    }
   }
 
   private static func room(for exchange: CapturedExchange) -> Int {

@@ -34,15 +34,9 @@ public enum HARDocument {
     Data(entryBytes(exchange))
   }
 
-  /// The same as bytes, as the capture file appends them.
-  static func entryBytes(_ exchange: CapturedExchange) -> [UInt8] {
-    var out = CompactJSON(reservingFor: exchange)
-    out.write(exchange)
-    return out.bytes
-  }
-
-  /// The same, written into `buffer`'s room (`CompactJSON.init(reusing:reservingFor:)`).
-  static func entryBytes(_ exchange: CapturedExchange, reusing buffer: consuming [UInt8])
+  /// The same as bytes, as the capture file appends them, written into `buffer`'s room when
+  /// one is given (`CompactJSON.init(reusing:reservingFor:)`).
+  static func entryBytes(_ exchange: CapturedExchange, reusing buffer: consuming [UInt8] = [])
     -> [UInt8]
   {
     var out = CompactJSON(reusing: buffer, reservingFor: exchange)
