@@ -5,14 +5,14 @@ import RegistrationCore
 /// A capture's entry written as compact JSON with its keys sorted, straight from the exchange:
 /// what `JSONEncoder` with `.sortedKeys` and `.withoutEscapingSlashes` writes of
 /// `HARDocument.entry`, without building the entry. It runs on every request of a receiver
-/// with a capture, so the runs of keys between values are written as one literal each, and a
-/// body is escaped in one pass (`JSONText`). `CompactJSONTests` holds it to Foundation's.
+/// with a capture, so the entry is written in a few runs, each through one pointer into room
+/// made at the end of the buffer (`CompactJSONOutput`), not appended a piece at a time.
+/// `CompactJSONTests` holds it to Foundation's.
 struct CompactJSON {
   private(set) var bytes: [UInt8] = []
 
   /// Room for the whole entry at once (growing the buffer twice an entry showed in the
-  /// profile): the fixed keys and headers, and room for each body escaped in place, which
-  /// takes twice the body while it is written (`JSONText.appendEscaped`). Written into
+  /// profile): the fixed keys and headers, and room for each body escaped. Written into
   /// `buffer` (emptied first, its room kept) when one is given: an entry's room, some 3 KB
   /// under a fleet, is past what malloc keeps for a thread to reuse, and making one a request
   /// swept malloc's lists of small free blocks each time (`malloc_consolidate`).
@@ -41,73 +41,92 @@ struct CompactJSON {
 
   mutating func write(_ exchange: CapturedExchange) {
     let milliseconds = (exchange.duration * 1000).rounded()
-    raw(#"{"cache":{},"request":{"bodySize":"#)
-    int(exchange.requestBody.count)
-    raw(#","cookies":[],"headers":"#)
+    run { out in
+      out.raw(#"{"cache":{},"request":{"bodySize":"#)
+      out.int(exchange.requestBody.count)
+      out.raw(#","cookies":[],"headers":"#)
+    }
     headers(exchange.requestHeaders)
-    raw(#","headersSize":-1,"httpVersion":"HTTP/1.1","method":"#)
-    string(exchange.method)
-    if !exchange.requestBody.isEmpty {
-      raw(#","postData":{"mimeType":"#)
-      string(
-        CapturedExchange.value(of: "Content-Type", in: exchange.requestHeaders)
+    run { out in
+      out.raw(#","headersSize":-1,"httpVersion":"HTTP/1.1","method":"#)
+      out.string(exchange.method)
+      if !exchange.requestBody.isEmpty {
+        out.raw(#","postData":{"mimeType":"#)
+        out.string(
+          CapturedExchange.value(of: "Content-Type", in: exchange.requestHeaders)
+            ?? "application/json")
+        out.raw(#","text":"#)
+        out.text(exchange.requestBody)
+        out.raw("}")
+      }
+      out.raw(#","queryString":"#)
+      out.query(exchange)
+      out.raw(#","url":"#)
+      out.string(exchange.url)
+      out.raw(#"},"response":{"#)
+      if let error = exchange.error {
+        out.raw(#""_error":"#)
+        out.string(error)
+        out.raw(",")
+      }
+      out.raw(#""bodySize":"#)
+      out.int(exchange.status == nil ? -1 : exchange.responseBody.count)
+      out.raw(#","content":{"mimeType":"#)
+      out.string(
+        CapturedExchange.value(of: "Content-Type", in: exchange.responseHeaders)
           ?? "application/json")
-      raw(#","text":"#)
-      text(exchange.requestBody)
-      raw("}")
+      out.raw(#","size":"#)
+      out.int(exchange.responseBody.count)
+      out.raw(#","text":"#)
+      out.text(exchange.responseBody)
+      out.raw(#"},"cookies":[],"headers":"#)
     }
-    raw(#","queryString":"#)
-    query(exchange)
-    raw(#","url":"#)
-    string(exchange.url)
-    raw(#"},"response":{"#)
-    if let error = exchange.error {
-      raw(#""_error":"#)
-      string(error)
-      raw(",")
-    }
-    raw(#""bodySize":"#)
-    int(exchange.status == nil ? -1 : exchange.responseBody.count)
-    raw(#","content":{"mimeType":"#)
-    string(
-      CapturedExchange.value(of: "Content-Type", in: exchange.responseHeaders)
-        ?? "application/json")
-    raw(#","size":"#)
-    int(exchange.responseBody.count)
-    raw(#","text":"#)
-    text(exchange.responseBody)
-    raw(#"},"cookies":[],"headers":"#)
     headers(exchange.responseHeaders)
-    raw(#","headersSize":-1,"httpVersion":"HTTP/1.1","redirectURL":"","status":"#)
-    int(exchange.status ?? 0)
-    raw(#","statusText":""},"startedDateTime":""#)
+    run { out in
+      out.raw(#","headersSize":-1,"httpVersion":"HTTP/1.1","redirectURL":"","status":"#)
+      out.int(exchange.status ?? 0)
+      out.raw(#","statusText":""},"startedDateTime":""#)
+    }
     DateText.appendUTCStamp(Date(timeIntervalSince1970: exchange.startedAt.seconds), to: &bytes)
-    raw(#"","time":"#)
-    number(milliseconds)
-    raw(#","timings":{"receive":0,"send":0,"wait":"#)
-    number(milliseconds)
-    raw("}}")
+    run { out in
+      out.raw(#"","time":"#)
+      out.number(milliseconds)
+      out.raw(#","timings":{"receive":0,"send":0,"wait":"#)
+      out.number(milliseconds)
+      out.raw("}}")
+    }
   }
 
-  /// The headers, tokens masked (`HARDocument.masked`).
+  /// The headers, tokens masked (`HARDocument.masked`): a run up to each whose value is
+  /// masked whole, which is written straight in between runs (a fleet's every answer hands
+  /// out a new token; a plain value masked needs no escaping).
   private mutating func headers(_ fields: [HeaderField]) {
-    raw("[")
-    for (index, field) in fields.enumerated() {
-      raw(index == 0 ? #"{"name":"# : #",{"name":"#)
-      string(field.name)
-      raw(#","value":"#)
-      if HARDocument.isWholeSecret(field.name), Self.isPlain(field.value) {
-        // Written straight in (a fleet's every answer hands out a new token): a plain value
-        // masked needs no escaping.
-        bytes.append(UInt8(ascii: "\""))
-        TokenText.appendFingerprinted(field.value, to: &bytes)
-        bytes.append(UInt8(ascii: "\""))
-      } else {
-        string(HARDocument.maskedValue(field))
+    var from = fields.startIndex
+    while true {
+      let until = fields[from...].firstIndex(where: Self.isFingerprinted) ?? fields.endIndex
+      run { out in
+        // After a masked value, its closing quote and brace.
+        out.raw(from == fields.startIndex ? "[" : #""}"#)
+        for index in from..<until {
+          out.header(fields[index], first: index == fields.startIndex)
+          out.string(HARDocument.maskedValue(fields[index]))
+          out.raw("}")
+        }
+        if until == fields.endIndex {
+          out.raw("]")
+        } else {
+          out.header(fields[until], first: until == fields.startIndex)
+          out.raw("\"")
+        }
       }
-      raw("}")
+      guard until < fields.endIndex else { return }
+      TokenText.appendFingerprinted(fields[until].value, to: &bytes)
+      from = until + 1
     }
-    raw("]")
+  }
+
+  private static func isFingerprinted(_ field: HeaderField) -> Bool {
+    HARDocument.isWholeSecret(field.name) && isPlain(field.value)
   }
 
   /// Printable ASCII but for the quote and the backslash: nothing JSON escapes.
@@ -115,72 +134,25 @@ struct CompactJSON {
     value.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F && $0 != 0x22 && $0 != 0x5C }
   }
 
-  private mutating func query(_ exchange: CapturedExchange) {
-    var url = exchange.url
-    // Through the bytes in place: `String.UTF8View`'s walk cost more than the rest of it.
-    guard url.withUTF8({ $0.contains(UInt8(ascii: "?")) }) else {
-      raw("[]")
-      return
-    }
-    raw("[")
-    for (index, pair) in exchange.query.sorted(by: { $0.key < $1.key }).enumerated() {
-      raw(index == 0 ? #"{"name":"# : #",{"name":"#)
-      string(pair.key)
-      raw(#","value":"#)
-      string(pair.value)
-      raw("}")
-    }
-    raw("]")
-  }
-
-  /// A body as text: valid UTF-8 as it is, anything else repaired as `String(decoding:)` does.
-  private mutating func text(_ body: [UInt8]) {
-    if body.allSatisfy({ $0 < 0x80 }) {
-      bytes.append(UInt8(ascii: "\""))
-      body.withUnsafeBufferPointer { JSONText.appendEscaped(utf8: $0, to: &bytes) }
-      bytes.append(UInt8(ascii: "\""))
-    } else {
-      string(HARDocument.text(body))
-    }
-  }
-
-  private mutating func string(_ text: String) { JSONText.appendQuoted(text, to: &bytes) }
-
-  private mutating func raw(_ text: StaticString) {
-    bytes.append(
-      contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-  }
-
-  private mutating func int(_ value: Int) {
-    if value < 0 { bytes.append(UInt8(ascii: "-")) }
-    var magnitude = value.magnitude
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-      (0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    guard magnitude < 10_000_000_000 else {
-      bytes.append(contentsOf: String(value.magnitude).utf8)
-      return
-    }
-    var count = 0
-    withUnsafeMutableBytes(of: &digits) { buffer in
-      repeat {
-        buffer[count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-        magnitude /= 10
-        count += 1
-      } while magnitude > 0
-      for index in stride(from: count - 1, through: 0, by: -1) { bytes.append(buffer[index]) }
-    }
-  }
-
-  /// Whole numbers as integers, as JSONEncoder writes them; others in Swift's shortest form.
-  private mutating func number(_ value: Double) {
-    if value.isFinite, value == value.rounded(), abs(value) < 1e9 {
-      int(Int(value))
-    } else if value.isFinite, value == value.rounded(), abs(value) < 1e15 {
-      bytes.append(contentsOf: String(Int64(value)).utf8)
-    } else if value.isFinite {
-      bytes.append(contentsOf: "\(value)".utf8)
-    } else {
-      bytes.append(contentsOf: "null".utf8)
+  /// What `write` writes through one pointer, into the room left in the buffer; written
+  /// again into twice the room when that ran out (a body full of escapes).
+  private mutating func run(_ write: (inout CompactJSONOutput) -> Void) {
+    var room = max(bytes.capacity - bytes.count, 256)
+    while true {
+      var written = false
+      bytes.append(addingCapacity: room) { span in
+        span.withUnsafeMutableBufferPointer { buffer, count in
+          guard let base = buffer.baseAddress else { return }
+          var out = CompactJSONOutput(base, end: base + buffer.count)
+          write(&out)
+          if let length = out.length(from: base) {
+            count = length
+            written = true
+          }
+        }
+      }
+      if written { return }
+      room *= 2
     }
   }
 }

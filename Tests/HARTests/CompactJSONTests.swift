@@ -103,4 +103,43 @@ struct CompactJSONTests {
     #expect(!entry.contains(0x0A) && !entry.contains(0x1B) && !entry.contains(0x07))
     #expect(try JSONSerialization.jsonObject(with: entry) is NSDictionary)
   }
+
+  @Test("a body of escapes, past the room counted for it, is written whole and the same")
+  func bodyOfEscapes() throws {
+    // Each control character takes six bytes (`\u0001`): three times the room made for a body.
+    let body = [UInt8](repeating: 0x01, count: 3_000) + Array(#""\"#.utf8)
+    let exchange = CapturedExchange(
+      startedAt: Instant(1_795_341_600), method: "POST", url: "http://h/device/v1/registration",
+      requestHeaders: [HeaderField("X-Odd", String(repeating: "\u{1}\u{202E}", count: 200))],
+      requestBody: body, status: 400, responseBody: body)
+    let mine = HARDocument.encodedEntry(exchange)
+    let a = try JSONSerialization.jsonObject(with: mine) as? NSDictionary
+    let b = try JSONSerialization.jsonObject(with: try Self.encoder(exchange)) as? NSDictionary
+    #expect(a != nil && a == b)
+    #expect(!mine.contains(0x01))
+  }
+
+  @Test("tokens masked first, last and side by side in a list of headers")
+  func maskedAnywhere() throws {
+    let exchange = CapturedExchange(
+      startedAt: Instant(1_795_341_600), method: "POST", url: "http://h/device/v1/registration",
+      requestHeaders: [
+        HeaderField("X-Subscriber-Token", "rs-first-0123456789"),
+        HeaderField("Cookie", "session=second"), HeaderField("cookie", "third=3"),
+        HeaderField("Host", "h"),
+      ],
+      status: 201,
+      responseHeaders: [
+        HeaderField("Content-Type", "application/json"),
+        HeaderField("Set-Cookie", "last=0123456789"),
+      ],
+      responseBody: Array("{}".utf8))
+    let mine = HARDocument.encodedEntry(exchange)
+    let a = try JSONSerialization.jsonObject(with: mine) as? NSDictionary
+    let b = try JSONSerialization.jsonObject(with: try Self.encoder(exchange)) as? NSDictionary
+    #expect(a != nil && a == b, "\(String(decoding: mine, as: UTF8.self))")
+    for secret in ["rs-first-0123456789", "session=second", "third=3", "last=0123456789"] {
+      #expect(!String(decoding: mine, as: UTF8.self).contains(secret))
+    }
+  }
 }

@@ -34,6 +34,8 @@ struct JSONTextTests {
       "plain ASCII text", "", "\"quoted\" \\ back", "lines\n\r\ttab\u{08}\u{0C}",
       "ctrl \u{01}\u{1B}[31m \u{7F}", "c1 \u{85}\u{9B}1m", "bidi \u{200E}\u{202E}\u{2066}x\u{2069}",
       "é ü 日本 😀", "mixed \u{9B}é\"\u{202E}😀\n",
+      // Escapes only: past the room first made for the text, written again into more.
+      String(repeating: "\u{01}\"\u{85}", count: 64),
     ])
   func quoting(text: String) throws {
     let quoted = JSONText.quoted(text)

@@ -3,119 +3,138 @@
 /// `\uXXXX`: a JSON line is read in terminals and log viewers, which obey them when raw.
 public enum JSONText {
   public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
-    bytes.append(UInt8(ascii: "\""))
     var text = text
-    text.withUTF8 { appendEscaped($0, to: &bytes) }
-    bytes.append(UInt8(ascii: "\""))
+    text.withUTF8 { utf8 in append(utf8, to: &bytes, quoted: true) }
   }
 
   /// Valid UTF-8 (a String's, or ASCII) as the inside of a JSON string, escaped as
-  /// `appendQuoted` escapes it: runs with nothing to escape (most text) are copied in one go;
-  /// quotes, backslashes and invisible or control characters are escaped.
+  /// `appendQuoted` escapes it.
   public static func appendEscaped(utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-    appendEscaped(utf8, to: &bytes)
+    append(utf8, to: &bytes, quoted: false)
   }
 
-  private static func appendEscaped(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-    // A long text (a body) is escaped in place into room made for the worst case, then cut
-    // to what was written; a short one, with fewer escapes, costs less appended a run at a
-    // time.
-    if utf8.count >= 64 {
-      let start = bytes.count
-      let room = 2 * utf8.count
-      // Made from a block of zeros copied in (a repeated element is appended one at a
-      // time in a debug build, which the instruction gate counts).
-      var made = 0
-      while made < room {
-        let part = min(room - made, zeros.count)
-        bytes.append(contentsOf: zeros[..<part])
-        made += part
+  /// Written into room for the text and a few escapes; a text with more is written again
+  /// into room for the most it can take (`escapedRoom`).
+  private static func append(
+    _ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8], quoted: Bool
+  ) {
+    // The second room is always enough.
+    for attempt in 0..<2 {
+      let room = attempt == 0 ? utf8.count + utf8.count / 8 + 16 : escapedRoom(utf8.count) + 2
+      var done = false
+      bytes.append(addingCapacity: room) { span in
+        span.withUnsafeMutableBufferPointer { buffer, written in
+          guard let base = buffer.baseAddress else { return }
+          let count =
+            quoted
+            ? writeQuoted(utf8, to: base, end: base + buffer.count)
+            : writeEscaped(utf8, to: base, end: base + buffer.count)
+          if let count {
+            written = count
+            done = true
+          }
+        }
       }
-      let written = bytes.withUnsafeMutableBufferPointer { all in
-        all.baseAddress.flatMap { quotesOnlyEscaped(utf8, into: $0 + start) }
-      }
-      bytes.removeLast(room - (written ?? 0))
-      if written != nil { return }
+      if done { return }
     }
-    appendEscapedAny(utf8, to: &bytes)
   }
 
-  private static let zeros = [UInt8](repeating: 0, count: 4_096)
+  /// Room in which `writeEscaped` always writes `count` bytes of text: a `\u00XX` for
+  /// each, and the eight bytes it stores at once.
+  public static func escapedRoom(_ count: Int) -> Int { 6 * count + 8 }
 
-  /// The common case in one pass over the bytes: text whose only escapes are quotes and
-  /// backslashes (a JSON body inside a capture), written through a pointer into room for
-  /// twice the text. Returns the bytes written; nil at the first control or invisible
-  /// character (`appendEscapedAny` takes the text then).
-  private static func quotesOnlyEscaped(
-    _ utf8: UnsafeBufferPointer<UInt8>, into base: UnsafeMutablePointer<UInt8>
+  /// `writeEscaped` between quotes.
+  @inline(__always)
+  public static func writeQuoted(
+    _ utf8: UnsafeBufferPointer<UInt8>, to base: UnsafeMutablePointer<UInt8>,
+    end: UnsafeMutablePointer<UInt8>
+  ) -> Int? {
+    guard end - base >= 2, let inside = writeEscaped(utf8, to: base + 1, end: end - 1) else {
+      return nil
+    }
+    base.initialize(to: UInt8(ascii: "\""))
+    (base + 1 + inside).initialize(to: UInt8(ascii: "\""))
+    return inside + 2
+  }
+
+  /// Valid UTF-8 escaped as `appendQuoted` escapes it, written from `base` on, but not at or
+  /// past `end`; returns how many bytes were written, or nil when the room ran out first
+  /// (`escapedRoom(utf8.count)` is always enough). Written through a pointer in one pass (a
+  /// capture escapes every body and header of every request): eight bytes at a time while
+  /// none needs a look, as most text has none; quotes, backslashes and invisible or control
+  /// characters escaped.
+  public static func writeEscaped(
+    _ utf8: UnsafeBufferPointer<UInt8>, to base: UnsafeMutablePointer<UInt8>,
+    end: UnsafeMutablePointer<UInt8>
   ) -> Int? {
     guard let source = utf8.baseAddress else { return 0 }
     var to = base
     var from = source
     let last = source + utf8.count
-    // Eight bytes at a time: the plain ones before the first that needs a look are copied
-    // in one store (a JSON body has a quote every few bytes), then that one is escaped.
     while from < last {
+      // Room for the eight bytes stored at once, or for the longest escape.
+      guard end - to >= 8 else { return nil }
       if last - from >= 8 {
         let word = UnsafeRawPointer(from).loadUnaligned(as: UInt64.self)
         let flags = escapeFlags(word)
-        // Room is made for twice the text, so eight bytes always fit here.
         UnsafeMutableRawPointer(to).storeBytes(of: word, as: UInt64.self)
         let plain = flags == 0 ? 8 : flags.trailingZeroBitCount >> 3
         to += plain
         from += plain
         if plain == 8 { continue }
       }
-      guard escapeOne(from: &from, before: last, to: &to) else { return nil }
+      escapeOne(from: &from, before: last, to: &to)
     }
     return to - base
   }
 
-  /// One byte (or one multi-byte scalar) of `quotesOnlyEscaped`'s text, copied or escaped;
-  /// false at a control or invisible character.
+  /// One byte (or one multi-byte scalar) of `writeEscaped`'s text, copied or escaped: at
+  /// most six bytes.
   @inline(__always)
   private static func escapeOne(
     from: inout UnsafePointer<UInt8>, before last: UnsafePointer<UInt8>,
     to: inout UnsafeMutablePointer<UInt8>
-  ) -> Bool {
+  ) {
     let byte = from.pointee
     switch byte {
-    case 0x22, 0x5C:
-      to.initialize(to: 0x5C)
-      (to + 1).initialize(to: byte)
-      to += 2
-      from += 1
     case 0x20..<0x7F:
+      if byte == 0x22 || byte == 0x5C {
+        to.initialize(to: 0x5C)
+        to += 1
+      }
       to.initialize(to: byte)
       to += 1
       from += 1
-    default:
-      // A lead byte's scalar must end before the text does (valid UTF-8 always does).
-      guard byte >= 0x80, (byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2) <= last - from else {
-        return false
+    case 0x80...:
+      let length = byte >= 0xF0 ? 4 : byte >= 0xE0 ? 3 : 2
+      // Valid UTF-8 always ends its scalars; anything else (not a String's) is one
+      // replacement character a byte, as `String(decoding:)` would read it at worst.
+      guard byte >= 0xC0, length <= last - from else {
+        to.initialize(to: 0xEF)
+        (to + 1).initialize(to: 0xBF)
+        (to + 2).initialize(to: 0xBD)
+        to += 3
+        from += 1
+        return
       }
-      let (scalar, length) = scalar(
-        in: UnsafeBufferPointer(start: from, count: last - from), at: 0)
-      guard !TerminalText.isUnsafe(scalar) else { return false }
-      to.initialize(from: from, count: length)
-      to += length
+      let scalar = scalar(in: UnsafeBufferPointer(start: from, count: length), at: 0).0
+      if TerminalText.isUnsafe(scalar) {
+        writeEscape(scalar.value, to: &to)
+      } else {
+        to.initialize(from: from, count: length)
+        to += length
+      }
       from += length
+    default:
+      if let letter = shortEscape(byte) {
+        to.initialize(to: UInt8(ascii: "\\"))
+        (to + 1).initialize(to: letter)
+        to += 2
+      } else {
+        writeEscape(UInt32(byte), to: &to)
+      }
+      from += 1
     }
-    return true
-  }
-
-  /// How many bytes from `start` need no escape (printable ASCII but `"` and `\`), read eight
-  /// at a time: a capture escapes every body and header, and most of their bytes are such runs.
-  @inline(__always)
-  private static func plainRun(_ start: UnsafePointer<UInt8>, _ count: Int) -> Int {
-    var offset = 0
-    while offset + 8 <= count {
-      let word = UnsafeRawPointer(start + offset).loadUnaligned(as: UInt64.self)
-      if escapeFlags(word) != 0 { break }
-      offset += 8
-    }
-    while offset < count, isPlain(start[offset]) { offset += 1 }
-    return offset
   }
 
   /// A high bit in each of the eight bytes that is a control character, `"`, `\`, DEL or not
@@ -132,49 +151,6 @@ public enum JSONText {
     let backslash = zeroBytes(word ^ (ones &* 0x5C))
     let delete = zeroBytes(word ^ (ones &* 0x7F))
     return control | nonASCII | quote | backslash | delete
-  }
-
-  /// Printable ASCII but `"` and `\`: copied as it is.
-  @inline(__always)
-  private static func isPlain(_ byte: UInt8) -> Bool {
-    byte >= 0x20 && byte < 0x7F && byte != 0x22 && byte != 0x5C
-  }
-
-  private static func appendEscapedAny(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8])
-  {
-    var run = 0
-    var index = 0
-    func flush() {
-      if run < index { bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[run..<index])) }
-    }
-    guard let base = utf8.baseAddress else { return }
-    while index < utf8.count {
-      index += plainRun(base + index, utf8.count - index)
-      guard index < utf8.count else { break }
-      let byte = utf8[index]
-      if byte >= 0x80 {
-        let (scalar, length) = scalar(in: utf8, at: index)
-        guard TerminalText.isUnsafe(scalar) else {
-          index += length
-          continue
-        }
-        flush()
-        appendEscape(scalar.value, to: &bytes)
-        index += length
-        run = index
-        continue
-      }
-      flush()
-      if let letter = shortEscape(byte) {
-        bytes.append(UInt8(ascii: "\\"))
-        bytes.append(letter)
-      } else {
-        appendEscape(UInt32(byte), to: &bytes)
-      }
-      index += 1
-      run = index
-    }
-    flush()
   }
 
   /// The letter JSON escapes `byte` with (`\n` and the like), if it has one.
@@ -246,6 +222,20 @@ public enum JSONText {
     let scalar = 0x2000 | (UInt32(second & 0x3F) << 6) | UInt32(third & 0x3F)
     guard second & 0xC0 == 0x80, third & 0xC0 == 0x80 else { return nil }
     return TerminalText.isUnsafe(Unicode.Scalar(scalar) ?? " ") ? scalar : nil
+  }
+
+  /// `\uXXXX` (a scalar of the Basic Multilingual Plane, as every unsafe one is).
+  @inline(__always)
+  private static func writeEscape(_ value: UInt32, to: inout UnsafeMutablePointer<UInt8>) {
+    to.initialize(to: UInt8(ascii: "\\"))
+    (to + 1).initialize(to: UInt8(ascii: "u"))
+    to += 2
+    var shift: UInt32 = 16
+    while shift > 0 {
+      shift -= 4
+      to.initialize(to: hexDigit(UInt8((value >> shift) & 0xF)))
+      to += 1
+    }
   }
 
   private static func appendEscape(_ value: UInt32, to bytes: inout [UInt8]) {
