@@ -17,6 +17,35 @@ extension DeviceWatch.Device {
   }
 }
 
+extension DeviceWatch.Device {
+  /// A request the server took after refusals for a wrong token or app id: those were the
+  /// setup's (RegScope's or the app's configuration), fixed now, not the app's doing. They
+  /// stay in the timeline as notes, saying so, and leave nothing counted against the app: no
+  /// warning in its summary, in `/api/devices` or for a CI gate (`FindingGate`).
+  mutating func forgiveSetupRefusals() {
+    guard setupRefusalsCounted > 0 else { return }
+    let forgiven = setupRefusalsCounted
+    setupRefusalsCounted = 0
+    func lower(_ count: inout Int?) {
+      count = count.map { $0 - forgiven }.flatMap { $0 > 0 ? $0 : nil }
+    }
+    lower(&findingCounts[.refused])
+    lower(&severityCounts[.warning])
+    // Only a refusal for the token or the app is a refused warning.
+    codeSeverities[.refused]?.remove(.warning)
+    if codeSeverities[.refused]?.isEmpty == true { codeSeverities[.refused] = nil }
+    for index in registrations.indices where registrations[index].refused {
+      for place in registrations[index].findings.indices {
+        let finding = registrations[index].findings[place]
+        guard finding.code == .refused, finding.severity == .warning else { continue }
+        registrations[index].findings[place].severity = .note
+        registrations[index].findings[place].message += " (the setup's; accepted since)"
+        registrations[index].findings[place].fix = nil
+      }
+    }
+  }
+}
+
 /// A refusal held by reference (`DeviceWatch.Device.lastRefusal`); never changed, so a
 /// device copied keeps value semantics.
 final class RefusalBox: Sendable {

@@ -45,6 +45,9 @@ public struct DeviceWatch: Sendable {
     public var mobileAppMessaging: [MobileAppMessagingEvent] = []
     /// Requests the server refused (S1), and the newest refusal with its fix.
     public var refusedCount = 0
+    /// Refusals for a wrong token or app id counted in the findings since the last request
+    /// the server took (`forgiveSetupRefusals`).
+    var setupRefusalsCounted = 0
     public var lastRefusal: Refusal? {
       get { refusal?.value }
       set { refusal = newValue.map(RefusalBox.init) }
@@ -155,7 +158,9 @@ public struct DeviceWatch: Sendable {
       findings = [refusal.finding]
       device.refusedCount += 1
       device.lastRefusal = refusal
+      if refusal.isSetups { device.setupRefusalsCounted += 1 }
     } else {
+      device.forgiveSetupRefusals()
       findings = RegistrationJudge.judge(
         JudgedRequest(
           payload: payload, at: now, status: status, retryAfter: retryAfter,

@@ -34,7 +34,9 @@ public struct Refusal: Hashable, Sendable {
       "the tenant refused the app's credentials: check the app id, access token and server URL the app is configured with"
     case (.unauthorized, .anyApp), (.unknownApp, .anyApp):
       "this receiver adopted the first app that registered (--any-app); is a second app or an old build posting? Restart it to adopt another"
-    case (.unauthorized, _), (.unknownApp, _):
+    case (.unauthorized, _):
+      "give the app this receiver's access token (printed when it started), or start RegScope with the app's own (--app-id ID --access-token-file FILE, or --config YOUR_FILE), or with --any-app"
+    case (.unknownApp, _):
       "start RegScope with this app's id and token (--app-id ID --access-token-file FILE, or --config YOUR_FILE), or with --any-app"
     case (.invalidBody, _), (.missingField, _):
       "the SDK sends JSON with deviceID, etAppId and platform: is something else posting?"
@@ -54,6 +56,10 @@ public struct Refusal: Hashable, Sendable {
     case .invalidBody, .missingField, .bodyTooLarge: .violation
     }
   }
+
+  /// A wrong token or app id: the setup's to fix, not something the app did wrong
+  /// (`DeviceWatch.Device.forgiveSetupRefusals`).
+  public var isSetups: Bool { kind == .unauthorized || kind == .unknownApp }
 
   public var finding: Finding {
     Finding(

@@ -63,8 +63,33 @@ struct FirstContactTests {
       let client = try #require(try await rig.device("NEW")["client"] as? [String: Any])
       #expect(client["subscriberTokenReturned"] as? Bool == sendsBack, "sends back: \(sendsBack)")
       #expect(client["refused"] as? Int == 1)
+      // The wrong token was the setup's, fixed since: nothing is held against the app.
+      let severities = try #require(client["severities"] as? [String: Int])
+      #expect(severities["warning"] == 0, "\(severities)")
+      let live = try #require(await rig.server.watchedDevice("NEW"))
+      #expect(!FindingGate(threshold: .warning).fails(live))
+      // The timeline still shows the refused try, as a note that says so.
+      let first = try #require(live.registrations.first?.findings.first)
+      #expect(live.registrations.first?.refused == true)
+      #expect(first.severity == .note && first.message.hasSuffix("accepted since)"))
       await rig.stop()
     }
+  }
+
+  @Test("a refused try is still counted against the app while nothing has been accepted since")
+  func refusedUntilFixed() async throws {
+    let rig = try await Rig()
+    _ = try await Self.play(
+      [
+        Request(
+          at: 0, token: "wrong-token-000000000000", body: sdkBody(device: "W", app: watchAppID)),
+        Request(
+          at: 5, token: "wrong-token-000000000000", body: sdkBody(device: "W", app: watchAppID)),
+      ], on: rig)
+    let live = try #require(await rig.server.watchedDevice("W"))
+    #expect(live.severityCounts[.warning] == 2)
+    #expect(FindingGate(threshold: .warning).fails(live))
+    await rig.stop()
   }
 
   @Test("before any 2xx handed a token out, no request is held to sending it back")
