@@ -10,6 +10,7 @@ public final class DemoPace: Sendable {
     var rate: Double
     var skips = 0
     var proceeds = 0
+    var finished = false
   }
 
   private let state: Mutex<State>
@@ -41,6 +42,15 @@ public final class DemoPace: Sendable {
     state.withLock { $0.rate = max(0, rate) }
     changes.fire()
   }
+
+  /// The demo's script has ended: the clock is no longer walked for it, and `n` moves it on
+  /// itself (`DeviceSession.jumpToNextDeadline`) to what is still due.
+  public func finish() {
+    state.withLock { $0.finished = true }
+    changes.fire()
+  }
+
+  public var isFinished: Bool { state.withLock { $0.finished } }
 
   /// `n`: go straight to the next thing due, however far.
   public func skipToNext() {

@@ -111,6 +111,7 @@ public enum TimelinePrinter {
       "\(verdict) \(TerminalText.escaped(report.scenario.name)): \(passedChecks)/\(report.checks.count) expectations held, "
       + "\(report.events.count) events, server: \(report.serverStats.distinctContacts) distinct contact"
       + "\(report.serverStats.distinctContacts == 1 ? "" : "s"), \(report.serverStats.orphanedContacts) orphaned"
+      + Self.waiting(report.serverStats.pending)
       + " (\(String(format: "%.1f", report.wallSeconds * 1000)) ms)"
     for failure in report.failures {
       text +=
@@ -120,6 +121,13 @@ public enum TimelinePrinter {
     // Names, expectation texts and step errors come from the scenario file: escape them.
     for error in report.errors { text += "\n  " + TerminalText.escaped(error.description) }
     return text
+  }
+
+  /// Registrations the scenario ended before the server processed (S2): a contact count of
+  /// 0 after a run that sent is not a contact lost.
+  static func waiting(_ pending: Int) -> String {
+    guard pending > 0 else { return "" }
+    return ", \(pending) registration\(pending == 1 ? "" : "s") not processed yet (S2)"
   }
 
   static func pad(_ text: String, _ width: Int) -> String {

@@ -42,6 +42,7 @@ enum ScenarioPlayer {
     } catch {
       return  // the inspector closed
     }
+    session.pace?.finish()
     let passed = played.checks.filter(\.passed).count
     note(
       .finished(
@@ -53,7 +54,7 @@ enum ScenarioPlayer {
     report(
       .message(
         .notice(
-          "demo \(scenario.name) finished: \(verdict); q quits",
+          "demo \(scenario.name) finished: \(verdict); n goes on to what is still due, q quits",
           isError: passed < played.checks.count)))
   }
 

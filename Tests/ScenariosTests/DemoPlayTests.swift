@@ -32,6 +32,28 @@ struct DemoPlayTests {
     }
   }
 
+  @Test("after a demo ends, n moves its clock on to what is still due: the server processes")
+  func onAfterTheEnd() async throws {
+    let scenario = try BuiltInScenarios.scenario(
+      try #require(BuiltInScenarios.named("throttle-coalesces")))
+    let pace = DemoPace(rate: 1_000_000, captionHold: 0)
+    let session = try await DeviceSession.start(scenario.setup, place: try SessionPlace.demo(pace))
+    _ = try await ScenarioRunner.play(scenario, on: session, pace: pace)
+    pace.finish()
+    let before = try #require(await session.snapshot().server?.stats)
+    #expect(before.pending == 2, "the demo ends with its registrations waiting (S2)")
+    var jumps = 0
+    while await session.snapshot().server?.stats.pending ?? 0 > 0, jumps < 5 {
+      let ended = session.now
+      let jumped = try #require(await session.jumpToNextDeadline())
+      #expect(jumped > ended && session.now == jumped, "n said it jumped, and the clock moved")
+      jumps += 1
+    }
+    let after = try #require(await session.snapshot().server?.stats)
+    #expect(after.pending == 0 && after.distinctContacts == 1)
+    await session.stop()
+  }
+
   @Test("a failed nextSend check says a time since the start, never raw seconds")
   func instantsAsTimes() async throws {
     let yaml = """
