@@ -8,7 +8,8 @@ extension LocalEngagementServer {
     let watched = watch.devices[deviceID]
     let stories = core.fieldStories(
       of: deviceID, profile: watched?.identity.profile ?? .documented,
-      nextSend: watched?.nextSend)
+      // A wait already over gates nothing: no "earliest at" a time that has passed.
+      nextSend: watched?.nextSend.flatMap { $0.at > clock.now() ? $0 : nil })
     return stories.registrationsRead > 0 || watched != nil ? stories : nil
   }
 

@@ -31,7 +31,7 @@ public struct ReceiverScreen: Sendable {
   /// receiver when the device or its newest request changes.
   public var fieldsShown = false
   public var fields: DeviceFieldStories?
-  public var fieldsLoadedFor: (deviceID: String, lastSeen: Instant)?
+  public var fieldsLoadedFor: (deviceID: String, lastSeen: Instant, processed: Int)?
   /// The field under the Fields pane's cursor (`FieldStory.id`; nil: the first), and whether
   /// Enter opened its story.
   public var fieldChosen: String?

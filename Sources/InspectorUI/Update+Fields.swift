@@ -113,12 +113,14 @@ extension Inspector {
   }
 
   /// The Fields pane asks for the chosen device's field stories when it is shown and the
-  /// device, or its newest request, is not the one they were asked for. Another device starts
-  /// at its first field, with no story open.
+  /// device, its newest request, or what the server has processed is not what they were asked
+  /// for (a value waiting for processing is accepted or rejected later, with no request from
+  /// the device). Another device starts at its first field, with no story open.
   static func fieldsWanted(_ model: inout InspectorModel) -> [InspectorEffect] {
     guard model.receiver.fieldsShown, let device = model.selectedDevice else { return [] }
+    let processed = model.server.map { $0.stats.processed + $0.stats.rejected } ?? 0
     if let loaded = model.receiver.fieldsLoadedFor, loaded.deviceID == device.deviceID,
-      loaded.lastSeen == device.lastSeen
+      loaded.lastSeen == device.lastSeen, loaded.processed == processed
     {
       return []
     }
@@ -127,7 +129,7 @@ extension Inspector {
       model.receiver.fieldChosen = nil
       model.receiver.fieldOpened = false
     }
-    model.receiver.fieldsLoadedFor = (device.deviceID, device.lastSeen)
+    model.receiver.fieldsLoadedFor = (device.deviceID, device.lastSeen, processed)
     return [.loadFields(deviceID: device.deviceID)]
   }
 }

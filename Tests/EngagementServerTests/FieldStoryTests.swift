@@ -129,6 +129,10 @@ struct FieldStoryTests {
       }, "\(sentences)")
     #expect(sentences.contains { $0.hasPrefix("AddressId is a reserved word") })
     #expect(sentences.last?.hasPrefix("A change made now goes out at the earliest") == true)
+    // Long after, the wait is over: no "earliest at" a time already past.
+    rig.clock.advance(to: Instant(100 + 3_600))
+    let after = try await rig.explain()
+    #expect(!after.contains { $0.contains("at the earliest") }, "\(after)")
   }
 
   @Test("R8.3 a contact key changed: the old contact orphaned, named in the key's story")

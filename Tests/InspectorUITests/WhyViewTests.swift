@@ -55,12 +55,48 @@ struct WhyViewTests {
           .init(
             server: nil, watched: Array(watch.devices.values), notice: nil, now: Instant(11)))))
     #expect(again.isEmpty)
+    // The server processed a registration (no new request from the device): asked again, as
+    // a value waiting for processing is accepted or rejected now.
+    let core = EngagementServerCore(settings: ServerSettings(appID: "app", accessToken: "t"))
+    var server = core.snapshot(limit: 10, now: Instant(12), storeProblem: nil)
+    server.stats.processed = 1
+    let processed = Inspector.update(
+      &model,
+      .snapshot(
+        .receiver(
+          .init(
+            server: server, watched: Array(watch.devices.values), notice: nil, now: Instant(12)))
+      ))
+    #expect(processed == [.loadFields(deviceID: "PHONE")])
     // W again: back to the last body.
     #expect(Inspector.update(&model, .key(.character("W"))).isEmpty)
     #expect(Inspector.view(model).text.contains("Last body"))
     // An answer for a device no longer chosen is dropped.
     _ = Inspector.update(&model, .fields(try Self.stories("OTHER"), deviceID: "OTHER"))
     #expect(model.receiver.fields?.deviceID != "OTHER")
+  }
+
+  @Test("a field whose newest value waits for processing does not read 'arrived as sent'")
+  func waitingIsNotArrived() throws {
+    let payload = try JSONDecoder().decode(
+      RegistrationPayload.self,
+      from: Data(
+        #"{"deviceID":"P","etAppId":"app","platform":"iOS"}"#
+          .utf8))
+    let stories = DeviceFieldStories.build(
+      deviceID: "P",
+      registrations: [
+        ServerRegistration(
+          id: 1, receivedAt: Instant(0), processAt: Instant(10), status: .received,
+          payload: payload)
+      ],
+      facts: FieldFacts(
+        device: nil, otherDevices: [], orphaned: [], definedAttributes: nil, profile: .ios,
+        nextSend: nil))
+    let key = try #require(stories.fields.first { $0.kind == .contactKey })
+    #expect(key.latest?.outcome == .waiting)
+    let text = FieldsPane.storyLines(key, width: 70).map { $0.map(\.0).joined() }
+    #expect(!text.contains { $0.contains("arrived as sent") }, "\(text)")
   }
 
   /// The body pane's text as drawn.

@@ -66,7 +66,7 @@ enum FieldsPane {
       [(name(story), .accent), ("  the contact holds " + holds(story), .dim)]
     ]
     let told = FieldExplanation.sentences(story)
-    lines += sentences(told.isEmpty ? ["This field arrived as sent."] : told, width: width)
+    lines += sentences(told.isEmpty ? [plainly(story)] : told, width: width)
     lines.append([])
     for event in story.events {
       lines.append([
@@ -81,6 +81,13 @@ enum FieldsPane {
       }
     }
     return lines
+  }
+
+  /// A field the explanation says nothing of: as sent, or still waiting for processing.
+  static func plainly(_ story: FieldStory) -> String {
+    story.latest?.outcome == .waiting
+      ? "Its newest value waits for processing (S2); what the contact holds is above."
+      : "This field arrived as sent."
   }
 
   /// Sentences wrapped to the pane, a rejection in the error colour, a wait in the warning's.
