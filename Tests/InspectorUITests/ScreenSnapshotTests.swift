@@ -58,6 +58,26 @@ struct ScreenSnapshotTests {
     expectSnapshot(screen, "editor-error-\(size.0)x\(size.1)")
   }
 
+  @Test(
+    "android inside its throttle: the attempt is answered 429 on the device, and when it leaves")
+  func androidThrottled() async throws {
+    var setup = SessionSetup()
+    setup.use(.android)
+    // A send at 0:00:00 (the first launch); a tag at 0:00:10 is due 1 s later, inside the
+    // 60 s throttle: answered on the device, sent with the alarm 60 s after that.
+    let m = try await model(width: 120, height: 40, setup: setup, until: 10, [(10, "tag add news")])
+    let screen = Inspector.view(m).text
+    #expect(screen.contains("next attempt in 1 s"), "\(screen)")
+    #expect(screen.contains("answered 429 on the device"))
+    #expect(screen.contains("sent in 1 min 1 s"))
+    #expect(screen.contains("opened by tag news"))
+    // No hint in the status panes is cut off.
+    for line in screen.split(separator: "\n") {
+      let panes = line.split(separator: "│", omittingEmptySubsequences: false)
+      #expect(panes.count != 7 || !panes[3].hasSuffix("…"), "\(line)")
+    }
+  }
+
   @Test("the help overlay", arguments: sizes)
   func help(size: (Int, Int)) async throws {
     var m = try await model(width: size.0, height: size.1, until: 5)

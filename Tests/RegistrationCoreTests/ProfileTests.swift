@@ -35,6 +35,10 @@ struct ProfileTests {
       // No request left the device: one send so far, a local 429, the alarm 60 s later.
       #expect(h.sendTimes == [0])
       #expect(local.count == 1 && local.first?.0 == 429 && local.first?.1 == true)
+      // The schedule says so when it is made, not only once the attempt is answered.
+      #expect(
+        Self.changeRules(h).last?.hasSuffix(
+          "answers this attempt 429 and sends when its alarm fires") == true)
       #expect(h.machine.nextDeadline == Instant(editAt + 61))
       h.advance(to: editAt + 61)
       #expect(h.sendTimes == [0, editAt + 61])
@@ -42,6 +46,7 @@ struct ProfileTests {
     } else {
       #expect(h.sendTimes == [0, 60])
       #expect(local.isEmpty)
+      #expect(Self.changeRules(h).allSatisfy { !$0.contains("429") })
     }
   }
 
@@ -74,6 +79,9 @@ struct ProfileTests {
     record(&h, h.machine.setAppState(.background, now: h.now))
     h.advance(to: 20)
     #expect(h.sendTimes == [0, 20])
+    #expect(
+      Self.changeRules(h).last?.hasSuffix(
+        "the app went to the background, which sends a pending change at once") == true)
     // Nothing pending: the background changes nothing.
     record(&h, h.machine.setAppState(.foreground, now: h.now))
     record(&h, h.machine.setAppState(.background, now: h.now))
@@ -87,6 +95,14 @@ struct ProfileTests {
     record(&h, h.machine.setAppState(.background, now: h.now))
     h.advance(to: 650)
     #expect(h.sendTimes.allSatisfy { $0 <= 101 || $0 >= 701 })
+  }
+
+  /// Why each change was scheduled when it was, as the event stream says it.
+  static func changeRules(_ h: CoreHarness) -> [String] {
+    h.events.compactMap { event -> String? in
+      if case .scheduled(_, .change, _, let rule) = event.event { return rule }
+      return nil
+    }
   }
 
   func record(_ h: inout CoreHarness, _ step: Step) {

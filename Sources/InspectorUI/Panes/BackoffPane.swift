@@ -12,7 +12,7 @@ extension Panes {
       let rungs = ladder.map { _ in g.rungAhead }.joined()
       return [
         [("no failures", .success)],
-        [("ladder ", .dim), (rungs, .dim), (" 1 min to 1 d", .dim)],
+        [("ladder ", .dim), (rungs, .dim), (" 1 min-1 d", .dim)],
       ]
     }
     let what = retry.lastStatus.map { "HTTP \($0)" } ?? (retry.lastError.map(text) ?? "no answer")

@@ -31,10 +31,10 @@ enum Panes {
       switch pane {
       case .record: record(model)
       case .pending: pending(model)
-      case .throttle: throttle(model)
-      case .backoff: backoff(model, width: width)
+      case .throttle: wrapped(throttle(model), width: width)
+      case .backoff: wrapped(backoff(model, width: width), width: width)
       case .events: []
-      case .server: server(model)
+      case .server: wrapped(server(model), width: width)
       case .payload: payload(model)
       }
     return lines.isEmpty ? [[("(nothing yet)", .dim)]] : lines

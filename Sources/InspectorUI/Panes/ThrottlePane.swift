@@ -42,13 +42,28 @@ extension Panes {
       let countdown = left <= 0 ? "now" : "in \(DurationText.describe(left.rounded(.up)))"
       let why: String
       switch reason {
-      case .initial: why = "the initial registration (R3.1)"
-      case .retry: why = "a retry after a failure: see Backoff"
+      case .initial: why = "initial registration (R3.1)"
+      case .retry: why = "a retry: see 4 Backoff"
       case .change:
+        let opened: Line = [
+          ("opened by ", .dim), (openedBy.map { text($0.description) } ?? "a change", .normal),
+        ]
+        // Android inside its throttle: the attempt is answered on the device, the change
+        // leaves with the alarm after it.
+        if let leaves = device.machine.pendingWouldLeave(now: model.now), leaves > at {
+          return [
+            [("next attempt ", .normal), (countdown, .countdown)],
+            [("answered 429 on the device", .warning)],
+            [
+              ("sent in ", .normal),
+              (DurationText.describe((leaves - model.now).rounded(.up)), .countdown),
+            ],
+            opened,
+          ]
+        }
         return [
           [("next send ", .normal), (countdown, .countdown)],
-          [(device.settings.profile.changeRule, .dim)],
-          [("  " + (openedBy.map { text($0.description) } ?? "a change"), .normal)],
+          [(device.settings.profile.changeRule, .dim)], opened,
         ]
       }
       return [[("next send ", .normal), (countdown, .countdown)], [(why, .dim)]]

@@ -13,6 +13,14 @@ extension RegistrationMachine {
       return false
     }
     guard applied else { return nil }
+    return copy.pendingWouldLeave(now: now)
+  }
+
+  /// When what is pending now leaves the device, through the attempts the device answers
+  /// itself on the way (Android's 429 inside its throttle); nil when nothing would leave.
+  public func pendingWouldLeave(now: Instant) -> Instant? {
+    guard inFlight == nil else { return nil }
+    var copy = self
     var at = now
     // A handful of rounds covers every profile: one local refusal, then the send.
     for _ in 0..<8 {

@@ -49,6 +49,24 @@ extension RegistrationMachine {
     }
   }
 
+  /// Why a change goes out at `at`, as the event stream says it: the profile's rule, or
+  /// Android's two exceptions to it (a change sent at once from the background, an attempt
+  /// inside the throttle answered on the device).
+  func changeReason(at: Instant, openedBy: ChangeTarget?) -> String {
+    let target = openedBy?.description ?? "a change"
+    guard case .throttleAlarm = settings.profile.schedule else {
+      return settings.profile.changeReason(target)
+    }
+    if backgroundFlushAt != nil {
+      return "\(target): the app went to the background, which sends a pending change at once"
+    }
+    if throttledUntil(now: at) != nil {
+      return settings.profile.changeReason(target)
+        + ": it is, so the device answers this attempt 429 and sends when its alarm fires"
+    }
+    return settings.profile.changeReason(target)
+  }
+
   /// Android's device throttle: nothing leaves before 60 s after the last send and after the
   /// last success, nor before the server's Retry-After (SDK-FACTS.md).
   func throttledUntil(now: Instant) -> Instant? {
@@ -96,7 +114,7 @@ extension RegistrationMachine {
       step.events.append(
         .scheduled(
           at: at, reason: reason, openedBy: openedBy,
-          rule: settings.profile.changeReason(openedBy?.description ?? "a change")))
+          rule: changeReason(at: at, openedBy: openedBy)))
     case .delayedForContactKey:
       step.events.append(
         .delayed(

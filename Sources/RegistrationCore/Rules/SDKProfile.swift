@@ -192,11 +192,9 @@ extension SDKProfile {
   /// When a change goes out under this profile, in a few words, for the inspector.
   public var changeRule: String {
     switch schedule {
-    case .window: "end of the 60 s window opened by"
-    case .throttleAlarm(let pause):
-      "android: after a \(NumberText.compact(pause)) s pause unless within 60 s of the last send; opened by"
-    case .interval(let pause):
-      "ios: one send per 60 s interval, after a \(NumberText.compact(pause)) s pause; opened by"
+    case .window: "the 60 s window's end (R3.2)"
+    case .throttleAlarm(let pause): "android: after a \(NumberText.compact(pause)) s pause"
+    case .interval(let pause): "ios: \(NumberText.compact(pause)) s pause, 1 send per 60 s"
     }
   }
 
