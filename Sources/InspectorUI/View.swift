@@ -30,7 +30,9 @@ extension Inspector {
       canvas.box(rect, title: title(pane, model, layout), focused: model.deviceScreen.focus == pane)
       Panes.draw(pane, model, rect, &canvas)
     }
-    if let demo = model.demo, let rect = layout.caption { Panes.captions(demo, rect, &canvas) }
+    if let demo = model.demo, let rect = layout.caption {
+      Panes.captions(demo, rect, &canvas, now: model.now, format: model.format)
+    }
     status(model, layout.status, &canvas)
     overlay(model, &canvas)
     return canvas.buffer

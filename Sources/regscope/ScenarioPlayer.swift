@@ -22,7 +22,7 @@ enum ScenarioPlayer {
         scenario, on: session, pace: session.pace,
         onItem: { item in
           switch item {
-          case .caption(let step, _, let text): note(.caption(step: step, text: text))
+          case .caption(let step, let at, let text): note(.caption(step: step, text: text, at: at))
           case .check(let result):
             let check = DemoCheck(
               text: shownCheck(result.text), passed: result.passed, actual: result.actual)

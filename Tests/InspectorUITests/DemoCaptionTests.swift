@@ -50,6 +50,19 @@ struct DemoCaptionTests {
     #expect(text.split(separator: "\n").count == 24)
   }
 
+  @Test("a caption says when it was true once the clock has walked on past its step")
+  func saysWhenOnceOld() {
+    var model = model()
+    _ = Inspector.update(&model, .clock(now: Instant(60)))
+    _ = Inspector.update(
+      &model, .demo(.caption(step: 2, text: "It now waits 2 minutes.", at: Instant(60))))
+    #expect(!Inspector.view(model).text.contains("At 0:01:00"))
+    // Hours of retries later, the ladder shows 2 h: the caption is of then, and says so.
+    _ = Inspector.update(&model, .clock(now: Instant(15_258)))
+    let text = Inspector.view(model).text
+    #expect(text.contains("At 0:01:00: It now waits 2 minutes."), "\(text)")
+  }
+
   @Test("with --step, Space takes the demo on instead of pausing")
   func stepSpace() {
     var model = model()

@@ -2,8 +2,8 @@ import RegistrationCore
 
 /// What a demo tells the screen as it plays (`regscope --scenario`).
 public enum DemoNote: Sendable, Hashable {
-  /// A step's `say:` line.
-  case caption(step: Int, text: String)
+  /// A step's `say:` line, and the instant of its step.
+  case caption(step: Int, text: String, at: Instant? = nil)
   /// A step's checks, each with its verdict and, when it failed, what was found.
   case checks(step: Int, [DemoCheck])
   /// A step's command could not be carried out.
@@ -41,6 +41,9 @@ public struct DemoCaptions: Sendable, Hashable {
   /// `--step`: Space takes the demo on.
   public var stepByStep: Bool
   public var current: String?
+  /// The instant the current caption's step came at: once the clock has walked on past it,
+  /// the caption says when it was true (a long stretch of retries follows some captions).
+  public var currentAt: Instant?
   public var previous: String?
   public var step = 0
   /// The last thing the demo found: a step's checks, a failed command, a fast-forward.
@@ -62,8 +65,9 @@ public struct DemoCaptions: Sendable, Hashable {
 
   mutating func take(_ note: DemoNote) {
     switch note {
-    case .caption(let step, let text):
+    case .caption(let step, let text, let at):
       if current != text { (previous, current) = (current, text) }
+      currentAt = at
       self.step = step
       found = nil
     case .checks(let step, let checks):
@@ -92,15 +96,19 @@ public struct DemoCaptions: Sendable, Hashable {
 }
 
 extension Panes {
-  static func captions(_ demo: DemoCaptions, _ rect: Rect, _ canvas: inout Canvas) {
+  static func captions(
+    _ demo: DemoCaptions, _ rect: Rect, _ canvas: inout Canvas, now: Instant,
+    format: (Instant) -> String
+  ) {
     canvas.box(rect, title: TerminalText.escaped(demo.title(canvas.glyphs)), focused: false)
     let inner = rect.inner
     var lines: [Line] = []
     if inner.height >= 4 {
       lines.append([("  " + TerminalText.escaped(demo.previous ?? ""), .dim)])
     }
-    let current = TextWidth.wrap(
-      TerminalText.escaped(demo.current ?? ""), width: max(1, inner.width - 2))
+    var said = TerminalText.escaped(demo.current ?? "")
+    if let at = demo.currentAt, now > at { said = "At \(format(at)): " + said }
+    let current = TextWidth.wrap(said, width: max(1, inner.width - 2))
     for row in current.prefix(2) { lines.append([("  " + row, .accent)]) }
     if current.count < 2 { lines.append([("", .normal)]) }
     if let found = demo.found { lines.append(foundLine(found, canvas.glyphs)) }
