@@ -114,6 +114,8 @@ struct UpdateTests {
   func contactKeyEmpty() async throws {
     var m = try await model(width: 120, height: 40, until: 1)
     _ = Inspector.update(&m, .key(.character("c")))
+    // Opened, nothing typed yet: no error before the user has done anything.
+    #expect(!Inspector.view(m).text.contains("empty after trimming"))
     #expect(Inspector.update(&m, .key(.enter)).isEmpty)
     #expect(Inspector.view(m).text.contains("empty"))
     #expect(Inspector.update(&m, .key(.escape)).isEmpty)

@@ -7,8 +7,14 @@ public struct ContactKeyEditor: Sendable, Hashable {
   public var input: LineEditor
   /// Warnings shown after a first Enter; a second Enter applies anyway.
   public var pendingWarnings: [Warning] = []
+  /// Whether a key has been typed or Enter pressed: an empty key is not an error before the
+  /// user has done anything.
+  public var touched = false
 
   public init(current: String?) { input = LineEditor(current ?? "") }
+
+  /// The problem to show now: none before the user has touched the key.
+  public var shownProblem: String? { touched ? problem : nil }
 
   public var problem: String? {
     if case .failure(let rejection) = InputRules.contactKey(input.text) {
@@ -29,6 +35,7 @@ extension Inspector {
       model.mode = .normal
       return []
     case .confirm:
+      editor.touched = true
       guard editor.problem == nil else {
         model.mode = .contactKey(editor)
         return []
@@ -45,7 +52,10 @@ extension Inspector {
       model.mode = .normal
       return [.run(.edit(edit))]
     default:
-      if editor.input.handle(key) { editor.pendingWarnings = [] }
+      if editor.input.handle(key) {
+        editor.pendingWarnings = []
+        editor.touched = true
+      }
       model.mode = .contactKey(editor)
       return []
     }
@@ -73,7 +83,7 @@ extension Inspector {
       inner, 0, [(" key: ", .keyName), (TerminalText.escaped(editor.input.text) + "▏", .input)])
     canvas.line(
       inner, 1, [(" trimmed, 1 to 100 characters; can change, never be cleared (R2.1-R2.3)", .dim)])
-    if let problem = editor.problem {
+    if let problem = editor.shownProblem {
       canvas.line(inner, 3, [(" " + problem, .error)])
     }
     for (index, line) in warnings.joined().enumerated() {
