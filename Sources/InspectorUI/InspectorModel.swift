@@ -75,6 +75,8 @@ public struct InspectorModel: Sendable {
   public var themeName = "default"
   public var title: String
   public var commandHistory: [String] = []
+  /// A command line that was said to need a second run (`Inspector.asksAgain`).
+  public var commandWarned: String?
   public var historyIndex: Int?
 
   /// How times are written: the wall clock in a live session, time since the start for

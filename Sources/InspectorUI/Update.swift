@@ -307,43 +307,4 @@ public enum Inspector {
     model.deviceScreen.views[pane, default: ScrollView(end: .top)].scroll(
       by: delta, count: count, height: rect.inner.height)
   }
-
-  static func commandLine(_ key: Key, _ line: inout LineEditor, _ model: inout InspectorModel)
-    -> [InspectorEffect]
-  {
-    let action = KeyTable.action(for: key, in: .commandLine)
-    switch action {
-    case .cancel:
-      model.mode = .normal
-      return []
-    case .confirm:
-      let text = line.text.trimmingCharacters(in: .whitespaces)
-      model.mode = .normal
-      guard !text.isEmpty else { return [] }
-      if model.commandHistory.last != text { model.commandHistory.append(text) }
-      do {
-        return [.run(try CommandParser.parse(text))]
-      } catch {
-        model.flash = InspectorModel.Flash(text: "\(text): \(error)", isError: true)
-        return []
-      }
-    case .scrollUp, .scrollDown:
-      guard !model.commandHistory.isEmpty else { return [] }
-      let index: Int
-      if action == .scrollUp {
-        index = max(0, (model.historyIndex ?? model.commandHistory.count) - 1)
-      } else {
-        index = min(
-          model.commandHistory.count, (model.historyIndex ?? model.commandHistory.count) + 1)
-      }
-      model.historyIndex = index
-      line = LineEditor(index < model.commandHistory.count ? model.commandHistory[index] : "")
-      model.mode = .commandLine(line)
-      return []
-    default:
-      _ = line.handle(key)
-      model.mode = .commandLine(line)
-      return []
-    }
-  }
 }

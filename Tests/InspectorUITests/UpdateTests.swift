@@ -96,6 +96,31 @@ struct UpdateTests {
     #expect(Inspector.update(&m, .key(.enter)) == [.run(.edit(.setContactKey("test")))])
   }
 
+  @Test(":help opens the help, as ? does")
+  func commandLineHelp() async throws {
+    var m = try await model(width: 120, height: 40, until: 1)
+    _ = Inspector.update(&m, .key(.character(":")))
+    _ = type("help", into: &m)
+    #expect(Inspector.update(&m, .key(.enter)).isEmpty)
+    #expect(Inspector.view(m).text.contains("Keys (Esc closes)"))
+  }
+
+  @Test("the command line asks again, as the editor does, before a key that orphans a contact")
+  func commandLineAsksAgain() async throws {
+    // Launched and registered without a key: the server made one up (R8.2).
+    var m = try await model(width: 120, height: 40, until: 1)
+    _ = Inspector.update(&m, .key(.character(":")))
+    _ = type("contact-key set alice@example.com", into: &m)
+    #expect(Inspector.update(&m, .key(.enter)).isEmpty)
+    let said = try #require(m.flash)
+    #expect(said.isError && said.text.contains("orphans that contact (R8.2)"), "\(said.text)")
+    // Run again (recalled from the history): applied.
+    _ = Inspector.update(&m, .key(.character(":")))
+    _ = Inspector.update(&m, .key(.up))
+    #expect(
+      Inspector.update(&m, .key(.enter)) == [.run(.edit(.setContactKey("alice@example.com")))])
+  }
+
   @Test(
     "contact key editor: a warning wraps inside the dialog instead of being cut",
     arguments: [80, 120])
