@@ -71,7 +71,9 @@ extension RunEvent {
     case .edited(let change):
       line.add("target", change.target.description)
       line.add("change", change.summary)
-      line.add("windowOpenedAt", change.firstAt.seconds)
+      // Since when this field has been changed and not yet sent (the window is the
+      // `scheduled` event's: its `at` and `openedBy`).
+      line.add("pendingSince", change.firstAt.seconds)
     case .inputRejected(let rejection):
       line.add("rule", rejection.rule)
       line.add("field", rejection.field)

@@ -138,8 +138,17 @@ struct ScenarioTests {
       steps:
         - { at: 0s, do: ["server fail 503 times 1", launch] }
         - { at: 1m, expect: "sent == 1" }
+        - { at: 2m, do: tag add a }
+        - { at: 130s, do: tag add b }
       """
     let report = try await ScenarioRunner.run(try ScenarioParser.parse(yaml, source: "s.yaml"))
+    // An edit says since when its own change waits, not the window's opening (that is the
+    // scheduled event's): the second tag's is its own time.
+    let edits = report.events.filter { $0.type == "edited" }.compactMap {
+      (try? JSONSerialization.jsonObject(with: Data($0.jsonLine.utf8)) as? [String: Any])?[
+        "pendingSince"] as? Double
+    }
+    #expect(edits == [0, 120, 130])
     for event in report.events {
       let line = event.jsonLine
       #expect(line.hasPrefix("{\"t\":"))
