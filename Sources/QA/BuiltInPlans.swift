@@ -77,7 +77,7 @@ public enum BuiltInPlans {
 
   static let retryAfter = """
     name: retry-after
-    description: A 429 with Retry-After 120; the next registration waits for it (R4.4).
+    description: A 429 with Retry-After 120; the next registration waits for it (R4.2).
     steps:
     \(retryAfterSteps)
     """

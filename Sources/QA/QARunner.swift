@@ -166,7 +166,18 @@ public struct QARunner: Sendable {
               QAJudge.detailed)
           }
           if Task.isCancelled {
-            return result(.notRun, ["the run was stopped before this step was decided"] + evidence)
+            // What the wait had seen: a lead acts on "no registration arrived" (the app is
+            // not pointed at the receiver) differently from one that did not decide it.
+            let waited = DurationText.describe((clock.now() - started).rounded())
+            let seen =
+              !evidence.isEmpty
+              ? evidence
+              : bound[choice] == nil
+                ? [
+                  "in \(waited) of waiting no registration from the app reached the receiver: is the app pointed at it?"
+                ]
+                : ["in \(waited) of waiting the app sent nothing that decides it"]
+            return result(.notRun, ["the run was stopped before this step was decided"] + seen)
           }
           return result(
             .timedOut,

@@ -108,8 +108,12 @@ struct QA: AsyncParsableCommand {
     if let written = session.front.written { Output.line(written) }
     try writeReports(result)
     if signal != nil {
-      Output.error(
-        "regctl qa: stopped; the report so far is written, the steps not reached marked not run")
+      let files = [report, junit].compactMap { $0 }.map(TerminalText.escaped)
+      let written =
+        files.isEmpty
+        ? "the report so far is above"
+        : "the report so far is in \(files.joined(separator: " and "))"
+      Output.error("regctl qa: stopped; \(written), the steps not reached marked not run")
       throw ExitCode(130)
     }
     if !result.passed { throw ExitCode(1) }

@@ -46,6 +46,21 @@ struct QARunOutputTests {
     #expect(xml.firstMatch(of: #/time="[0-9.]+e-?\d+"/#) == nil)
   }
 
+  @Test("Ctrl-C while waiting for a registration that never came: the report says none arrived")
+  func interruptedWaiting() async throws {
+    let markdown = try temporaryFile("waiting.md", "")
+    let process = try InteractiveProcess(
+      try regctlURL(), ["qa", "first-registration", "--yes", "--port", "0", "--report", markdown])
+    #expect(try await process.readLine { $0.hasPrefix("step 2/") } != nil)
+    kill(process.processIdentifier, SIGINT)
+    #expect(try await process.finish() == 130)
+    let report = try String(contentsOfFile: markdown, encoding: .utf8)
+    #expect(
+      report.contains(
+        "no registration from the app reached the receiver: is the app pointed at it?"),
+      "\(report)")
+  }
+
   @Test("a bad --fail-on or --allow exits 2 with what would do; --allow takes finding codes")
   func gates() async throws {
     for arguments in [["--fail-on", "sometimes"], ["--allow", "contactKeyChangd"]] {
