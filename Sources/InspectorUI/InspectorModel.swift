@@ -42,6 +42,9 @@ public struct InspectorModel: Sendable {
   public var server: ServerSnapshot? { snapshot?.server }
   /// A receiver session's address, for the app's server URL.
   public let receivingAt: String?
+  /// The app to configure, said under the receiver's address while no app has registered
+  /// (the demo app's id and token; a header cuts them on a narrow screen).
+  public var receivingApp: [String] = []
   public var screen: Screen
   /// The Fleet view's fleet, once computed.
   public var fleet: FleetShow?

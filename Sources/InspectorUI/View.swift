@@ -217,31 +217,32 @@ extension Inspector {
 
   static func help(_ model: InspectorModel, _ canvas: inout Canvas) {
     let bindings = KeyTable.help(on: model.screen, abilities: model.abilities)
-    // One column when it fits; two side by side on a short screen.
+    // One column when it fits; two side by side on a short screen. A description wider than
+    // its column goes on under itself rather than being cut.
     let rows = model.height - 6
-    let columns = bindings.count <= rows ? 1 : 2
-    let perColumn = (bindings.count + columns - 1) / columns
-    let width = min(model.width - 4, columns == 1 ? 80 : model.width - 4)
+    var columns = 1
+    var width = min(model.width - 4, 80)
+    var lines = helpLines(bindings, keyWidth: 16, width: width - 3)
+    if lines.count > rows {
+      columns = 2
+      width = model.width - 4
+      lines = helpLines(bindings, keyWidth: 8, width: (width - 2) / 2 - 1)
+      // Too short for the descriptions whole: a row a key, cut at the column's edge, so
+      // that every key is still seen.
+      if (lines.count + 1) / 2 > rows {
+        lines = helpLines(bindings, keyWidth: 8, width: Int.max / 2)
+      }
+    }
+    let perColumn = (lines.count + columns - 1) / columns
     let rect = dialog(
       model, width: width, height: perColumn + 4, title: "Keys (Esc closes)", &canvas)
     let inner = rect.inner
     let columnWidth = inner.width / columns
-    for (index, binding) in bindings.enumerated() {
+    for (index, line) in lines.enumerated() {
       let column = index / perColumn
-      let keys = binding.keys.map(\.label).joined(separator: " ")
-      let keyWidth = columns == 1 ? 16 : 8
       let cell = Rect(
         x: inner.x + column * columnWidth, y: inner.y, width: columnWidth - 1, height: inner.height)
-      canvas.line(
-        cell, index % perColumn,
-        [
-          (
-            " "
-              + TextWidth.truncate(keys, to: keyWidth - 1).padding(
-                toLength: keyWidth, withPad: " ", startingAt: 0), .keyName
-          ),
-          (binding.help, .normal),
-        ])
+      canvas.line(cell, index % perColumn, line)
     }
     let abilities = model.abilities
     let commands =
@@ -251,5 +252,24 @@ extension Inspector {
         ? " Commands: tag add TAG, attr set KEY VALUE, contact-key set KEY, server fail 503 times 3"
         : abilities.contains(.localServer) ? " Commands: server fail 503 times 3, server down" : nil
     if let commands { canvas.line(inner, perColumn + 1, [(commands, .dim)]) }
+  }
+
+  /// Each binding's keys, then its description wrapped to `width`, what follows indented
+  /// under the first line.
+  static func helpLines(_ bindings: [KeyBinding], keyWidth: Int, width: Int) -> [Line] {
+    bindings.flatMap { binding -> [Line] in
+      let keys = binding.keys.map(\.label).joined(separator: " ")
+      let shown =
+        " "
+        + TextWidth.truncate(keys, to: keyWidth - 1).padding(
+          toLength: keyWidth, withPad: " ", startingAt: 0)
+      let wrapped = TextWidth.wrap(binding.help, width: max(10, width - keyWidth - 1))
+      return wrapped.enumerated().map { index, text in
+        [
+          (index == 0 ? shown : String(repeating: " ", count: keyWidth + 1), .keyName),
+          (text, .normal),
+        ]
+      }
+    }
   }
 }

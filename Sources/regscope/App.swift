@@ -57,6 +57,9 @@ final class App {
 
   func useASCII() { dispatch(.glyphs(.ascii)) }
 
+  /// The app a receiver's user configures, said under its address until one registers.
+  func showReceivingApp(_ lines: [String]) { model.receivingApp = lines }
+
   /// Demo mode: the caption area, and times since the demo's start.
   func showDemo(_ scenario: Scenario, pace: DemoPace?) {
     demoPace = pace

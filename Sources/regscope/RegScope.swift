@@ -166,6 +166,7 @@ struct RegScope: AsyncParsableCommand {
         hasLocalServer: opened.hasLocalServer, receivingAt: opened.receivingAt,
         theme: look.theme, monochrome: look.monochrome, wakes: wakes, work: work)
       look.apply(to: app)
+      app.showReceivingApp(opened.receivingApp)
       app.qa = qaRun
       if let demo = opened.demo { app.showDemo(demo.scenario, pace: demo.session.pace) }
       let why = app.run(first: first, started: started)

@@ -27,6 +27,8 @@ struct OpenedJob {
   /// The receiving session itself, when the job receives real apps: its server (for a QA run)
   /// and its front (for what it wrote).
   var receiver: ReceiverSession?
+  /// What the receiver's empty device list says of the app to configure, under its address.
+  var receivingApp: [String] = []
 }
 
 extension RegScope {
@@ -122,7 +124,8 @@ extension RegScope {
     }
     return OpenedJob(
       session: session,
-      title: "app \(session.engineConfiguration.appID) → \(session.destination)",
+      // The app id in short (the record pane has it whole): the header keeps the server.
+      title: "app \(Self.short(session.engineConfiguration.appID)) → \(session.destination)",
       warnings: session.engineConfiguration.startupWarnings, hasLocalServer: !session.isRemote)
   }
 
@@ -142,10 +145,15 @@ extension RegScope {
         : "app \(app.settings.appID)"
     let relay = receiver.upstream.map { ", relayed to " + HTTPNetwork.relayShown($0) } ?? ""
     return OpenedJob(
-      session: session, title: "\(shownApp) ← real apps, \(session.destination)\(relay)",
+      // Where to point the app first: a narrow header cuts the end, not the address (the
+      // demo app's id and token are whole in the empty device list).
+      session: session, title: "\(session.destination)\(relay) · \(shownApp)",
       warnings: (receiver.exposureWarning.map { [$0] } ?? []) + app.warnings,
       hasLocalServer: true,
-      receivingAt: session.url, receiver: session)
+      receivingAt: session.url, receiver: session,
+      receivingApp: app.source == .demo && !app.anyApp
+        ? ["with the demo app's id and token:", app.settings.appID, app.settings.accessToken]
+        : [])
   }
 
   /// The app the receiver accepts: `--app-id` and a token, the app's --config, --any-app, or
@@ -172,5 +180,10 @@ extension RegScope {
       )
     }
     return plan
+  }
+
+  /// An app id as a header shows it: a GUID's first group (the record pane has it whole).
+  static func short(_ appID: String) -> String {
+    appID.count > 12 ? String(appID.prefix(8)) : appID
   }
 }

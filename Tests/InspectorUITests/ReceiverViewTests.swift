@@ -203,6 +203,26 @@ struct ReceiverViewTests {
     #expect(first() > 0, "opening a step follows it again")
   }
 
+  @Test(
+    "while no app has registered, the list says where to point it and the demo app's id and token, whole"
+  )
+  func emptyListSaysTheApp() {
+    var model = InspectorModel(
+      width: 120, height: 40,
+      title:
+        "receiving on http://127.0.0.1:8080 · demo app 0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b, token demo-access-token-012345",
+      receivingAt: "http://127.0.0.1:8080")
+    model.receivingApp = [
+      "with the demo app's id and token:", "0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b",
+      "demo-access-token-012345",
+    ]
+    let text = Inspector.view(model).text
+    let header = text.split(separator: "\n").first.map(String.init) ?? ""
+    #expect(header.contains("receiving on http://127.0.0.1:8080"), "\(header)")
+    #expect(text.contains("  0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b"))
+    #expect(text.contains("  demo-access-token-012345"))
+  }
+
   @Test("? on the receiver lists only the keys that work there")
   func helpListsWorkingKeys() throws {
     var model = InspectorModel(
@@ -225,6 +245,9 @@ struct ReceiverViewTests {
     let text = Inspector.view(model).text
     #expect(text.contains("Go to pane 1-4") && !text.contains("Edit attributes"))
     #expect(!text.contains("tag add") && !text.contains("QA:"))
+    // Every description is read whole at 120 columns: a long one goes on under itself.
+    #expect(text.contains("arrive (or back)") && text.contains("the body"), "\(text)")
+    #expect(!text.split(separator: "\n").contains { $0.contains("…") }, "\(text)")
     // With a QA plan running, its keys are listed, and work.
     var qa = model
     _ = Inspector.update(&qa, .key(.escape))

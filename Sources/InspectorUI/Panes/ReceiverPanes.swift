@@ -138,6 +138,11 @@ enum ReceiverPanes {
     lines.append([("  " + TerminalText.escaped(url), .accent)])
     lines.append([("or, from the Android emulator,", .dim)])
     lines.append([("  http://10.0.2.2:\(TerminalText.escaped(port))", .accent)])
+    for (index, line) in model.receivingApp.enumerated() {
+      lines.append(
+        index == 0
+          ? [(TerminalText.escaped(line), .dim)] : [("  " + TerminalText.escaped(line), .accent)])
+    }
     lines.append([("  (docs/watch.md: Watch your own app)", .dim)])
     return lines
   }
