@@ -160,7 +160,8 @@ public struct DeviceWatch: Sendable {
       device.lastRefusal = refusal
       if refusal.isSetups { device.setupRefusalsCounted += 1 }
     } else {
-      device.forgiveSetupRefusals()
+      // The server (or a capture's tenant) answered: the token and app were right.
+      if status != nil { device.forgiveSetupRefusals() }
       findings = RegistrationJudge.judge(
         JudgedRequest(
           payload: payload, at: now, status: status, retryAfter: retryAfter,

@@ -23,9 +23,12 @@ extension Inspector {
         model.mode = .help
         return []
       }
+      // A warning holds for the very next run of the same line only.
+      let warned = model.commandWarned
+      model.commandWarned = nil
       do {
         let command = try CommandParser.parse(text)
-        if asksAgain(command, text, &model) { return [] }
+        if asksAgain(command, text, warned: warned, &model) { return [] }
         return [.run(command)]
       } catch {
         model.flash = InspectorModel.Flash(text: "\(text): \(error)", isError: true)
@@ -54,15 +57,14 @@ extension Inspector {
   /// `contact-key set KEY` that is generic (R2.4) or orphans a contact (R8.2, R8.3): not run
   /// the first time; the warning is said, and the same line run again applies it (`c`'s
   /// editor asks the same way).
-  static func asksAgain(_ command: Command, _ text: String, _ model: inout InspectorModel) -> Bool {
+  static func asksAgain(
+    _ command: Command, _ text: String, warned: String?, _ model: inout InspectorModel
+  ) -> Bool {
     guard case .edit(let edit) = command, case .setContactKey = edit else { return false }
     let warnings = preview(edit, model).warnings.filter {
       $0.code == .genericContactKey || $0.code == .orphanRisk
     }
-    guard !warnings.isEmpty, model.commandWarned != text else {
-      model.commandWarned = nil
-      return false
-    }
+    guard !warnings.isEmpty, warned != text else { return false }
     model.commandWarned = text
     let said = warnings.map { "\($0.message) (\($0.rule))" }.joined(separator: "; ")
     model.flash = InspectorModel.Flash(

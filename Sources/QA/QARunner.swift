@@ -173,9 +173,7 @@ public struct QARunner: Sendable {
               !evidence.isEmpty
               ? evidence
               : bound[choice] == nil
-                ? [
-                  "in \(waited) of waiting no registration from the app reached the receiver: is the app pointed at it?"
-                ]
+                ? [await nothingTaken(waited: waited, before: before)]
                 : ["in \(waited) of waiting the app sent nothing that decides it"]
             return result(.notRun, ["the run was stopped before this step was decided"] + seen)
           }
@@ -190,6 +188,20 @@ public struct QARunner: Sendable {
         await clock.sleep(until: deadline, orUntil: server.watchChanged, movesPast: generation)
       }
     }
+  }
+
+  /// Why no device was found by a stopped wait: the receiver refused what came (the newest
+  /// refusal, its reason and fix), or nothing came at all.
+  private func nothingTaken(waited: String, before: [String: Int]) async -> String {
+    let refused = await server.watchedDevices(newest: DeviceWatch.deviceLimit).first {
+      $0.registrationCount > (before[$0.deviceID] ?? 0) && $0.lastRefusal != nil
+    }
+    if let refused, let refusal = refused.lastRefusal {
+      return
+        "in \(waited) of waiting the receiver took no registration: it refused \(TerminalText.escaped(refused.deviceID)) (\(refusal.status)), \(TerminalText.escaped(refusal.summary))"
+    }
+    return
+      "in \(waited) of waiting no registration from the app reached the receiver: is the app pointed at it?"
   }
 
   /// The device `choice` names, once it has registered.

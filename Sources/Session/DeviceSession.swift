@@ -266,21 +266,23 @@ public final class DeviceSession: Session {
   /// inspector's `n` and the shell's `jump`.
   public func jumpToNextDeadline() async -> Instant? {
     let serverDue = isRemote ? nil : await server.nextDeadline
-    guard let next = Instant.earliest(await engine?.nextDeadline, serverDue) else { return nil }
+    let next = Instant.earliest(await engine?.nextDeadline, serverDue)
     if let pace, !pace.isFinished {
       // The demo walks there itself, so every check still sees it happen in order.
+      guard let next else { return nil }
       pace.skipToNext()
       return max(next, now)
     }
     if case .virtual = clock {
-      // A demo that has ended: what it left due (a registration still to process, a send)
-      // happens when asked for, on its virtual clock.
-      let target = max(next, now)
+      // A demo that has ended: what it left due (a registration still to process, a send,
+      // an answer on the simulated wire) happens when asked for, on its virtual clock.
+      guard let due = await nextDeadline() else { return nil }
+      let target = max(due, now)
       guard (try? await advance(to: target)) != nil else { return nil }
       publisher.changed()
       return target
     }
-    guard case .scaled(let clock, _) = clock else { return nil }
+    guard let next, case .scaled(let clock, _) = clock else { return nil }
     clock.jump(to: next)
     publisher.changed()
     return next

@@ -121,6 +121,21 @@ struct UpdateTests {
       Inspector.update(&m, .key(.enter)) == [.run(.edit(.setContactKey("alice@example.com")))])
   }
 
+  @Test("the command line's warning holds for the very next run of the same line only")
+  func commandLineWarningIsForTheNextRun() async throws {
+    var m = try await model(width: 120, height: 40, until: 1)
+    for text in ["contact-key set alice@example.com", "tag add x"] {
+      _ = Inspector.update(&m, .key(.character(":")))
+      _ = type(text, into: &m)
+      _ = Inspector.update(&m, .key(.enter))
+    }
+    // Another command ran in between: the warning is said again, nothing applied.
+    _ = Inspector.update(&m, .key(.character(":")))
+    _ = type("contact-key set alice@example.com", into: &m)
+    #expect(Inspector.update(&m, .key(.enter)).isEmpty)
+    #expect(m.flash?.text.contains("not applied") == true)
+  }
+
   @Test(
     "contact key editor: a warning wraps inside the dialog instead of being cut",
     arguments: [80, 120])

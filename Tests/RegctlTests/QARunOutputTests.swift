@@ -61,6 +61,28 @@ struct QARunOutputTests {
       "\(report)")
   }
 
+  @Test(
+    "Ctrl-C after the receiver refused the app's registration: the report says why, not 'none came'"
+  )
+  func interruptedRefused() async throws {
+    let markdown = try temporaryFile("refused.md", "")
+    let process = try InteractiveProcess(
+      try regctlURL(), ["qa", "first-registration", "--yes", "--port", "0", "--report", markdown])
+    let line = try await process.readLine { $0.contains("point the app at") } ?? ""
+    let port = Int(line.split(separator: ":").last ?? "") ?? 0
+    #expect(try await process.readLine { $0.hasPrefix("step 2/") } != nil)
+    let request = ServeBinaryTests.androidRegistration(
+      device: "QA-WRONG", app: "0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b",
+      token: "wrong-token-000000000000")
+    let answer = try await rawExchange(port: port, Array(request.utf8))
+    #expect(answer.hasPrefix("HTTP/1.1 401"))
+    kill(process.processIdentifier, SIGINT)
+    #expect(try await process.finish() == 130)
+    let report = try String(contentsOfFile: markdown, encoding: .utf8)
+    #expect(
+      report.contains("the receiver took no registration: it refused QA-WRONG (401)"), "\(report)")
+  }
+
   @Test("a bad --fail-on or --allow exits 2 with what would do; --allow takes finding codes")
   func gates() async throws {
     for arguments in [["--fail-on", "sometimes"], ["--allow", "contactKeyChangd"]] {

@@ -36,6 +36,10 @@ struct JSONTextTests {
       "é ü 日本 😀", "mixed \u{9B}é\"\u{202E}😀\n",
       // Escapes only: past the room first made for the text, written again into more.
       String(repeating: "\u{01}\"\u{85}", count: 64),
+      // An escape right after seven plain bytes, where the first room runs out: written
+      // again, never past the room's end.
+      "\u{1}\u{1}\u{1}abcdefg\u{1}",
+      "uvwxyz" + String(repeating: "\"", count: 18) + "abcdefg\"",
     ])
   func quoting(text: String) throws {
     let quoted = JSONText.quoted(text)
@@ -44,6 +48,34 @@ struct JSONTextTests {
       try JSONSerialization.jsonObject(
         with: Data("[\(quoted)]".utf8)) as? [String]
     #expect(read == [text])
+  }
+
+  @Test("the escaper never writes past the room it is given, whatever the text and the room")
+  func staysInItsRoom() {
+    // Texts of escapes and plain runs in every mix, each written into every room from none
+    // to the most it needs, with guard bytes after the room: a write past it changes them.
+    let pieces = ["a", "abcdefg", "\"", "\u{1}", "é", "\u{202E}", "😀", "\\", "\u{7F}"]
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<300 {
+      let text = (0..<Int.random(in: 1...12, using: &generator)).map { _ in
+        pieces.randomElement(using: &generator) ?? "a"
+      }.joined()
+      var utf8 = Array(text.utf8)
+      let most = JSONText.escapedRoom(utf8.count)
+      for room in 0...most {
+        var buffer = [UInt8](repeating: 0xAA, count: room + 16)
+        let written = utf8.withUnsafeMutableBufferPointer { source in
+          buffer.withUnsafeMutableBufferPointer { out in
+            JSONText.writeEscaped(
+              UnsafeBufferPointer(source), to: out.baseAddress!, end: out.baseAddress! + room)
+          }
+        }
+        #expect(
+          buffer[room...].allSatisfy { $0 == 0xAA }, "\(text) in \(room): wrote past its room")
+        if room == most { #expect(written != nil, "\(text): the most room was not enough") }
+        if let written { #expect(written <= room) }
+      }
+    }
   }
 
   @Test("a long text (read eight bytes at a time) escapes each kind of character at every place")

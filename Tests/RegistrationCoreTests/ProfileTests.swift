@@ -93,6 +93,7 @@ struct ProfileTests {
     h.respond = { _ in .answered(status: 201, retryAfter: nil) }
     h.edit(.addTag("c"), at: 200)
     record(&h, h.machine.setAppState(.background, now: h.now))
+    #expect(Self.changeRules(h).last?.contains("but the server's Retry-After still holds") == true)
     h.advance(to: 650)
     #expect(h.sendTimes.allSatisfy { $0 <= 101 || $0 >= 701 })
   }

@@ -15,6 +15,13 @@ extension Panes {
       : "a change now waits \(DurationText.describe(wait.rounded(.up)))"
   }
 
+  /// What the device does with an attempt it will not send yet: Android answers it 429
+  /// itself; iOS holds it (its Retry-After is looked at later).
+  static func heldOnDevice(_ profile: SDKProfile) -> String {
+    if case .throttleAlarm = profile.schedule { return "answered 429 on the device" }
+    return "held on the device"
+  }
+
   static func throttle(_ model: InspectorModel) -> [Line] {
     guard let device = model.device else { return [] }
     switch device.plan {
@@ -53,7 +60,7 @@ extension Panes {
         if let leaves = device.machine.pendingWouldLeave(now: model.now), leaves > at {
           return [
             [("next attempt ", .normal), (countdown, .countdown)],
-            [("answered 429 on the device", .warning)],
+            [(Self.heldOnDevice(device.settings.profile), .warning)],
             [
               ("sent in ", .normal),
               (DurationText.describe((leaves - model.now).rounded(.up)), .countdown),

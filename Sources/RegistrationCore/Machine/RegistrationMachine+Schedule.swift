@@ -57,10 +57,14 @@ extension RegistrationMachine {
     guard case .throttleAlarm = settings.profile.schedule else {
       return settings.profile.changeReason(target)
     }
+    // In the background only the server's Retry-After still holds a send back.
+    let held = throttledUntil(now: at) != nil
     if backgroundFlushAt != nil {
-      return "\(target): the app went to the background, which sends a pending change at once"
+      return held
+        ? "\(target): the app went to the background, but the server's Retry-After still holds: the device answers this attempt 429 and sends when its alarm fires"
+        : "\(target): the app went to the background, which sends a pending change at once"
     }
-    if throttledUntil(now: at) != nil {
+    if held {
       return settings.profile.changeReason(target)
         + ": it is, so the device answers this attempt 429 and sends when its alarm fires"
     }

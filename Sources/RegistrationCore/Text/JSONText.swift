@@ -81,7 +81,9 @@ public enum JSONText {
         let plain = flags == 0 ? 8 : flags.trailingZeroBitCount >> 3
         to += plain
         from += plain
-        if plain == 8 { continue }
+        // Any bytes kept: the room is looked at again before the next write (an escape
+        // right after seven plain bytes may have only one byte of room left).
+        if plain > 0 { continue }
       }
       escapeOne(from: &from, before: last, to: &to)
     }
