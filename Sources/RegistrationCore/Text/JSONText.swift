@@ -81,9 +81,10 @@ public enum JSONText {
         let plain = flags == 0 ? 8 : flags.trailingZeroBitCount >> 3
         to += plain
         from += plain
-        // Any bytes kept: the room is looked at again before the next write (an escape
-        // right after seven plain bytes may have only one byte of room left).
-        if plain > 0 { continue }
+        if plain == 8 { continue }
+        // The store may have left less room than an escape takes (six bytes, after seven
+        // plain ones): the text is then written again into more.
+        guard end - to >= 6 else { return nil }
       }
       escapeOne(from: &from, before: last, to: &to)
     }
