@@ -194,9 +194,11 @@ public final class EngagementHTTPServer: Sendable {
       return port
     }
     let error = failure.withLock { $0 }
-    throw ServerStartError(
-      address: "\(options.host):\(requested)",
-      reason: error.map { "\($0)" } ?? "the server stopped before it listened")
+    // The socket's own error in words, not NIO's description of the call that failed.
+    let reason =
+      (error as? IOError).map { SystemCalls.describeListenError($0.errnoCode) }
+      ?? error.map { "\($0)" } ?? "the server stopped before it listened"
+    throw ServerStartError(address: "\(options.host):\(requested)", reason: reason)
   }
 
   /// Stops accepting connections. Graceful: requests under way are answered first, for at most

@@ -15,6 +15,16 @@ extension LocalEngagementServer {
 
   /// The same story as a short answer, most important first (`FieldExplanation`).
   public func explain(_ deviceID: String) -> [String]? {
-    fields(of: deviceID).map { FieldExplanation.sentences($0) }
+    guard let stories = fields(of: deviceID) else { return nil }
+    let sentences = FieldExplanation.sentences(stories)
+    // Refused before any field could be read (S1), or refused last: that comes first, with
+    // its fix, as the reason nothing (new) arrived.
+    guard let watched = watch.devices[deviceID], let refusal = watched.lastRefusal,
+      stories.registrationsRead == 0 || watched.registrations.last?.refused == true
+    else { return sentences }
+    let times = watched.refusedCount == 1 ? "once" : "\(watched.refusedCount) times"
+    return [
+      "The server refused this device's registration \(times) (S1, \(refusal.status)), so no field arrived from those: \(TerminalText.escaped(refusal.reason)). Fix: \(TerminalText.escaped(refusal.fix))."
+    ] + sentences
   }
 }

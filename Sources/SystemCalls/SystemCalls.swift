@@ -27,6 +27,17 @@ public enum SystemCalls {
     }
   }
 
+  /// Why a server could not listen, as a person reads it, with what to do.
+  public static func describeListenError(_ code: Int32) -> String {
+    switch code {
+    case EADDRINUSE:
+      "the port is in use: is another receiver running? --port 0 takes a free one"
+    case EADDRNOTAVAIL: "this machine has no such address (--listen)"
+    case EACCES: "permission denied: a port below 1024 needs root; take a higher one"
+    default: errorText(code)
+    }
+  }
+
   // MARK: Files
 
   /// Opens `path` read-write, creating it with mode 0600 so it is private from its first byte,

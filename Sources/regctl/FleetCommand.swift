@@ -82,8 +82,16 @@ struct FleetCommand: AsyncParsableCommand {
       throw ValidationError("--jitter must be a share from 0 to 0.9")
     }
     _ = try strategies()
-    if let outage, case .failure(let problem) = FleetText.outage(outage) {
-      throw ValidationError("--outage: \(problem)")
+    if let outage {
+      switch FleetText.outage(outage) {
+      case .failure(let problem): throw ValidationError("--outage: \(problem)")
+      case .success(let planned) where planned.start >= days * 86_400:
+        // Cut to the run's end, it would be an outage of no time at all.
+        throw ValidationError(
+          "--outage \(TerminalText.escaped(outage)): it starts after the run ends (--days \(NumberText.compact(days))); start it earlier or run longer"
+        )
+      case .success: break
+      }
     }
   }
 
@@ -139,7 +147,9 @@ struct FleetCommand: AsyncParsableCommand {
     }
     for line in FleetText.summary(reports, plan: plan) { Output.report(line) }
     Output.report("")
-    Output.report("ran in \(ContinuousClock.now - started)")
+    let elapsed = (ContinuousClock.now - started).components
+    let seconds = Double(elapsed.seconds) + Double(elapsed.attoseconds) / 1e18
+    Output.report("ran in \(String(format: "%.1f", seconds)) s")
   }
 }
 

@@ -30,15 +30,21 @@ extension RegScopeTools {
       let client = device["client"] as? [String: Any] ?? [:]
       let severities = client["severities"] as? [String: Int] ?? [:]
       let sdk = [client["sdk"] as? String, client["sdkVersion"] as? String].compactMap { $0 }
+      let counted = ["violation", "warning", "note"].map { severity in
+        let count = severities[severity] ?? 0
+        return "\(count) \(severity)\(count == 1 ? "" : "s")"
+      }
       return [
         device["deviceID"] as? String ?? "?",
         "sdk " + (sdk.isEmpty ? "not seen by this run" : sdk.joined(separator: " ")),
         (client["profile"] as? String).map { "judged as \($0)" },
         (device["contactKey"] as? String).map { "contact \($0)" } ?? "no contact yet",
-        "findings: \(severities["violation"] ?? 0) violations, \(severities["warning"] ?? 0) warnings, \(severities["note"] ?? 0) notes",
+        "findings: " + counted.joined(separator: ", "),
       ].compactMap { $0 }.joined(separator: "  ")
     }
-    return Answer(text: TerminalText.escaped(lines.joined(separator: "\n")), isError: false)
+    // Each line escaped on its own: the line breaks between them stay line breaks.
+    return Answer(
+      text: lines.map { TerminalText.escaped($0) }.joined(separator: "\n"), isError: false)
   }
 
   func deviceStory(_ deviceID: String, explained: Bool) async -> Answer {

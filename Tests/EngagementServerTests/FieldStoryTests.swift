@@ -124,7 +124,7 @@ struct FieldStoryTests {
     #expect(
       sentences.contains {
         $0.hasPrefix(
-          "Tier=platinum (00:01:40 UTC) is received (201); processed at 00:01:50 UTC (S2): not on the contact yet; the contact still has Tier=gold"
+          "Tier=platinum (00:01:40 UTC) is received (201); processing at 00:01:50 UTC (S2): not on the contact yet; the contact still has Tier=gold"
         )
       }, "\(sentences)")
     #expect(sentences.contains { $0.hasPrefix("AddressId is a reserved word") })
@@ -133,6 +133,30 @@ struct FieldStoryTests {
     rig.clock.advance(to: Instant(100 + 3_600))
     let after = try await rig.explain()
     #expect(!after.contains { $0.contains("at the earliest") }, "\(after)")
+  }
+
+  @Test("S1 a device refused before any field arrived: explain says so first, with the fix")
+  func refusedFirst() async throws {
+    let rig = try Rig()
+    rig.clock.advance(to: Instant(5))
+    // As the HTTP front refuses it: the token first, the small body read to name the device.
+    guard
+      case .invalid(let answer, var refusal)? = EngagementServerCore.authorize(
+        "Bearer wrong-token", settings: rig.server.validationSettings)
+    else {
+      Issue.record("a wrong token was not refused")
+      return
+    }
+    refusal.payload = try WireDecoding.payload(
+      from: Array(sdkBody(attributes: ["Tier": "gold"]).utf8)
+    ).get()
+    _ = await rig.server.receive(
+      .invalid(answer, refusal: refusal), facts: RequestFacts(userAgent: androidAgent))
+    let sentences = try await rig.explain()
+    #expect(
+      sentences.first?.hasPrefix("The server refused this device's registration once (S1, 401)")
+        == true, "\(sentences)")
+    #expect(sentences.first?.contains("Fix: give the app this receiver's access token") == true)
   }
 
   @Test("R8.3 a contact key changed: the old contact orphaned, named in the key's story")

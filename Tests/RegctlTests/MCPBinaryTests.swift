@@ -63,6 +63,9 @@ struct MCPBinaryTests {
     try await Self.processed(serve, 1)
     try await Self.post(serve.port, Self.body(["FirstName": "Bob", "Plan": "pro"]))
     try await Self.processed(serve, 2)
+    try await Self.post(
+      serve.port, Self.body(["FirstName": "Cy"]).replacingOccurrences(of: "MCP-1", with: "MCP-2"))
+    try await Self.processed(serve, 3)
     let mcp = try InteractiveProcess(
       try regctlURL(), ["mcp", "--receiver", "http://127.0.0.1:\(serve.port)"])
     let initialized = try await Self.ask(
@@ -92,6 +95,10 @@ struct MCPBinaryTests {
     let devices = try await Self.call(mcp, 5, "list_devices", [:])
     #expect(devices.text.contains("MCP-1") && devices.text.contains("judged as android@10.0.0"))
     #expect(!devices.text.contains(ServeProcess.token))
+    // A device a line, the lines broken (not a written "\n"), counts in their number.
+    let rows = devices.text.split(separator: "\n")
+    #expect(rows.count == 2 && !devices.text.contains("\\n"), "\(devices.text)")
+    #expect(rows.allSatisfy { $0.contains("0 violations") || $0.contains("1 violation,") })
     let plans = try await Self.call(mcp, 6, "list_qa_plans", [:])
     #expect(plans.text.contains("sdk-upgrade:"))
     let scenario = try await Self.call(mcp, 7, "run_scenario", ["name": "throttle-coalesces"])

@@ -281,6 +281,8 @@ struct FleetBinaryTests {
     #expect(text.stdout.contains("anonymous-only  known-only      both"))
     #expect(text.stdout.contains("orphaned (unreachable, billed)"))
     #expect(text.stdout.contains("peak per minute after the outage"))
+    // How long it ran, rounded as a person reads it.
+    #expect(text.stdout.firstMatch(of: #/ran in \d+\.\d s\n/#) != nil, "\(text.stdout)")
     let json = try await runProcess(
       try regctlURL(), ["fleet", "--devices", "500", "--strategy", "both", "--json"])
     let object = try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any]
@@ -292,6 +294,7 @@ struct FleetBinaryTests {
       (["--outage", "5d"], "--outage: expected START+DURATION"),
       (["--login-share", "nan"], "--login-share must be a share from 0 to 1"),
       (["--days", "1e300"], "--days must be above 0"),
+      (["--outage", "40d+1h:503"], "it starts after the run ends (--days 30)"),
     ] {
       let refused = try await runProcess(try regctlURL(), ["fleet"] + arguments)
       #expect(refused.status != 0, "\(arguments)")

@@ -52,6 +52,20 @@ struct ServeProcess {
 
 @Suite("regctl serve, as a client on loopback sees it", .serialized, .timeLimit(.minutes(2)))
 struct ServeBinaryTests {
+  @Test("a port already in use: said in words, with what to do")
+  func portInUse() async throws {
+    let first = try await ServeProcess.start()
+    let second = try await runProcess(
+      try regctlURL(), ["serve", "--port", "\(first.port)"])
+    #expect(second.status != 0)
+    #expect(
+      second.stderr.contains(
+        "cannot listen on 127.0.0.1:\(first.port): the port is in use: is another receiver running? --port 0 takes a free one"
+      ), "\(second.stderr)")
+    #expect(!second.stderr.contains("bind(descriptor"))
+    try await first.stop()
+  }
+
   @Test("one hostile fault request no longer kills the server; it answers 400 and goes on")
   func hugeFault() async throws {
     let serve = try await ServeProcess.start()

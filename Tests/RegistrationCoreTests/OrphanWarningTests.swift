@@ -38,6 +38,22 @@ struct OrphanWarningTests {
     #expect(second.warnings.map(\.rule) == ["R8.3"])
   }
 
+  @Test("R8.3 a key the server never acknowledged orphans nothing when it changes")
+  func unacknowledgedKey() {
+    var h = CoreHarness(settings: CoreHarness.settings(delay: true))
+    h.respond = { _ in .answered(status: 503, retryAfter: nil) }
+    h.edit(.setContactKey("user.a@example.com"))
+    h.advance(to: 0)
+    #expect(h.machine.state.lastAcknowledged == nil)
+    #expect(h.edit(.setContactKey("user.b@example.com"), at: 30).warnings.isEmpty)
+    // Once B is taken, a change from B warns, naming B.
+    h.respond = { _ in .answered(status: 201, retryAfter: nil) }
+    h.advance(to: 400)
+    let next = h.edit(.setContactKey("user.c@example.com"), at: 500)
+    #expect(next.warnings.map(\.rule) == ["R8.3"])
+    #expect(next.warnings.first?.message.contains("\"user.b@example.com\" is orphaned") == true)
+  }
+
   @Test("preview tells the warnings without applying anything")
   func previewDoesNotApply() {
     let h = CoreHarness.launchedAndRegistered()

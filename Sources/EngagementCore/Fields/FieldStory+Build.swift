@@ -100,7 +100,7 @@ struct FieldStoryBuilder {
   ) -> (FieldStory.Event.Outcome, String?, [String]?) {
     switch registration.status {
     case .received:
-      let waiting = "received (201); processed at \(stamp(registration.processAt)) (S2)"
+      let waiting = "received (201); processing at \(stamp(registration.processAt)) (S2)"
       // Under today's table processing will refuse it: say so now, not in five minutes.
       guard
         case .undefinedAttributes(let names)? = ProcessingRules.refusal(

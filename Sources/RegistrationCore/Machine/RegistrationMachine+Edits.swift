@@ -65,13 +65,18 @@ extension RegistrationMachine {
             "\(quoted(key)) is a generic, non-unique contact key: every device that uses it becomes one contact"
         ))
     }
-    if let old {
-      warnings.append(
-        Warning(
-          code: .orphanRisk, rule: "R8.3",
-          message:
-            "the contact key changes from \(quoted(old)) to \(quoted(key)): \(quoted(old)) is orphaned unless another device still has it"
-        ))
+    // Orphaned is the contact the server holds for this device: the key of the last
+    // registration it acknowledged, not one set here that never got through.
+    let held = state.lastAcknowledged.map { $0.payload.subscriberKey }
+    if let held, let heldKey = held {
+      if heldKey != key {
+        warnings.append(
+          Warning(
+            code: .orphanRisk, rule: "R8.3",
+            message:
+              "the contact key changes from \(quoted(heldKey)) to \(quoted(key)): \(quoted(heldKey)) is orphaned unless another device still has it"
+          ))
+      }
     } else if state.scheduler.sentWithoutContactKey {
       warnings.append(
         Warning(
