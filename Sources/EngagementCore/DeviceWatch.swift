@@ -148,7 +148,8 @@ public struct DeviceWatch: Sendable {
     }
     if facts.userAgent != nil { device.identity = identity }
     let changes =
-      refusal.map { [$0.summary] }
+      // The reason; its fix is the finding's (said once, under it).
+      refusal.map { ["refused: \($0.reason)"] }
       ?? payload.map { PayloadDiff.changes(from: device.lastSent, to: $0) } ?? []
     var findings: [Finding]
     if let refusal {

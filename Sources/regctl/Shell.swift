@@ -71,7 +71,8 @@ struct Shell: AsyncParsableCommand {
 enum ShellCommands {
   /// Returns false to quit.
   static func handle(_ text: String, session: DeviceSession, json: Bool) async throws -> Bool {
-    switch text.split(separator: " ").first.map(String.init) ?? "" {
+    // The shell's own words in any case, as a person types them ("QUIT").
+    switch text.split(separator: " ").first.map { $0.lowercased() } ?? "" {
     case "quit", "exit":
       return false
     case "help":
@@ -105,7 +106,7 @@ enum ShellCommands {
     do {
       command = try CommandParser.parse(text)
     } catch {
-      report("error: \(error)", json: json)
+      report("error: \(error); the shell's own: help, state, wait DURATION, jump, quit", json: json)
       return true
     }
     do {

@@ -174,6 +174,21 @@ struct HARReaderTests {
     #expect(report.contains("EVIL"))
   }
 
+  @Test("a refused registration is said with its fix once, and the columns keep their gap")
+  func refusedOnce() throws {
+    let body = sdkBody(device: "R1")
+    let judge = try judged(
+      har([
+        entry("2026-11-22T10:00:00Z", body: body),
+        entry("2026-11-22T10:01:10Z", body: sdkBody(device: "R1", tags: ["ALL", "x"])),
+        entry("2026-11-22T10:02:30Z", body: body, status: 401),
+      ]))
+    let report = CaptureText.report(judge, sources: ["capture.har"])
+    #expect(report.components(separatedBy: "fix: ").count == 2, "\(report)")
+    // "+1 min 10 s" (eleven characters) and its status stay apart, in their column.
+    #expect(report.contains("+1 min 10 s   201"), "\(report)")
+  }
+
   @Test("a capture of many entries reads one entry at a time")
   func manyEntries() throws {
     let ignored = entry(

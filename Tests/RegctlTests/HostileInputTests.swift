@@ -65,6 +65,17 @@ struct HostileInputTests {
     #expect(shell.stdout.contains("\"record\""))  // the shell went on to the next command
   }
 
+  @Test("the shell: an unknown word lists the shell's own words too; QUIT quits as quit does")
+  func shellWords() async throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "regctl-words-\(UUID().uuidString)"
+    ).path
+    let shell = try await regctl(["shell", "--state", folder], input: "flarp\nQUIT\nstate\n")
+    #expect(shell.status == 0, "\(shell.stderr)")
+    #expect(shell.stdout.contains("the shell's own: help, state, wait DURATION, jump, quit"))
+    #expect(!shell.stdout.contains("\"record\""), "QUIT did not quit: state ran after it")
+  }
+
   @Test("escape sequences in a scenario, its YAML error or its data never print raw")
   func noRawEscapes() async throws {
     let described = try temporaryFile(

@@ -99,7 +99,7 @@ public enum CaptureText {
   static func registrationLines(_ entry: WatchedRegistration) -> [String] {
     let retry = entry.retryAfter.map { " Retry-After \(NumberText.compact($0)) s" } ?? ""
     var lines = [
-      "  \(stamp(entry.at))  \(padded(interval(entry), 10)) \(status(entry))\(retry)"
+      "  \(stamp(entry.at))  \(padded(interval(entry), 13)) \(status(entry))\(retry)"
         + (entry.changes.isEmpty ? "" : "  " + entry.changes.joined(separator: "; "))
     ]
     for finding in entry.findings {
