@@ -113,14 +113,17 @@ extension Inspector {
   }
 
   /// The Fields pane asks for the chosen device's field stories when it is shown and the
-  /// device, its newest request, or what the server has processed is not what they were asked
-  /// for (a value waiting for processing is accepted or rejected later, with no request from
-  /// the device). Another device starts at its first field, with no story open.
+  /// device or its newest request is not the one they were asked for, or when a value it
+  /// shows waits for processing and the server has processed since (accepted or rejected
+  /// later, with no request from the device; a busy receiver processes all the time, and a
+  /// story with nothing waiting is not asked for again for that). Another device starts at
+  /// its first field, with no story open.
   static func fieldsWanted(_ model: inout InspectorModel) -> [InspectorEffect] {
     guard model.receiver.fieldsShown, let device = model.selectedDevice else { return [] }
     let processed = model.server.map { $0.stats.processed + $0.stats.rejected } ?? 0
+    let waits = model.receiver.fields?.fields.contains { $0.latest?.outcome == .waiting } ?? false
     if let loaded = model.receiver.fieldsLoadedFor, loaded.deviceID == device.deviceID,
-      loaded.lastSeen == device.lastSeen, loaded.processed == processed
+      loaded.lastSeen == device.lastSeen, !waits || loaded.processed == processed
     {
       return []
     }

@@ -35,6 +35,23 @@ struct WhyViewTests {
         profile: .ios, nextSend: nil))
   }
 
+  /// A device's stories with a value still waiting for processing (S2).
+  static func waitingStories(_ device: String) throws -> DeviceFieldStories {
+    let payload = try JSONDecoder().decode(
+      RegistrationPayload.self,
+      from: Data(#"{"deviceID":"\#(device)","etAppId":"app","platform":"iOS"}"#.utf8))
+    return DeviceFieldStories.build(
+      deviceID: device,
+      registrations: [
+        ServerRegistration(
+          id: 1, receivedAt: Instant(0), processAt: Instant(10), status: .received,
+          payload: payload)
+      ],
+      facts: FieldFacts(
+        device: nil, otherDevices: [], orphaned: [], definedAttributes: nil, profile: .ios,
+        nextSend: nil))
+  }
+
   @Test("W asks for the chosen device's fields, shows why, and asks again only when it moves")
   func toggles() throws {
     var watch = DeviceWatch()
@@ -60,6 +77,17 @@ struct WhyViewTests {
     let core = EngagementServerCore(settings: ServerSettings(appID: "app", accessToken: "t"))
     var server = core.snapshot(limit: 10, now: Instant(12), storeProblem: nil)
     server.stats.processed = 1
+    // Nothing shown waits: the server's processing of other devices asks nothing.
+    let busy = Inspector.update(
+      &model,
+      .snapshot(
+        .receiver(
+          .init(
+            server: server, watched: Array(watch.devices.values), notice: nil, now: Instant(12)))
+      ))
+    #expect(busy.isEmpty)
+    _ = Inspector.update(&model, .fields(try Self.waitingStories("PHONE"), deviceID: "PHONE"))
+    server.stats.processed = 2
     let processed = Inspector.update(
       &model,
       .snapshot(
@@ -78,21 +106,7 @@ struct WhyViewTests {
 
   @Test("a field whose newest value waits for processing does not read 'arrived as sent'")
   func waitingIsNotArrived() throws {
-    let payload = try JSONDecoder().decode(
-      RegistrationPayload.self,
-      from: Data(
-        #"{"deviceID":"P","etAppId":"app","platform":"iOS"}"#
-          .utf8))
-    let stories = DeviceFieldStories.build(
-      deviceID: "P",
-      registrations: [
-        ServerRegistration(
-          id: 1, receivedAt: Instant(0), processAt: Instant(10), status: .received,
-          payload: payload)
-      ],
-      facts: FieldFacts(
-        device: nil, otherDevices: [], orphaned: [], definedAttributes: nil, profile: .ios,
-        nextSend: nil))
+    let stories = try Self.waitingStories("P")
     let key = try #require(stories.fields.first { $0.kind == .contactKey })
     #expect(key.latest?.outcome == .waiting)
     let text = FieldsPane.storyLines(key, width: 70).map { $0.map(\.0).joined() }
