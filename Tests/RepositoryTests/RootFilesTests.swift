@@ -1,0 +1,44 @@
+import Foundation
+import Testing
+
+/// The repository's root holds the package, its docs and its tools, nothing left over from a
+/// benchmark or a profiler (a perf.data or a wrk run once sat there, committed by mistake).
+@Suite("the repository's root", .timeLimit(.minutes(1)))
+struct RootFilesTests {
+  static let expected: Set<String> = [
+    ".ci", ".git", ".gitignore", ".github", ".swift-format", "Benchmarks", "Package.swift",
+    "README.md", "Sources", "Tests", "Themes", "docs",
+  ]
+
+  /// What git tracks at the root: a new clone's view, whatever a developer's folder holds.
+  static func tracked() throws -> Set<String> {
+    let git = Process()
+    git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    git.arguments = ["git", "-C", repository.path, "ls-files"]
+    let out = Pipe()
+    git.standardOutput = out
+    try git.run()
+    let data = out.fileHandleForReading.readDataToEndOfFile()
+    git.waitUntilExit()
+    return Set(
+      String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+        $0.split(separator: "/").first.map(String.init)
+      })
+  }
+
+  @Test("no stray file at the root: only the package, its docs, tests and tools")
+  func noStrayFiles() throws {
+    let stray = try Self.tracked().subtracting(Self.expected)
+    #expect(stray.isEmpty, "stray files at the root: \(stray.sorted())")
+  }
+
+  @Test(".gitignore keeps profiler and benchmark output out", arguments: ["perf.data", "bwrk.txt"])
+  func ignored(name: String) throws {
+    let git = Process()
+    git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+    git.arguments = ["git", "-C", repository.path, "check-ignore", "-q", name]
+    try git.run()
+    git.waitUntilExit()
+    #expect(git.terminationStatus == 0, "\(name) is not ignored")
+  }
+}
