@@ -18,20 +18,31 @@ extension RegistrationJudge {
         ? nil : "attributes " + lostAttributes.map(TerminalText.escaped).joined(separator: ", "),
     ].compactMap { $0 }.joined(separator: " and ")
     let change = SDKVersionNumber.isLater(to, than: from) ? "went from" : "went back from"
-    // The known cause is iOS's; on Android none is known.
+    // The one known cause is iOS 8.0.0-8.0.6 migrating a 7.x record; it cannot explain an
+    // upgrade that did not land in that gap from 7.x, and blaming it would send a developer
+    // after the wrong fix.
     let iOS = (payload.platform ?? before.platform).flatMap(Platform.init(loose:)) == .iOS
+    let knownCause = iOS && Self.isMigrationGap(from: from, to: to)
     let cause =
-      iOS
+      knownCause
       ? "known cause: iOS 8.0.0-8.0.6 sent empty tags and attributes after a 7.x migration, fixed in 8.0.7"
-      : "no SDK cause is known on Android: look for an app that clears its data or the SDK's store on update"
+      : "no SDK cause is known for this upgrade\(iOS ? " (the iOS 8.0.0-8.0.6 gap applies only to an upgrade from 7.x into it)" : " on Android"): look for an app that clears its data or the SDK's store on update"
     return Finding(
       code: .sdkUpgradeLostData, rule: "R1.4",
       message:
         "the SDK \(change) \(TerminalText.escaped(from)) to \(TerminalText.escaped(to)) and the record lost \(lost): an accepted edit is never lost (\(cause))",
       severity: .warning,
-      fix: iOS
+      fix: knownCause
         ? nil
         : "keep the SDK's stored record across the update (do not clear the app's data), then set the lost tags and attributes again from the app"
     )
+  }
+
+  /// Whether `from` -> `to` is the iOS migration gap: a 7.x (or older) record read by
+  /// 8.0.0-8.0.6.
+  static func isMigrationGap(from: String, to: String) -> Bool {
+    guard let old = SDKVersionNumber.major(from), old < 8, SDKVersionNumber.major(to) == 8
+    else { return false }
+    return !SDKVersionNumber.isLater(to, than: "8.0.6")
   }
 }

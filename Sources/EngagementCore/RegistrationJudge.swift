@@ -65,9 +65,13 @@ public enum RegistrationJudge {
       runCause = memory.runCause ?? cause
     }
     if let payload = request.payload {
-      if repeated {
-        findings.append(
-          repeatedRecord(request, memory: memory, early: !findings.isEmpty && cause == nil))
+      if repeated, let early = findings.indices.last, cause == nil {
+        // One mistake, one finding: an early send of the record the server acknowledged
+        // is the timing violation, and says it carried nothing new.
+        findings[early].message +=
+          "; and it carried the same record the server acknowledged (R3.4): no SDK resends an unchanged record, so something outside the SDK is posting it"
+      } else if repeated {
+        findings.append(repeatedRecord(request, memory: memory))
       }
       findings += content(payload, profile: profile, definedAttributes: server.definedAttributes)
       findings += upgrade(payload, memory: memory).map { [$0] } ?? []
@@ -195,17 +199,16 @@ public enum RegistrationJudge {
 
   // MARK: R3.4
 
-  /// The record the server already acknowledged, sent again. A lost answer explains one
-  /// resend; a run of them, or one sent early, is the same body hammered.
-  static func repeatedRecord(_ request: JudgedRequest, memory: JudgeMemory, early: Bool)
-    -> Finding
-  {
+  /// The record the server already acknowledged, sent again, not early. A lost answer explains
+  /// one resend; a run of them is the same body hammered (one sent early is the timing's
+  /// finding).
+  static func repeatedRecord(_ request: JudgedRequest, memory: JudgeMemory) -> Finding {
     let afterSuccess = memory.previousStatus.map(RetryPolicy.isSuccess) ?? false
-    if early || (memory.previousRepeated && afterSuccess) {
+    if memory.previousRepeated && afterSuccess {
       return Finding(
         code: .unchangedResent, rule: "R3.4",
         message:
-          "the same record the server acknowledged was sent again\(early ? ", early" : ", again"): no SDK resends a record whose hash is unchanged; something outside the SDK is posting it",
+          "the same record the server acknowledged was sent again, and again: no SDK resends a record whose hash is unchanged; something outside the SDK is posting it",
         severity: .violation)
     }
     return Finding(
@@ -218,6 +221,10 @@ public enum RegistrationJudge {
   }
 
   // MARK: Content (R6.3, R2.5, S5, R2.4)
+
+  /// What S5 costs, in the words every finding of it uses.
+  static let wholeRegistrationLost =
+    "processing rejects the whole registration after its 201 (S5): its contact key, push token, tags and every other attribute are lost with it"
 
   static func content(
     _ payload: RegistrationPayload, profile: SDKProfile, definedAttributes: Set<String>?
@@ -234,22 +241,29 @@ public enum RegistrationJudge {
     let reserved = keys.filter {
       InputRules.isReservedAttributeKey($0, alsoReserved: profile.extraReservedAttributeKeys)
     }
+    let undefinedAll = ProcessingRules.undefinedAttributes(payload, defined: definedAttributes)
     if !reserved.isEmpty {
+      // A reserved key the table lacks costs more than the key: processing rejects the whole
+      // registration for it (S5), and the one finding must say so.
+      let rejecting = reserved.filter(undefinedAll.contains)
+      let lost =
+        rejecting.isEmpty
+        ? ""
+        : "; \(rejecting.map(TerminalText.escaped).joined(separator: ", ")) \(rejecting.count == 1 ? "is" : "are") not in the app's attribute set either, so \(Self.wholeRegistrationLost)"
       findings.append(
         Finding(
           code: .reservedAttribute, rule: "R2.5",
           message:
-            "attribute keys reserved for the SDK: \(reserved.map(TerminalText.escaped).joined(separator: ", "))",
+            "attribute keys reserved for the SDK: \(reserved.map(TerminalText.escaped).joined(separator: ", "))\(lost)",
           severity: .violation, fix: FindingFix.reservedAttribute(reserved)))
     }
-    let undefined = ProcessingRules.undefinedAttributes(payload, defined: definedAttributes)
-      .filter { !reserved.contains($0) }
+    let undefined = undefinedAll.filter { !reserved.contains($0) }
     if !undefined.isEmpty {
       findings.append(
         Finding(
           code: .undefinedAttribute, rule: "S5",
           message:
-            "not in the app's attribute set, so the registration is rejected: \(undefined.map(TerminalText.escaped).joined(separator: ", "))",
+            "not in the app's attribute set: \(undefined.map(TerminalText.escaped).joined(separator: ", ")), so \(Self.wholeRegistrationLost)",
           severity: .warning))
     }
     if let key = payload.subscriberKey, InputRules.isGenericContactKey(key) {

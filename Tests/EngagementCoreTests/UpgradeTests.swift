@@ -14,19 +14,36 @@ struct UpgradeTests {
       .replacingOccurrences(of: #""sdk_Version":"10.0.0""#, with: #""sdk_Version":"\#(version)""#)
   }
 
-  @Test("8.0.5 to 8.0.6 with the tags and attributes gone: a warning naming what was lost")
-  func lost() throws {
+  @Test("7.6.1 to 8.0.5 with the tags and attributes gone: the migration gap, named with its fix")
+  func lostInTheGap() throws {
     var rig = JudgeRig(
-      userAgent: "MarketingCloudSdk/8.0.5 (iOS 16.5; en_US; Apple/iPhone14,2) com.example.app/1.0")
-    try rig.send(0, Self.body("8.0.5", tags: ["ALL", "sports"], attributes: ["Tier": "gold"]), 201)
-    let findings = try rig.send(3_600, Self.body("8.0.6", tags: [], attributes: [:]), 201)
+      userAgent: "MarketingCloudSdk/7.6.1 (iOS 16.5; en_US; Apple/iPhone14,2) com.example.app/1.0")
+    try rig.send(0, Self.body("7.6.1", tags: ["ALL", "sports"], attributes: ["Tier": "gold"]), 201)
+    let findings = try rig.send(3_600, Self.body("8.0.5", tags: [], attributes: [:]), 201)
     let warning = try #require(findings.first { $0.code == .sdkUpgradeLostData })
     #expect(warning.severity == .warning && warning.rule == "R1.4")
-    #expect(warning.message.contains("8.0.5 to 8.0.6") && warning.message.contains("sports"))
-    #expect(warning.message.contains("Tier") && warning.message.contains("8.0.7"))
+    #expect(warning.message.contains("7.6.1 to 8.0.5") && warning.message.contains("sports"))
+    #expect(warning.message.contains("Tier") && warning.message.contains("known cause"))
     #expect(warning.fix?.contains("8.0.7") == true)
     let entry = try #require(rig.watch.devices["UP"]?.registrations.last)
-    #expect(entry.changes.contains("SDK upgraded 8.0.5 -> 8.0.6"), "\(entry.changes)")
+    #expect(entry.changes.contains("SDK upgraded 7.6.1 -> 8.0.5"), "\(entry.changes)")
+  }
+
+  @Test(
+    "an iOS upgrade outside the gap (8.0.5 to 8.0.9, 8.0.5 to 8.0.6, 8.1.4 to 9.0.1) that loses data blames no cause that cannot apply",
+    arguments: [("8.0.5", "8.0.9"), ("8.0.5", "8.0.6"), ("8.1.4", "9.0.1"), ("7.6.1", "8.0.7")])
+  func lostOutsideTheGap(from: String, to: String) throws {
+    var rig = JudgeRig(
+      userAgent: "MarketingCloudSdk/\(from) (iOS 16.5; en_US; Apple/iPhone14,2) com.example.app/1.0"
+    )
+    try rig.send(0, Self.body(from, tags: ["ALL", "sports"], attributes: ["Tier": "gold"]), 201)
+    let findings = try rig.send(3_600, Self.body(to, tags: [], attributes: [:]), 201)
+    let warning = try #require(findings.first { $0.code == .sdkUpgradeLostData })
+    #expect(warning.message.contains("\(from) to \(to)") && warning.message.contains("sports"))
+    #expect(!warning.message.contains("known cause:"), "\(warning.message)")
+    #expect(warning.message.contains("no SDK cause is known"), "\(warning.message)")
+    #expect(warning.fix?.contains("8.0.7") == false, "\(warning.fix ?? "no fix")")
+    #expect(warning.fix?.contains("do not clear the app's data") == true)
   }
 
   @Test("an upgrade that keeps the record, or a tag dropped without one: no upgrade warning")

@@ -37,7 +37,7 @@ struct QAUpgradeTests {
     #expect(pass.verdict == .pass)
     #expect(
       pass.evidence.first?.contains("SDK upgraded 9.0.3 -> 10.0.0") == true, "\(pass.evidence)")
-    let lost = Self.device([(0, "8.0.5", ["ALL", "qa-upgrade"]), (3_600, "8.0.6", [])])
+    let lost = Self.device([(0, "7.6.1", ["ALL", "qa-upgrade"]), (3_600, "8.0.6", [])])
     let fail = try #require(
       QAJudge.decide(.upgradeKeepsData, device: lost, since: 1, runStart: 0))
     #expect(fail.verdict == .fail)

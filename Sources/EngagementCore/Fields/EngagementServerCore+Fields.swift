@@ -13,11 +13,11 @@ extension EngagementServerCore {
     let others = (device?.contactKey.map { self.devices(of: $0) } ?? [])
       .filter { $0 != deviceID }.compactMap { devices[$0] }
     let keys = Set(mine.compactMap(\.payload.subscriberKey))
-    return DeviceFieldStories.build(
-      deviceID: deviceID, registrations: mine,
-      facts: FieldFacts(
-        device: device, otherDevices: others,
-        orphaned: keys.filter { contacts[$0]?.orphanedAt != nil },
-        definedAttributes: settings.definedAttributes, profile: profile, nextSend: nextSend))
+    var facts = FieldFacts(
+      device: device, otherDevices: others,
+      orphaned: keys.filter { contacts[$0]?.orphanedAt != nil },
+      definedAttributes: settings.definedAttributes, profile: profile, nextSend: nextSend)
+    facts.contactMadeUp = device?.contactKey.flatMap { contacts[$0]?.madeUp } ?? false
+    return DeviceFieldStories.build(deviceID: deviceID, registrations: mine, facts: facts)
   }
 }

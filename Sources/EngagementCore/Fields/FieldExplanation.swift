@@ -19,17 +19,59 @@ public enum FieldExplanation {
       waiting += told.waiting
       notes += told.notes
     }
-    var answer = rejected + waiting + notes
-    if let next = fields.nextSend { answer.append(capitalized(next) + ".") }
-    if rejected.isEmpty && waiting.isEmpty {
+    var answer = Self.untaken(fields)
+    if fields.registrationsRead == 0 {
+      answer.append(
+        "The server holds no registration of device \(TerminalText.escaped(fields.deviceID)) to read fields from."
+      )
+    } else if fields.registrationsRejected == 0 && waiting.isEmpty {
       let count = fields.fields.count
-      answer.insert(
-        count == 0
-          ? "The server holds no registration of device \(TerminalText.escaped(fields.deviceID)) to read fields from."
-          : "Every field the app sent was accepted by processing (\(count) field\(count == 1 ? "" : "s") read from \(fields.registrationsRead) registration\(fields.registrationsRead == 1 ? "" : "s")).",
-        at: 0)
+      answer.append(
+        "Processing accepted every registration of this device it read (\(count) field\(count == 1 ? "" : "s") from \(fields.registrationsRead) registration\(fields.registrationsRead == 1 ? "" : "s"))."
+      )
+    }
+    answer += rejected + waiting
+    answer += (fields.judgement?.findings ?? []).map(Self.sentence)
+    answer += notes
+    if let next = fields.nextSend { answer.append(capitalized(next) + ".") }
+    return answer
+  }
+
+  /// What never reached processing, first: requests refused (S1), and sends the server
+  /// answered with a failure, when nothing was read or the newest was one of them.
+  static func untaken(_ fields: DeviceFieldStories) -> [String] {
+    guard let judgement = fields.judgement else { return [] }
+    var answer: [String] = []
+    let nothingRead = fields.registrationsRead == 0
+    if judgement.refusedCount > 0, let refusal = judgement.refusal,
+      nothingRead || judgement.newestRefused
+    {
+      let times = judgement.refusedCount == 1 ? "once" : "\(judgement.refusedCount) times"
+      let status = judgement.refusalStatus.map { ", \($0)" } ?? ""
+      answer.append(
+        "The server refused this device's registration \(times) (S1\(status)), so no field arrived from those: \(refusal)."
+      )
+    }
+    if judgement.failedSends > 0, nothingRead || judgement.newestFailed {
+      let answered = judgement.failures.joined(separator: ", ")
+      let failed = judgement.failedSends
+      answer.append(
+        failed == judgement.sends
+          ? "The server answered \(answered) to \(failed == 1 ? "the one send" : "all \(failed) sends") of this device, so it took none of them: no field arrived from \(failed == 1 ? "it" : "them"); the SDK retries on its own (R4.1)."
+          : "The newest send was answered \(answered) (\(failed) of \(judgement.sends) sends failed): its change is not on the server yet; the SDK retries on its own (R4.1)."
+      )
     }
     return answer
+  }
+
+  /// A violation or warning of the device, as its finding says it, with the fix.
+  static func sentence(_ found: DeviceJudgement.Found) -> String {
+    let times = found.count == 1 ? "once" : "\(found.count) times"
+    let rule = found.rule.map { ", \($0)" } ?? ""
+    let message = found.message.map { ": \($0)" } ?? " (no longer in the timeline)"
+    let fix = found.fix.map { " Fix: \($0)." } ?? ""
+    return
+      "\(capitalized(found.severity.rawValue)) \(found.code.rawValue) (\(times)\(rule))\(message).\(fix)"
   }
 
   /// One field's part of the answer, most important first: the receiver's story of a single
@@ -52,6 +94,7 @@ public enum FieldExplanation {
     if let latest = story.latest {
       let sent = label(story, latest)
       let holds = holding(story)
+      let lost = Self.rejectedSince(story)
       // What the contact holds already did arrive: only a change that did not is news.
       let arrived: Bool
       switch story.kind {
@@ -74,13 +117,46 @@ public enum FieldExplanation {
           "\(sent) (\(time(latest.at))) is \(latest.why ?? "waiting for processing"): not on the contact yet; \(holds).\(fix)"
         )
       case .accepted:
-        if latest.value == nil, story.kind == .attribute {
+        if latest.value == nil, story.kind == .attribute, lost == nil {
           notes.append("\(story.name) is no longer sent (\(time(latest.at))); \(holds).")
         }
+      }
+      // A value rejected before the newest, and never taken since: still news, whatever
+      // came after it (a rejected value is never left to read as accepted).
+      if let earlier = lost, earlier.registrationID != latest.registrationID {
+        rejected.append(
+          "\(label(story, earlier)) (\(time(earlier.at))) was \(rejectedWhy(earlier.why)); since then \(since(story, latest, time: time)); \(holds). Fix: \(fix(earlier.undefinedAttributes))."
+        )
       }
       notes += story.notes.map { capitalized($0) + "." }
     }
     return (rejected, waiting, notes)
+  }
+
+  /// The newest rejected value the contact never took: no registration processing accepted
+  /// carried it, before or after. An attribute or contact key not sent at all has no value to
+  /// lose; a tag's removal does.
+  static func rejectedSince(_ story: FieldStory) -> FieldStory.Event? {
+    story.events.last { event in
+      event.outcome == .rejected && (event.value != nil || story.kind == .tag)
+        && !story.events.contains { $0.value == event.value && $0.outcome == .accepted }
+        && story.holds != heldForm(story, event)
+    }
+  }
+
+  /// What the app sent after a rejected value: "it is no longer sent", "Plan=silver was
+  /// sent (10:02:00 UTC) and accepted".
+  static func since(_ story: FieldStory, _ latest: FieldStory.Event, time: (Double) -> String)
+    -> String
+  {
+    if latest.value == nil, story.kind == .attribute { return "it is no longer sent" }
+    let outcome =
+      switch latest.outcome {
+      case .waiting: "waits for processing"
+      case .rejected: "was rejected too"
+      case .accepted: "was accepted"
+      }
+    return "\(label(story, latest)) was sent (\(time(latest.at))) and \(outcome)"
   }
 
   /// How `holds` would read if the contact held the event's value.
@@ -114,6 +190,10 @@ public enum FieldExplanation {
     case .attribute:
       story.holds.map { "the contact still has \($0)" } ?? "the contact has no \(story.name)"
     case .tag: story.holds == nil ? "the contact does not have the tag" : "the contact has the tag"
+    case .contactKey where story.madeUp:
+      story.holds.map {
+        "the device is in a contact the server made up (\"\($0)\", S3), not one the app named"
+      } ?? "the device is in no contact yet"
     case .contactKey:
       story.holds.map { "the device is in contact \"\($0)\"" } ?? "the device is in no contact yet"
     }
@@ -129,8 +209,15 @@ public enum FieldExplanation {
     guard let undefined, !undefined.isEmpty else {
       return "correct what the reason names, then make a change in the app so it registers again"
     }
+    // A reserved word is no attribute to define: it belongs to the SDK (R2.5).
+    let reserved = undefined.filter { InputRules.isReservedAttributeKey($0, alsoReserved: []) }
+    if !reserved.isEmpty {
+      let others = undefined.filter { !reserved.contains($0) }
+      return FindingFix.reservedAttribute(reserved)
+        + (others.isEmpty ? "" : "; and " + Self.fix(others))
+    }
     return
-      "add \(undefined.joined(separator: ", ")) to the demographics table (regctl: server define-attribute NAME), or stop sending it"
+      "add \(undefined.joined(separator: ", ")) to the app's attribute set (MobilePush Demographics in Contact Builder; on RegScope's server --defined-attributes or PUT /api/demographics), or stop sending it"
   }
 
   private static func capitalized(_ text: String) -> String {

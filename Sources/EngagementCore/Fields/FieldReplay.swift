@@ -25,7 +25,9 @@ public struct FieldReplay: Sendable {
   public mutating func stories(_ watch: DeviceWatch) -> [DeviceFieldStories] {
     _ = core.processDue(now: Instant(.greatestFiniteMagnitude))
     return watch.newest(watch.devices.count).map {
-      core.fieldStories(of: $0.deviceID, profile: $0.identity.profile, nextSend: nil)
+      var stories = core.fieldStories(of: $0.deviceID, profile: $0.identity.profile, nextSend: nil)
+      stories.judgement = DeviceJudgement($0)
+      return stories
     }
   }
 }

@@ -15,6 +15,7 @@ extension DeviceFieldStories {
     }
     return DeviceFieldStories(
       deviceID: deviceID, registrationsRead: registrations.count,
+      registrationsRejected: registrations.count { $0.status == .rejected },
       contactKey: facts.device?.contactKey, fields: builder.stories(),
       nextSend: facts.nextSend.map {
         "a change made now goes out at the earliest at \(stamp($0.at)) (\($0.rule): \($0.why))"
@@ -147,7 +148,8 @@ struct FieldStoryBuilder {
       result.append(
         FieldStory(
           kind: .contactKey, name: "contact key", events: contactKey,
-          holds: device?.contactKey.map(TerminalText.escaped), notes: contactKeyNotes()))
+          holds: device?.contactKey.map(TerminalText.escaped), notes: contactKeyNotes(),
+          madeUp: facts.contactMadeUp))
     }
     for key in attributeOrder {
       let held = device?.attributes[key]
@@ -178,7 +180,7 @@ struct FieldStoryBuilder {
       key, alsoReserved: facts.profile.extraReservedAttributeKeys)
     {
       notes.append(
-        "\(TerminalText.escaped(key)) is a reserved word (R2.5): a shipped SDK refuses to set it, so an app that sends it goes around the SDK"
+        "the key \(TerminalText.escaped(key)) is a reserved word (R2.5): a shipped SDK refuses to set it, so an app that sends it goes around the SDK"
       )
     }
     let mine = facts.device?.attributes[key]
@@ -194,8 +196,9 @@ struct FieldStoryBuilder {
   }
 
   private func contactKeyNotes() -> [String] {
-    let keys = contactKey.compactMap(\.value)
-    return keys.dropLast().filter { facts.orphaned.contains($0) }.map {
+    var said: Set<String> = []
+    let keys = contactKey.compactMap(\.value).dropLast().filter { said.insert($0).inserted }
+    return keys.filter { facts.orphaned.contains($0) }.map {
       "contact \"\($0)\" was orphaned when the key changed: no device is left in it (R8.3)"
     }
   }

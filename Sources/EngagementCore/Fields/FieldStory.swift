@@ -8,11 +8,17 @@ public struct DeviceFieldStories: Sendable, Encodable {
   public var deviceID: String
   /// The registrations of this device the story is read from (the server keeps a window).
   public var registrationsRead: Int
+  /// Of those, the ones processing rejected (S5, S6): none, and nothing waits, is the only
+  /// case the answer may say that everything arrived.
+  public var registrationsRejected = 0
   /// The contact the device belongs to now, nil before processing made one.
   public var contactKey: String?
   public var fields: [FieldStory]
   /// The earliest this device's SDK could send a change made now (the throttle window).
   public var nextSend: String?
+  /// What the watch found of the device: its violations and warnings, failed sends and
+  /// refusals; nil where no watch saw it.
+  public var judgement: DeviceJudgement? = nil
 }
 
 public struct FieldStory: Sendable, Encodable {
@@ -51,6 +57,9 @@ public struct FieldStory: Sendable, Encodable {
   /// Things worth knowing that are not an event: a reserved word, another device of the
   /// contact that differs, an orphaned contact.
   public var notes: [String]
+  /// The contact key story only: the contact `holds` names is one the server made up for a
+  /// device sent without a key (S3), not a contact key the app set.
+  public var madeUp = false
 
   /// The field among a device's: its kind and name ("attribute FirstName").
   public var id: String { kind.rawValue + " " + name }
@@ -69,6 +78,8 @@ public struct FieldFacts: Sendable {
   public var definedAttributes: Set<String>?
   public var profile: SDKProfile
   public var nextSend: NextSend?
+  /// The device's contact is one the server made up (S3): no contact key arrived.
+  public var contactMadeUp = false
 
   public init(
     device: ServerDevice?, otherDevices: [ServerDevice], orphaned: Set<String>,

@@ -85,7 +85,14 @@ enum FieldsPane {
 
   /// A field the explanation says nothing of: as sent, or still waiting for processing.
   static func plainly(_ story: FieldStory) -> String {
-    story.latest?.outcome == .waiting
+    if story.kind == .contactKey, story.latest?.value == nil {
+      // No key sent: there is no value of the app's to arrive; the server keeps the
+      // device's contact or makes one up (S3).
+      return story.madeUp
+        ? "The app sent no contact key: the server made a contact up for the device (S3), which is not a contact key the app set."
+        : "The app sent no contact key: the server keeps the device's contact, or makes one up when processing reads it (S3)."
+    }
+    return story.latest?.outcome == .waiting
       ? "Its newest value waits for processing (S2); what the contact holds is above."
       : "This field arrived as sent."
   }
@@ -120,6 +127,7 @@ enum FieldsPane {
         held.hasPrefix(story.name + "=") ? String(held.dropFirst(story.name.count + 1)) : held
       return "\"" + TerminalText.escaped(value) + "\""
     case .tag: return "the tag"
+    case .contactKey where story.madeUp: return "a contact made up (S3)"
     case .contactKey: return "\"" + TerminalText.escaped(held) + "\""
     }
   }
