@@ -98,6 +98,10 @@ extension ConfigurationEntry {
     if CordovaConfigFile.looksLikeXML(data) {
       return try CordovaConfigFile.entries(data, source: source)
     }
+    if let encoding = CordovaDocument.wideXMLEncoding(data) {
+      throw fail(
+        "is XML in \(encoding); a Cordova config.xml is read as UTF-8 only: save it as UTF-8")
+    }
     let object: Any
     do {
       object = try JSONSerialization.jsonObject(with: data)

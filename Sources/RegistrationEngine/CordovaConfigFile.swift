@@ -172,6 +172,14 @@ final class CordovaDocument: NSObject, XMLParserDelegate {
         return
           "has an XML declaration without its version (line \(line(of: rest.startIndex))); write <?xml version=\"1.0\" encoding=\"utf-8\"?>"
       }
+      // libxml2 decodes the file as the declaration says (UTF-7 among them), which would
+      // put back what the checks on the UTF-8 bytes refuse (an entity): UTF-8 only.
+      if let encoding = declaredEncoding(rest[..<end]),
+        !["utf-8", "utf8"].contains(encoding.lowercased())
+      {
+        return
+          "declares the encoding \"\(String(encoding.prefix(40)))\" (line \(line(of: rest.startIndex))); a Cordova config.xml is read as UTF-8 only: save it as UTF-8 with encoding=\"utf-8\""
+      }
       rest = rest[end...]
     }
     if let instruction = rest.range(of: "<?") {
@@ -183,6 +191,43 @@ final class CordovaDocument: NSObject, XMLParserDelegate {
         "declares a document type (line \(line(of: doctype.lowerBound))); a Cordova config.xml has none"
     }
     return nil
+  }
+
+  /// The `encoding="..."` an XML declaration names, if any.
+  static func declaredEncoding(_ declaration: Substring) -> String? {
+    guard let key = declaration.range(of: "encoding") else { return nil }
+    var rest = declaration[key.upperBound...].drop { $0.isWhitespace }
+    guard rest.first == "=" else { return nil }
+    rest = rest.dropFirst().drop { $0.isWhitespace }
+    guard let quote = rest.first, quote == "\"" || quote == "'" else { return nil }
+    return String(rest.dropFirst().prefix { $0 != quote })
+  }
+
+  /// XML in UTF-16 or UTF-32 (a byte-order mark, or the zero bytes of `<` in two or four
+  /// bytes): named, so such a file is not called broken JSON.
+  static func wideXMLEncoding(_ data: Data) -> String? {
+    let head = Array(data.prefix(4))
+    let encoding: (name: String, foundation: String.Encoding)?
+    if head.starts(with: [0x00, 0x00, 0xFE, 0xFF]) || head.starts(with: [0xFF, 0xFE, 0x00, 0x00])
+      || (head.count == 4 && (head[0...2] == [0, 0, 0] || head[1...3] == [0, 0, 0]))
+    {
+      encoding = ("UTF-32", .utf32)
+    } else if head.starts(with: [0xFF, 0xFE]) || head.starts(with: [0xFE, 0xFF])
+      || (head.count >= 2 && (head[0] == 0) != (head[1] == 0))
+    {
+      encoding = ("UTF-16", .utf16)
+    } else {
+      encoding = nil
+    }
+    guard let encoding else { return nil }
+    let text =
+      String(data: data.prefix(256), encoding: encoding.foundation)
+      ?? String(
+        data: data.prefix(256),
+        encoding: encoding.name == "UTF-16" ? .utf16LittleEndian : .utf32LittleEndian)
+      ?? ""
+    let first = text.drop { $0 == "\u{FEFF}" || $0.isWhitespace }.first
+    return first == "<" ? encoding.name : nil
   }
 
   /// Whether an XML declaration says `version="..."` (or with single quotes) first, as XML

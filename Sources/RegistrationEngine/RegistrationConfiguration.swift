@@ -1,5 +1,6 @@
 import Foundation
 import RegistrationCore
+import SystemCalls
 
 /// One named configuration (R7): which app, which credentials, which server, which mode.
 public struct RegistrationConfiguration: Hashable, Sendable {
@@ -145,20 +146,25 @@ public struct RegistrationConfigurationBuilder: Sendable {
 /// case-insensitively; keys RegScope does not use (analytics, inbox, ...) are ignored, as the
 /// SDK does, and a key that is almost right is named with the right spelling.
 public enum ConfigurationFile {
+  /// The largest configuration file read: a real one is a few kilobytes; a path to a huge
+  /// file (or a device) is refused before it is read.
+  public static let largestFile = 1 << 20
+
   /// - Parameter name: which configuration; nil is the file's only one.
   /// - Parameter sdk: a profile chosen elsewhere (`--sdk`), over the file's `regscope_sdk`.
   public static func load(path: String, name: String? = nil, sdk: SDKProfile? = nil)
     throws(ConfigurationError) -> RegistrationConfiguration
   {
-    let data: Data
-    do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
-    } catch {
+    switch SystemCalls.readFile(path, atMost: largestFile) {
+    case .success(let bytes): return try parse(Data(bytes), source: path, name: name, sdk: sdk)
+    case .failure(let refusal):
+      let hint =
+        if case .tooLarge = refusal {
+          " (an SDK configuration file is a few kilobytes)"
+        } else { "" }
       throw ConfigurationError(
-        source: path, configuration: nil, setting: nil,
-        reason: "cannot be read (\(error.localizedDescription))")
+        source: path, configuration: nil, setting: nil, reason: "\(refusal)\(hint)")
     }
-    return try parse(data, source: path, name: name, sdk: sdk)
   }
 
   /// The names of the configurations in a file, for listing.

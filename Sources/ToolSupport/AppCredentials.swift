@@ -57,10 +57,10 @@ public struct AppCredentials: ParsableArguments {
     let delay = DurationText.seconds(processingDelay) ?? 300
     let (appID, token, source, warnings) = try credentials(
       config: config, anyApp: receiver.anyApp, sdk: sdk)
-    if source == .demo && receiver.listensBeyondLoopback {
-      throw ValidationError(
-        "--listen \(TerminalText.escaped(receiver.listen)) lets the network in, and the demo app's token is public: give your app's own (--app-id ID --access-token-file FILE, or --config FILE)"
-      )
+    if let problem = Loopback.publicTokenProblem(
+      token: token, host: receiver.listen, from: source.words)
+    {
+      throw ValidationError(problem)
     }
     return ReceiverApp(
       settings: ServerSettings(
@@ -177,6 +177,16 @@ public struct ReceiverApp: Sendable {
     case configFile(String)
     /// `--any-app`: the first registration's id and token are adopted.
     case anyApp
+
+    /// Where the token came from, for an error about it.
+    var words: String {
+      switch self {
+      case .demo: "the demo app"
+      case .given: "the token given"
+      case .configFile(let path): "--config \(TerminalText.escaped(path))"
+      case .anyApp: "--any-app"
+      }
+    }
   }
 
   public var settings: ServerSettings

@@ -1,16 +1,45 @@
 import RegistrationCore
+import Session
+import SystemCalls
 
 /// The addresses that keep a server to this machine: what `--listen` defaults to, and what
-/// `--any-app` requires.
+/// `--any-app` and the demo app's public token require.
 public enum Loopback {
   public static let names: Set<String> = ["127.0.0.1", "localhost", "::1"]
 
-  public static func contains(_ host: String) -> Bool { names.contains(host) }
+  /// Whether `host` keeps a server to this machine: `localhost` (with or without its final
+  /// dot, any case), or an address the system reads as one in 127.0.0.0/8 or ::1 however it
+  /// is written (`127.1`, `0x7f000001`, `[::1]`, `0:0:0:0:0:0:0:1`). Anything else, a name
+  /// included, may let the network in.
+  public static func contains(_ host: String) -> Bool {
+    var name = host.lowercased()
+    if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
+    if name == "localhost" || name == "localhost." { return true }
+    // A C string ends at NUL: "127.0.0.1\0junk" must not read as loopback here and as
+    // something else wherever it is used next.
+    guard !name.contains("\0") else { return false }
+    return SystemCalls.isLoopbackAddress(name)
+  }
 
   /// Why `--any-app` cannot go with `host`, or nil when it can.
   public static func anyAppProblem(host: String) -> String? {
     contains(host)
       ? nil
       : "--any-app works on loopback only: with --listen \(TerminalText.escaped(host)) anyone on the network could become the app; give the app's own id and token instead"
+  }
+
+  /// Why a receiver with `token` cannot listen on `host`, or nil when it can: the demo app's
+  /// token is printed at every start and in the docs, so off loopback anyone could register,
+  /// inject faults and define demographics with it, however it was given (the default, a
+  /// flag, the environment, a token file, a configuration file). The one check every tool
+  /// that listens makes.
+  public static func publicTokenProblem(token: String, host: String, from source: String)
+    -> String?
+  {
+    guard !contains(host), InputRules.trimmed(token) == SessionSetup().accessToken else {
+      return nil
+    }
+    return
+      "--listen \(TerminalText.escaped(host)) lets the network in, and the demo app's token (from \(source)) is public: give your app's own (--app-id ID --access-token-file FILE, or --config FILE)"
   }
 }

@@ -67,6 +67,23 @@ public struct ReceiverArguments: ParsableArguments {
     if anyApp, let problem = Loopback.anyAppProblem(host: listen) {
       throw ValidationError(problem)
     }
+    if let har, let problem = Self.storeSideFileProblem(option: "--har", path: har) {
+      throw ValidationError(problem)
+    }
+  }
+
+  /// SQLite's side files of a store: its journal, write-ahead log and shared memory, which
+  /// the next open of the store deletes or rewrites. An output given such a name would be
+  /// lost: refused, whatever the store.
+  public static let storeSideSuffixes = ["-journal", "-wal", "-shm"]
+
+  /// Why `path` cannot be an output of `option`, or nil when it can.
+  public static func storeSideFileProblem(option: String, path: String) -> String? {
+    guard let suffix = storeSideSuffixes.first(where: { path.lowercased().hasSuffix($0) }) else {
+      return nil
+    }
+    return
+      "\(option) \(TerminalText.escaped(path)): a name ending in \(suffix) is an SQLite store's side file, which the store deletes when it opens: give the output another name"
   }
 
   /// True when any of these options was given: they mean nothing without a receiver.
@@ -81,6 +98,11 @@ public struct ReceiverArguments: ParsableArguments {
   public func checkDistinctFiles(_ others: [(option: String, path: String?)]) throws {
     let named = ([("--har", har)] + others).compactMap { entry in
       entry.1.map { (option: entry.0, path: $0) }
+    }
+    for output in named where output.option != "--db" {
+      if let problem = Self.storeSideFileProblem(option: output.option, path: output.path) {
+        throw ValidationError(problem)
+      }
     }
     for (index, first) in named.enumerated() {
       for second in named.dropFirst(index + 1) {

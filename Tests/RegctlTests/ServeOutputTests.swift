@@ -43,7 +43,42 @@ struct ServeOutputTests {
     let result = try await runProcess(
       try regctlURL(), ["serve", "--listen", "0.0.0.0", "--port", "0"])
     #expect(result.status != 0)
-    #expect(result.stderr.contains("the demo app's token is public"))
+    #expect(result.stderr.contains("the demo app's token (from the demo app) is public"))
+  }
+
+  @Test(
+    "the demo token given in the environment or a config.xml is refused off loopback too, by serve and qa",
+    arguments: ["serve", "qa"])
+  func demoTokenAnyWay(command: String) async throws {
+    let folder = FileManager.default.temporaryDirectory
+      .appendingPathComponent("demo-lan-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    let config = folder.appendingPathComponent("config.xml").path
+    try """
+    <?xml version='1.0' encoding='utf-8'?>
+    <widget id="com.example.cordova">
+      <preference name="com.salesforce.marketingcloud.app_id" value="\(Self.demoAppID)" />
+      <preference name="com.salesforce.marketingcloud.access_token" value="\(Self.demoToken)" />
+      <preference name="com.salesforce.marketingcloud.tenant_specific_endpoint" value="https://mc.example.com/" />
+    </widget>
+    """.write(toFile: config, atomically: true, encoding: .utf8)
+    let plan = command == "qa" ? ["first-registration", "--yes"] : []
+    let state = command == "qa" ? [] : ["--db", folder.appendingPathComponent("s.db").path]
+    let fromEnvironment = try await runProcess(
+      try regctlURL(),
+      [command] + plan + ["--listen", "0.0.0.0", "--port", "0", "--app-id", Self.demoAppID] + state,
+      environment: ["REGSCOPE_ACCESS_TOKEN": Self.demoToken], timeLimit: 30)
+    #expect(fromEnvironment.status != 0 && !fromEnvironment.timedOut)
+    #expect(
+      fromEnvironment.stderr.contains("the demo app's token (from the token given) is public"),
+      "\(fromEnvironment.stderr)")
+    let fromConfig = try await runProcess(
+      try regctlURL(),
+      [command] + plan + ["--listen", "10.1.2.3", "--port", "0", "--config", config] + state,
+      unset: ["REGSCOPE_ACCESS_TOKEN"], timeLimit: 30)
+    #expect(fromConfig.status != 0 && !fromConfig.timedOut)
+    #expect(fromConfig.stderr.contains("is public"), "\(fromConfig.stderr)")
+    #expect(!fromConfig.stderr.contains(Self.demoToken) || command == "qa")
   }
 
   @Test("a refusal names its device; a violation is said with its fix; a loop says a few a minute")

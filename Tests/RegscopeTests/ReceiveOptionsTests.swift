@@ -7,7 +7,7 @@ struct ReceiveOptionsTests {
   @Test(
     "a LAN address needs the app's own token; receiver options need --receive; TLS files in pairs and named when bad",
     arguments: [
-      (["--receive", "--listen", "0.0.0.0"], "the demo app's token is public"),
+      (["--receive", "--listen", "0.0.0.0"], "the demo app's token (from the demo app) is public"),
       (["--app-id", "x"], "go with --receive"),
       (["--receive", "--access-token", "abc"], "a token goes with the app's id: add --app-id ID"),
       (["--receive", "--app-id", "x", "--any-app"], "or --any-app, not both"),
