@@ -69,7 +69,7 @@ extension ClientIdentity {
   /// name it.
   public var sdkName: String {
     switch sdk {
-    case .ios, .android: "\(platform ?? "?") SDK \(sdkVersion ?? "?")\(laterMajor)"
+    case .ios, .android: "\(platform ?? "?") SDK \(sdkVersion ?? "?")\(laterMajor)\(notRead)"
     case .unknown: (platform.map { "\($0), " } ?? "") + "unknown SDK (documented rules)"
     }
   }
@@ -88,7 +88,8 @@ extension ClientIdentity {
   public var profileName: String {
     let used = profile
     guard sdk != .unknown else { return used.name.rawValue }
-    // A later major is judged by the newest profile read, and named so.
+    // A later major is judged by the newest profile read, and named so; a version not read
+    // is judged by it too (its profile is the newest, named by the newest's version).
     let version = laterMajor.isEmpty ? used.sdkVersion : sdk.profile.sdkVersion
     return "\(used.name.rawValue)@\(version)"
   }
@@ -98,7 +99,17 @@ extension ClientIdentity {
   public var judgedBy: String {
     guard sdk != .unknown else { return "judged by the documented rules (not a shipped SDK)" }
     let later = laterMajor.isEmpty ? "" : ": \(sdkVersion ?? "?") is a major not read yet"
-    return "judged by the \(profileName) profile\(later)"
+    return "judged by the \(profileName) profile\(later)\(notRead)"
+  }
+
+  /// A version the User-Agent or `X-SDK-Version` names that no profile reads (not a version
+  /// by `SDKVersionNumber`'s grammar, or one before 8.0.0) is judged by the newest profile,
+  /// and says so: " (version -9.0.0 not read: judged as 10.0.0)".
+  var notRead: String {
+    guard sdk != .unknown, let sdkVersion, laterMajor.isEmpty,
+      sdk.profile.at(version: sdkVersion) == nil
+    else { return "" }
+    return " (version \(sdkVersion) not read: judged as \(sdk.profile.sdkVersion))"
   }
 
   /// A major past the newest read (11.x exists; SDK-FACTS, "Across SDK majors") is judged as

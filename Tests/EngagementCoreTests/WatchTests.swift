@@ -218,6 +218,26 @@ struct RegistrationJudgeTests {
     }
   }
 
+  @Test("a User-Agent version no profile reads is judged by the newest profile, and says so")
+  func versionNotRead() {
+    for version in ["-9.0.0", "8.-1.0", "8.+2.+1", "10.00000000000000000001.0", "7.5.0"] {
+      let identity = ClientIdentity.read(
+        userAgent:
+          "MarketingCloudSdk/\(version) (Android 14; en_US; Google/Pixel 8) com.example.app/1.0",
+        sdkVersionHeader: nil, bodyPlatform: "Android")
+      let said = "(version \(version) not read: judged as 10.0.0)"
+      #expect(identity.profile == SDKProfile.android, "\(version)")
+      #expect(identity.profileName == "android@10.0.0", "\(version)")
+      #expect(identity.sdkName == "Android SDK \(version) \(said)")
+      #expect(identity.judgedBy == "judged by the android@10.0.0 profile \(said)")
+    }
+    // A version read is named as it is, with nothing more said.
+    let read = ClientIdentity.read(
+      userAgent: "MarketingCloudSdk/8.2.1 (Android 14; en_US; Google/Pixel 8) com.example.app/1.0",
+      sdkVersionHeader: nil, bodyPlatform: "Android")
+    #expect(read.profileName == "android@8.2.1" && !read.judgedBy.contains("not read"))
+  }
+
   @Test("the watch is bounded: 50 registrations a device, bodies for the newest 5, 8 KB each")
   func bounded() throws {
     var watch = DeviceWatch()

@@ -133,6 +133,14 @@ struct RegctlBinaryTests {
       ios.stdout.contains("expected nextSend == 70s") && ios.stdout.contains("nextSend = 0:01:00"))
     let bad = try await regctl(["run", "--sdk", "windows", "throttle-coalesces"])
     #expect(bad.status == 64 && bad.stderr.contains("--sdk must be documented|ios|android"))
+    // A signed part is no version: refused as any bad --sdk is, saying what a version is.
+    for version in ["8.-1.0", "8.+2.+1"] {
+      let signed = try await regctl(["run", "--sdk", "android@\(version)", "throttle-coalesces"])
+      #expect(signed.status == 64, "\(signed.stdout)")
+      #expect(
+        signed.stderr.contains("\"\(version)\" is not a version: a version is three whole numbers"),
+        "\(signed.stderr)")
+    }
   }
 
   @Test("regctl state --format android writes the SDK's dump; --import reads it back")

@@ -21,15 +21,13 @@ extension SDKProfile {
   public static let versionsRead = "8.0.0 to 10.x; 11.x is taken as 10.x"
 
   /// This shipped SDK as its version `text` sends: what changed between the majors read.
-  /// Nil for the documented contract (it has no versions), a malformed version, or one
-  /// before 8.0.0 (not read).
+  /// Nil for the documented contract (it has no versions), text that is not a version of
+  /// three parts (`SDKVersionNumber.grammar`), or one before 8.0.0 (not read).
   public func at(version text: String) -> SDKProfile? {
-    let numbers = text.split(separator: ".", omittingEmptySubsequences: false).map { Int($0) }
-    guard name != .documented, numbers.count == 3, numbers.allSatisfy({ $0 != nil }),
-      let major = numbers[0], let minor = numbers[1], let patch = numbers[2], major >= 8,
-      major < 100, minor < 1_000, patch < 1_000
+    guard name != .documented, let version = SDKVersionNumber.triple(text), version.major >= 8,
+      version.major < 100, version.minor < 1_000, version.patch < 1_000
     else { return nil }
-    let version = (major, minor, patch)
+    let major = version.major
     var profile = self
     profile.sdkVersion = text
     switch platform {

@@ -189,6 +189,22 @@ extension SDKProfile {
     self = versioned
   }
 
+  /// Why the version `text` names (`android@8.-1.0`) reads as no profile, for the error that
+  /// refuses it, with what a version looks like; nil when `text` names a profile, or names no
+  /// SDK at all.
+  public static func versionProblem(loose text: String) -> String? {
+    guard SDKProfile(loose: text) == nil else { return nil }
+    let parts = InputRules.trimmed(text).lowercased().split(
+      separator: "@", maxSplits: 1, omittingEmptySubsequences: false)
+    guard parts.count == 2, let name = Name(rawValue: String(parts[0])) else { return nil }
+    let version = TerminalText.escaped(String(parts[1]))
+    guard name != .documented else { return "the documented contract has no versions" }
+    guard SDKVersionNumber.triple(String(parts[1])) != nil else {
+      return "\"\(version)\" is not a version: a version is \(SDKVersionNumber.grammar)"
+    }
+    return "\(name.rawValue) \(version) is not a version read (\(versionsRead))"
+  }
+
   /// When a change goes out under this profile, in a few words, for the inspector.
   public var changeRule: String {
     switch schedule {
