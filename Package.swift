@@ -139,7 +139,9 @@ let package = Package(
     // refusal of anchors and aliases. Scenarios, QA plans and themes share it.
     .target(
       name: "YAMLFiles",
-      dependencies: ["RegistrationCore", "SessionValues", .product(name: "Yams", package: "Yams")],
+      dependencies: [
+        "RegistrationCore", "SessionValues", "SystemCalls", .product(name: "Yams", package: "Yams"),
+      ],
       swiftSettings: strictSwift6
     ),
     // The scenario format (YAML), expectations, the runner, the built-ins.

@@ -114,7 +114,13 @@ public enum ThemeLoader {
   /// `NAME` of a built-in, or a path to a YAML file.
   public static func load(_ nameOrPath: String) -> Loaded {
     if let builtIn = builtIn(nameOrPath) { return builtIn }
-    guard let text = try? String(contentsOfFile: nameOrPath, encoding: .utf8) else {
+    let text: String
+    do {
+      text = try YAMLText.read(nameOrPath)
+    } catch  where !error.message.hasPrefix("cannot be read") {
+      // There, but no theme file: a directory, a device, too large, not UTF-8.
+      return Loaded(theme: .standard, problems: ["\(error); using default"])
+    } catch {
       var message =
         "theme \"\(nameOrPath)\" is neither a built-in (\(Theme.builtInNames.joined(separator: ", "))) nor a readable file; using default"
       if let nearest = Suggestion.nearest(to: nameOrPath, in: Theme.builtInNames) {
@@ -130,6 +136,13 @@ public enum ThemeLoader {
     var theme = base ?? Theme(name: "default", styles: [:])
     func at(_ node: Node?) -> String { "\(source):\(node?.mark?.line ?? 1)" }
     let root: Node
+    if let found = YAMLText.firstUnprintable(in: yaml) {
+      return Loaded(
+        theme: theme,
+        problems: [
+          "\(source):\(found.line): holds the control character U+\(found.code); using default"
+        ])
+    }
     if let use = YAMLAliases.firstUse(in: yaml) {
       return Loaded(
         theme: theme,

@@ -10,15 +10,7 @@ import Yams
 /// expected; unknown keys suggest the nearest known one.
 public enum ScenarioParser {
   public static func parse(file path: String) throws(ScenarioError) -> Scenario {
-    let text: String
-    do {
-      text = try String(contentsOfFile: path, encoding: .utf8)
-    } catch {
-      throw ScenarioError(
-        SourcePosition(file: path, line: 1, column: 1),
-        "cannot be read (\(error.localizedDescription))")
-    }
-    return try parse(text, source: path)
+    try parse(YAMLText.read(path), source: path)
   }
 
   public static func parse(_ yaml: String, source: String) throws(ScenarioError) -> Scenario {

@@ -11,6 +11,11 @@ public struct YAMLReader: Sendable {
   /// The document's root node; an empty file, or text that is not YAML, is an error that
   /// says where.
   public func compose(_ yaml: String, ifEmpty: String) throws(SourceError) -> Node {
+    if let found = YAMLText.firstUnprintable(in: yaml) {
+      throw SourceError(
+        SourcePosition(file: source, line: found.line, column: found.column),
+        "holds the control character U+\(found.code) where YAML allows none; is this a YAML file?")
+    }
     if let use = YAMLAliases.firstUse(in: yaml) {
       throw SourceError(
         SourcePosition(file: source, line: use.line, column: use.column),
@@ -43,12 +48,19 @@ public struct YAMLReader: Sendable {
       .composer(_, let problem, let mark, _):
       return SourceError(
         SourcePosition(file: source, line: mark.line, column: mark.column),
-        "is not valid YAML: \(problem)")
+        "is not valid YAML: \(YAMLText.bounded(problem))")
+    case .reader(let problem, let offset, _, let yaml):
+      // The position, never the line: a line may be megabytes long.
+      let (line, column) = YAMLText.position(ofByte: offset ?? 0, in: yaml)
+      return SourceError(
+        SourcePosition(file: source, line: line, column: column),
+        "is not valid YAML: \(YAMLText.bounded(problem))")
     case .duplicatedKeysInMapping(let duplicates, _):
       return SourceError(
-        position(nil), "a key appears twice: \(duplicates.joined(separator: ", "))")
+        position(nil),
+        "a key appears twice: \(YAMLText.bounded(duplicates.joined(separator: ", ")))")
     default:
-      return SourceError(position(nil), "is not valid YAML: \(error)")
+      return SourceError(position(nil), "is not valid YAML: \(YAMLText.bounded("\(error)"))")
     }
   }
 
