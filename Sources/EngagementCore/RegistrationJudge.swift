@@ -222,6 +222,13 @@ public enum RegistrationJudge {
 
   // MARK: Content (R6.3, R2.5, S5, R2.4)
 
+  /// Keys from the app, escaped, the first few named and the rest counted: a registration of
+  /// 8,000 attributes makes a finding of a line, not of 100 KB kept in every timeline entry.
+  static func names(_ keys: [String]) -> String {
+    RegistrationVerdict.list(
+      keys.prefix(RegistrationVerdict.named).map(TerminalText.escaped), total: keys.count)
+  }
+
   /// What S5 costs, in the words every finding of it uses.
   static let wholeRegistrationLost =
     "processing rejects the whole registration after its 201 (S5): its contact key, push token, tags and every other attribute are lost with it"
@@ -249,12 +256,12 @@ public enum RegistrationJudge {
       let lost =
         rejecting.isEmpty
         ? ""
-        : "; \(rejecting.map(TerminalText.escaped).joined(separator: ", ")) \(rejecting.count == 1 ? "is" : "are") not in the app's attribute set either, so \(Self.wholeRegistrationLost)"
+        : "; \(Self.names(rejecting)) \(rejecting.count == 1 ? "is" : "are") not in the app's attribute set either, so \(Self.wholeRegistrationLost)"
       findings.append(
         Finding(
           code: .reservedAttribute, rule: "R2.5",
           message:
-            "attribute keys reserved for the SDK: \(reserved.map(TerminalText.escaped).joined(separator: ", "))\(lost)",
+            "attribute keys reserved for the SDK: \(Self.names(reserved))\(lost)",
           severity: .violation, fix: FindingFix.reservedAttribute(reserved)))
     }
     let undefined = undefinedAll.filter { !reserved.contains($0) }
@@ -263,7 +270,7 @@ public enum RegistrationJudge {
         Finding(
           code: .undefinedAttribute, rule: "S5",
           message:
-            "not in the app's attribute set: \(undefined.map(TerminalText.escaped).joined(separator: ", ")), so \(Self.wholeRegistrationLost)",
+            "not in the app's attribute set: \(Self.names(undefined)), so \(Self.wholeRegistrationLost)",
           severity: .warning))
     }
     if let key = payload.subscriberKey, InputRules.isGenericContactKey(key) {

@@ -22,6 +22,8 @@ struct HeadFields {
   var closes = false
   /// The first `Host`, as the request's authority.
   var authority: String?
+  /// A second `Host`: the full path refuses the request (RFC 9112 3.2).
+  var hostRepeated = false
   /// Every field but that `Host`, in order: what the capture shows as the request's headers.
   var fields: [HeaderField] = []
 
@@ -33,7 +35,12 @@ struct HeadFields {
     for (name, raw) in headers {
       guard Self.isToken(name) else { continue }
       let value = Self.legal(raw)
-      if authority == nil, CapturedExchange.sameName(name, "host") {
+      if CapturedExchange.sameName(name, "host") {
+        guard authority == nil else {
+          hostRepeated = true
+          fields.append(HeaderField(name, value))
+          continue
+        }
         authority = value
         continue
       }

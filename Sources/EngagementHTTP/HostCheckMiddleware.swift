@@ -18,6 +18,16 @@ struct HostCheckMiddleware: RouterMiddleware {
   func handle(
     _ request: Request, context: Context, next: (Request, Context) async throws -> Response
   ) async throws -> Response {
+    // RFC 9112 3.2: a request with more than one Host is a 400; which one a proxy or a
+    // browser took is anyone's guess.
+    let hosts = request.headers.lazy.filter { $0.name.canonicalName == "host" }.count
+    if hosts > (request.head.authority == nil ? 1 : 0) {
+      return EngagementRoutes.json(
+        400,
+        EngagementServerCore.errorBody(
+          "invalidHost", "the request has more than one Host header (RFC 9112 3.2)",
+          field: "Host"))
+    }
     guard let authority = request.head.authority, !Self.accepts(authority, names: names) else {
       return try await next(request, context)
     }
@@ -41,11 +51,41 @@ struct HostCheckMiddleware: RouterMiddleware {
 
   static func accepts(_ authority: String, names: Set<String>) -> Bool {
     if isLoopbackAsUsual(authority) { return true }
+    // Only `host[:port]` (RFC 9110 7.2): `127.0.0.1:8080@evil.com` names no port, and whatever
+    // reads it next may take evil.com for the host.
+    guard isWellFormed(authority) else { return false }
     var host = String(hostPart(of: authority)).lowercased()
     if host.hasSuffix(".") { host.removeLast() }
     if host.isEmpty || host == "localhost" || names.contains(host) { return true }
     // An address, not a name: no one else's DNS can point it here.
     return (try? SocketAddress(ipAddress: host, port: 0)) != nil
+  }
+
+  /// `host[:port]`: a name or IPv4 address of letters, digits, `-`, `.` and `_`, or an IPv6
+  /// address in brackets; a port of one to five digits.
+  static func isWellFormed(_ authority: String) -> Bool {
+    var rest = Substring(authority)
+    if rest.hasPrefix("[") {
+      guard let close = rest.firstIndex(of: "]") else { return false }
+      let inside = rest[rest.index(after: rest.startIndex)..<close]
+      guard !inside.isEmpty, inside.allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }) else {
+        return false
+      }
+      rest = rest[rest.index(after: close)...]
+    } else {
+      let host = rest.prefix { $0 != ":" }
+      guard
+        host.unicodeScalars.allSatisfy({
+          ($0.isASCII && ($0.properties.isAlphabetic || ("0"..."9").contains($0)))
+            || $0 == "-" || $0 == "." || $0 == "_"
+        })
+      else { return false }
+      rest = rest.dropFirst(host.count)
+    }
+    guard let colon = rest.first else { return true }
+    let port = rest.dropFirst()
+    return colon == ":" && (1...5).contains(port.count)
+      && port.allSatisfy { $0.isASCII && $0.isNumber }
   }
 
   /// `127.0.0.1`, `localhost` or `[::1]`, with or without a port: what nearly every request

@@ -72,7 +72,7 @@ extension RegistrationFastPath {
       guard head.method == .POST, head.uri == Self.path, head.version.major == 1,
         !server.faultSet.load(ordering: .relaxed)
       else { return false }
-      guard !fields.framedOtherwise, let declared = fields.contentLength,
+      guard !fields.framedOtherwise, !fields.hostRepeated, let declared = fields.contentLength,
         let length = Int(declared), length >= 0, length <= DeviceWatch.bodyLimit,
         length <= options.maxBodyBytes
       else { return false }

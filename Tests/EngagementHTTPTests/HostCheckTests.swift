@@ -57,4 +57,44 @@ struct HostCheckTests {
     }
     await rig.stop()
   }
+
+  @Test(
+    "an authority that is not host[:port] is refused, on the API and on the fast path's route")
+  func malformedAuthority() async throws {
+    let rig = try await Rig()
+    let body = sdkBody(device: "R2", app: watchAppID)
+    for host in [
+      "127.0.0.1:\(rig.port)@evil.com", "127.0.0.1:80/x", "127.0.0.1:", "127.0.0.1:123456",
+      "10.0.2.2 evil.com", "[::1]x",
+    ] {
+      let answer = try await get(rig, host: host)
+      #expect(answer.hasPrefix("HTTP/1.1 421"), "\(host): \(answer.prefix(80))")
+      let post = try await rawExchange(
+        port: rig.port,
+        Array(
+          ("POST /device/v1/registration HTTP/1.1\r\nhost: \(host)\r\nauthorization: Bearer \(watchToken)\r\n"
+            + "content-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n\(body)").utf8))
+      #expect(post.hasPrefix("HTTP/1.1 421"), "\(host): \(post.prefix(80))")
+    }
+    await rig.stop()
+  }
+
+  @Test("two Host headers (loopback first) are a 400, on the API and on the fast path's route")
+  func twoHosts() async throws {
+    let rig = try await Rig()
+    let twice = "host: 127.0.0.1\r\nhost: evil.example\r\n"
+    let answer = try await rawExchange(
+      port: rig.port,
+      Array("GET /api/devices HTTP/1.1\r\n\(twice)connection: close\r\n\r\n".utf8))
+    #expect(answer.hasPrefix("HTTP/1.1 400"), "\(answer.prefix(120))")
+    #expect(answer.contains("more than one Host"))
+    let body = sdkBody(device: "R3", app: watchAppID)
+    let post = try await rawExchange(
+      port: rig.port,
+      Array(
+        ("POST /device/v1/registration HTTP/1.1\r\n\(twice)authorization: Bearer \(watchToken)\r\n"
+          + "content-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n\(body)").utf8))
+    #expect(post.hasPrefix("HTTP/1.1 400"), "\(post.prefix(120))")
+    await rig.stop()
+  }
 }

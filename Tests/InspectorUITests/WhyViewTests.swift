@@ -52,6 +52,15 @@ struct WhyViewTests {
         nextSend: nil))
   }
 
+  @Test("W before any device registered says what to do, not that an answer is coming")
+  func noDeviceYet() {
+    var model = receiverModel(DeviceWatch(), now: 10)
+    #expect(Inspector.update(&model, .key(.character("W"))).isEmpty)
+    let text = Inspector.view(model).text
+    #expect(!text.contains("asking the server"), "\(text)")
+    #expect(text.contains("No device has registered yet"), "\(text)")
+  }
+
   @Test("W asks for the chosen device's fields, shows why, and asks again only when it moves")
   func toggles() throws {
     var watch = DeviceWatch()

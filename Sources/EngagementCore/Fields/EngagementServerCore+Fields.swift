@@ -1,10 +1,12 @@
 import RegistrationCore
 
 extension EngagementServerCore {
-  /// Each field's story for `deviceID`, from the registrations this core still holds and the
-  /// devices its processing left: what the receiver's API and a replayed capture both tell.
-  public func fieldStories(of deviceID: String, profile: SDKProfile, nextSend: NextSend?)
-    -> DeviceFieldStories
+  /// What a device's field stories are read from: its registrations this core still holds
+  /// and what processing left (the device, the contact's other devices, orphans, the table).
+  /// Cheap to take (a filter of the window); the story is built from it outside whatever
+  /// holds the core (`DeviceFieldStories.build`).
+  public func fieldSources(of deviceID: String, profile: SDKProfile, nextSend: NextSend?)
+    -> (registrations: [ServerRegistration], facts: FieldFacts)
   {
     let mine = registrations.values.filter {
       InputRules.trimmed($0.payload.deviceID ?? "") == deviceID
@@ -18,6 +20,15 @@ extension EngagementServerCore {
       orphaned: keys.filter { contacts[$0]?.orphanedAt != nil },
       definedAttributes: settings.definedAttributes, profile: profile, nextSend: nextSend)
     facts.contactMadeUp = device?.contactKey.flatMap { contacts[$0]?.madeUp } ?? false
+    return (mine, facts)
+  }
+
+  /// Each field's story for `deviceID`: what the receiver's API and a replayed capture both
+  /// tell.
+  public func fieldStories(of deviceID: String, profile: SDKProfile, nextSend: NextSend?)
+    -> DeviceFieldStories
+  {
+    let (mine, facts) = fieldSources(of: deviceID, profile: profile, nextSend: nextSend)
     return DeviceFieldStories.build(deviceID: deviceID, registrations: mine, facts: facts)
   }
 }

@@ -30,11 +30,24 @@ public enum FieldExplanation {
         "Processing accepted every registration of this device it read (\(count) field\(count == 1 ? "" : "s") from \(fields.registrationsRead) registration\(fields.registrationsRead == 1 ? "" : "s"))."
       )
     }
-    answer += rejected + waiting
+    answer += Self.bounded(rejected + waiting, deviceID: fields.deviceID)
     answer += (fields.judgement?.findings ?? []).map(Self.sentence)
     answer += notes
     if let next = fields.nextSend { answer.append(capitalized(next) + ".") }
     return answer
+  }
+
+  /// Rejected and waiting values said one a sentence up to `sentencesTold`, then counted: an
+  /// app that sends thousands of attributes gets an answer of a readable size, and the fields
+  /// API lists each.
+  public static let sentencesTold = 40
+
+  static func bounded(_ sentences: [String], deviceID: String) -> [String] {
+    guard sentences.count > sentencesTold else { return sentences }
+    let more = sentences.count - sentencesTold
+    return Array(sentences.prefix(sentencesTold)) + [
+      "And \(NumberText.grouped(more)) more value\(more == 1 ? "" : "s") rejected or waiting, told the same way: GET /api/devices/\(TerminalText.escaped(deviceID))/fields (or W in the receiver) lists every field."
+    ]
   }
 
   /// What never reached processing, first: requests refused (S1), and sends the server
@@ -108,11 +121,11 @@ public enum FieldExplanation {
         break
       case .rejected:
         rejected.append(
-          "\(sent) (\(time(latest.at))) was \(rejectedWhy(latest.why)); \(holds). Fix: \(fix(latest.undefinedAttributes))."
+          "\(sent) (\(time(latest.at))) was \(rejectedWhy(latest.why)); \(holds). Fix: \(fix(latest))."
         )
       case .waiting:
         // A registration processing will refuse (an undefined attribute) has its fix now.
-        let fix = latest.undefinedAttributes.map { " Fix: \(Self.fix($0))." } ?? ""
+        let fix = latest.undefinedAttributes.map { _ in " Fix: \(Self.fix(latest))." } ?? ""
         waiting.append(
           "\(sent) (\(time(latest.at))) is \(latest.why ?? "waiting for processing"): not on the contact yet; \(holds).\(fix)"
         )
@@ -125,7 +138,7 @@ public enum FieldExplanation {
       // came after it (a rejected value is never left to read as accepted).
       if let earlier = lost, earlier.registrationID != latest.registrationID {
         rejected.append(
-          "\(label(story, earlier)) (\(time(earlier.at))) was \(rejectedWhy(earlier.why)); since then \(since(story, latest, time: time)); \(holds). Fix: \(fix(earlier.undefinedAttributes))."
+          "\(label(story, earlier)) (\(time(earlier.at))) was \(rejectedWhy(earlier.why)); since then \(since(story, latest, time: time)); \(holds). Fix: \(fix(earlier))."
         )
       }
       notes += story.notes.map { capitalized($0) + "." }
@@ -205,7 +218,11 @@ public enum FieldExplanation {
   }
 
   /// The fix a rejection calls for: the undefined attributes named, when those were why.
-  static func fix(_ undefined: [String]?) -> String {
+  static func fix(_ event: FieldStory.Event) -> String {
+    fix(event.undefinedAttributes, total: event.undefinedCount)
+  }
+
+  static func fix(_ undefined: [String]?, total: Int? = nil) -> String {
     guard let undefined, !undefined.isEmpty else {
       return "correct what the reason names, then make a change in the app so it registers again"
     }
@@ -213,11 +230,17 @@ public enum FieldExplanation {
     let reserved = undefined.filter { InputRules.isReservedAttributeKey($0, alsoReserved: []) }
     if !reserved.isEmpty {
       let others = undefined.filter { !reserved.contains($0) }
-      return FindingFix.reservedAttribute(reserved)
-        + (others.isEmpty ? "" : "; and " + Self.fix(others))
+      let more = (total ?? undefined.count) - undefined.count
+      let rest =
+        others.isEmpty
+        ? (more > 0
+          ? "; and define the other \(NumberText.grouped(more)), or stop sending them" : "")
+        : "; and " + Self.fix(others, total: others.count + more)
+      return FindingFix.reservedAttribute(reserved) + rest
     }
+    let names = RegistrationVerdict.list(undefined, total: total ?? undefined.count)
     return
-      "add \(undefined.joined(separator: ", ")) to the app's attribute set (MobilePush Demographics in Contact Builder; on RegScope's server --defined-attributes or PUT /api/demographics), or stop sending it"
+      "add \(names) to the app's attribute set (MobilePush Demographics in Contact Builder; on RegScope's server --defined-attributes or PUT /api/demographics), or stop sending it"
   }
 
   private static func capitalized(_ text: String) -> String {

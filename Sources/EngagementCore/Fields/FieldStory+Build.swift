@@ -40,14 +40,15 @@ struct FieldStoryBuilder {
 
   mutating func add(_ registration: ServerRegistration) {
     let payload = registration.payload
-    let (facts, stamp) = (self.facts, self.stamp)
+    // What processing did with the registration, worked out once: each of its thousands of
+    // fields asks it, and asking processing again for each was quadratic.
+    let verdict = RegistrationVerdict(registration, facts: facts, stamp: stamp)
     let event = { (value: String?, field: String?) in
-      let (outcome, why, undefined) = Self.outcome(
-        registration, attribute: field, facts: facts, stamp: stamp)
+      let (outcome, why, undefined) = verdict.outcome(attribute: field)
       return FieldStory.Event(
         at: registration.receivedAt.seconds, registrationID: registration.id,
         value: value.map(TerminalText.escaped), outcome: outcome, why: why,
-        undefinedAttributes: undefined)
+        undefinedAttributes: undefined, undefinedCount: verdict.undefinedCount)
     }
     var sent: Set<String> = []
     var (attributeStories, attributeNames) = (attributes, attributeOrder)
@@ -92,53 +93,6 @@ struct FieldStoryBuilder {
   ) {
     if stories[name] == nil { order.append(name) }
     if isNew(event, after: stories[name]?.last) { stories[name, default: []].append(event) }
-  }
-
-  /// What the server did with a registration, as it bears on `attribute` (nil: another field).
-  static func outcome(
-    _ registration: ServerRegistration, attribute: String?, facts: FieldFacts,
-    stamp: (Instant) -> String
-  ) -> (FieldStory.Event.Outcome, String?, [String]?) {
-    switch registration.status {
-    case .received:
-      let waiting = "received (201); processing at \(stamp(registration.processAt)) (S2)"
-      // Under today's table processing will refuse it: say so now, not in five minutes.
-      guard
-        case .undefinedAttributes(let names)? = ProcessingRules.refusal(
-          registration.payload, definedAttributes: facts.definedAttributes)
-      else { return (.waiting, waiting, nil) }
-      let undefined = names.map(TerminalText.escaped)
-      return (
-        .waiting,
-        "received (201); processing at \(stamp(registration.processAt)) (S2) will reject it "
-          + wholeRegistration(undefined, attribute: attribute),
-        undefined
-      )
-    case .processed:
-      return (.accepted, nil, nil)
-    case .rejected:
-      let reason = TerminalText.escaped(registration.reason ?? "no reason kept")
-      guard (registration.reason ?? "").contains("not defined in the demographics table"),
-        case .undefinedAttributes(let names)? = ProcessingRules.refusal(
-          registration.payload, definedAttributes: facts.definedAttributes)
-      else { return (.rejected, "the registration was rejected: \(reason)", nil) }
-      let undefined = names.map(TerminalText.escaped)
-      return (
-        .rejected, "rejected " + wholeRegistration(undefined, attribute: attribute), undefined
-      )
-    }
-  }
-
-  /// "with its whole registration: Plan is not in the demographics table (S5)", or, for
-  /// another field, "... because Plan is not ...".
-  static func wholeRegistration(_ undefined: [String], attribute: String?) -> String {
-    if let attribute, undefined.contains(where: { $0.lowercased() == attribute.lowercased() }) {
-      return
-        "with its whole registration: \(TerminalText.escaped(attribute)) is not in the demographics table (S5)"
-    }
-    let list = undefined.joined(separator: ", ")
-    return
-      "with its whole registration because \(list) \(undefined.count == 1 ? "is" : "are") not in the demographics table (S5)"
   }
 
   func stories() -> [FieldStory] {

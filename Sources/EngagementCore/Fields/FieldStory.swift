@@ -44,8 +44,11 @@ public struct FieldStory: Sendable, Encodable {
     public var outcome: Outcome
     /// Why, when it was not simply accepted.
     public var why: String?
-    /// The attributes not in the demographics table that got the registration rejected (S5).
+    /// The attributes not in the demographics table that got the registration rejected (S5):
+    /// the first few (`RegistrationVerdict.named`).
     public var undefinedAttributes: [String]?
+    /// How many there are in all, when more than those named.
+    public var undefinedCount: Int? = nil
   }
 
   public var kind: Kind
@@ -91,5 +94,56 @@ public struct FieldFacts: Sendable {
     self.definedAttributes = definedAttributes
     self.profile = profile
     self.nextSend = nextSend
+  }
+}
+
+/// The fields API's answer within a byte budget (docs/behaviour.md): at most `fieldsSent`
+/// fields, each with its newest `eventsSent` events, the rest counted. A device that sent
+/// thousands of attributes is answered in megabytes, not gigabytes; the story in memory (and
+/// the explanation told from it) keeps every field.
+extension DeviceFieldStories {
+  public static let fieldsSent = 1_000
+  public static let eventsSent = 20
+
+  private enum Keys: String, CodingKey {
+    case deviceID, registrationsRead, registrationsRejected, contactKey, fields, nextSend
+    case judgement, fieldsOmitted
+  }
+
+  public func encode(to encoder: any Encoder) throws {
+    var container = encoder.container(keyedBy: Keys.self)
+    try container.encode(deviceID, forKey: .deviceID)
+    try container.encode(registrationsRead, forKey: .registrationsRead)
+    try container.encode(registrationsRejected, forKey: .registrationsRejected)
+    try container.encodeIfPresent(contactKey, forKey: .contactKey)
+    try container.encodeIfPresent(nextSend, forKey: .nextSend)
+    try container.encodeIfPresent(judgement, forKey: .judgement)
+    try container.encode(fields.prefix(Self.fieldsSent).map(SentStory.init), forKey: .fields)
+    if fields.count > Self.fieldsSent {
+      try container.encode(fields.count - Self.fieldsSent, forKey: .fieldsOmitted)
+    }
+  }
+
+  /// A field as the API sends it: its newest events, and how many older ones were left out.
+  private struct SentStory: Encodable {
+    var kind: FieldStory.Kind
+    var name: String
+    var events: [FieldStory.Event]
+    var eventsOmitted: Int?
+    var holds: String?
+    var notes: [String]
+    var madeUp: Bool
+
+    init(_ story: FieldStory) {
+      kind = story.kind
+      name = story.name
+      events = Array(story.events.suffix(DeviceFieldStories.eventsSent))
+      eventsOmitted =
+        story.events.count > DeviceFieldStories.eventsSent
+        ? story.events.count - DeviceFieldStories.eventsSent : nil
+      holds = story.holds
+      notes = story.notes
+      madeUp = story.madeUp
+    }
   }
 }

@@ -21,6 +21,20 @@ enum FieldsPane {
 
   /// The lines, and the row to keep in view (the chosen field's, in the list).
   static func lines(_ model: InspectorModel, width: Int) -> (lines: [Line], focusRow: Int) {
+    guard model.selectedDevice != nil else {
+      // Nothing is asked without a device: say what to do, not that an answer is coming.
+      return (
+        [
+          [
+            (
+              "No device has registered yet: point the app at this receiver; the chosen device's fields show here.",
+              .dim
+            )
+          ]
+        ],
+        0
+      )
+    }
     guard let stories = model.receiver.fields else {
       return ([[("asking the server for the device's fields…", .dim)]], 0)
     }
