@@ -16,7 +16,8 @@ struct MCPCommand: AsyncParsableCommand {
       Tools: list_devices, explain_device, device_fields (a running receiver's devices), \
       judge_capture (a HAR file), run_scenario (a built-in scenario or a file), list_qa_plans, \
       inject_fault (with the receiver's token). Tokens are masked in every answer; no tool \
-      writes a file. Nothing but the protocol goes to standard output; see docs/mcp.md.
+      writes a file. Nothing but the protocol goes to standard output; a line is read up to \
+      8 MiB. See docs/mcp.md.
       """)
 
   @Option(help: "The receiver whose devices the tools read (regscope --receive, regctl serve).")
@@ -45,7 +46,9 @@ struct MCPCommand: AsyncParsableCommand {
       return .init(
         content: [.text(text: answer.text, annotations: nil, _meta: nil)], isError: answer.isError)
     }
-    let transport = AnsweringTransport()
+    // The server stops when the input ends, while a tool may still be working on the last
+    // request: each request read is answered before regctl mcp exits.
+    let transport = MCPStdio()
     try await server.start(transport: transport)
     await server.waitUntilCompleted()
     await transport.waitUntilAnswered()
