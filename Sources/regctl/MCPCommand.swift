@@ -23,6 +23,9 @@ struct MCPCommand: AsyncParsableCommand {
   @Option(help: "The receiver whose devices the tools read (regscope --receive, regctl serve).")
   var receiver = "http://127.0.0.1:8080"
 
+  @Option(help: "How long the receiver has for a whole answer, its last byte included: 10s, 1m.")
+  var receiverDeadline = "10s"
+
   func validate() throws {
     guard let url = URL(string: receiver), ["http", "https"].contains(url.scheme ?? ""),
       url.host != nil
@@ -31,11 +34,17 @@ struct MCPCommand: AsyncParsableCommand {
         "--receiver must be an http:// or https:// URL, like http://127.0.0.1:8080; got \"\(receiver)\""
       )
     }
+    switch DurationText.parse(receiverDeadline) {
+    case .failure(let problem): throw ValidationError("--receiver-deadline: \(problem)")
+    case .success(let seconds) where seconds <= 0:
+      throw ValidationError("--receiver-deadline must be longer than 0 s")
+    case .success: break
+    }
   }
 
   func run() async throws {
     guard let url = URL(string: receiver) else { throw ValidationError("--receiver is not a URL") }
-    let tools = RegScopeTools(receiver: url)
+    let tools = RegScopeTools(receiver: url, deadline: DurationText.seconds(receiverDeadline) ?? 10)
     let server = Server(
       name: "regscope", version: RegScopeVersion.current,
       capabilities: .init(tools: .init(listChanged: false)))

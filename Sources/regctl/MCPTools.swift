@@ -12,13 +12,23 @@ import SessionHTTP
 
 /// The tools `regctl mcp` offers. Each answers in text (JSON where the data is JSON), never
 /// throws: a bad argument, an unknown device or an unreachable receiver is a tool error that
-/// says what and where. Nothing here writes a file or prints a token whole.
+/// says what and where. Nothing here writes a file or prints a token whole. An answer is whole
+/// or refused with how to ask for less: never cut short.
 struct RegScopeTools: Sendable {
   /// The longest argument taken, and the longest answer given.
   static let argumentLimit = 4_096
   static let answerLimit = 256 << 10
+  /// The largest capture `judge_capture` reads (it holds the file in memory while it judges;
+  /// `regctl judge` reads larger ones).
+  static let largestCapture = 512 << 20
+  /// The largest scenario file `run_scenario` reads: a real one is a few kilobytes.
+  static let largestScenario = 1 << 20
 
   let receiver: URL
+  /// Seconds the receiver has for a whole answer (`--receiver-deadline`).
+  var deadline: Double = 10
+
+  var fetch: ReceiverFetch { ReceiverFetch(receiver: receiver, deadline: deadline) }
 
   struct Answer: Error, Sendable {
     var text: String
@@ -29,8 +39,12 @@ struct RegScopeTools: Sendable {
   static let list: [Tool] = [
     tool(
       "list_devices",
-      "The devices a running RegScope receiver has seen: SDK, version, the profile they are judged by, findings by severity.",
-      [:]),
+      "The devices a running RegScope receiver has seen, newest first, a page at a time: SDK, version, the profile they are judged by, findings by severity.",
+      [
+        "before":
+          "the cursor a page ends with (\"more devices: ... before\"), for the page after it"
+      ],
+      integers: ["limit": "how many devices, 1 to 1000 (100 unless given)"]),
     tool(
       "explain_device",
       "Why a device's attributes, tags or contact key did or did not arrive, in sentences, most important first, each rejection with its fix (SPEC S2, S5, R2.5, R3.2, R8).",
@@ -38,15 +52,22 @@ struct RegScopeTools: Sendable {
     tool(
       "device_fields",
       "Each field's story for a device as JSON: every value sent, when, in which registration, what processing did with it and why, what the contact holds now.",
-      ["deviceID": "the device's id"], required: ["deviceID"]),
+      [
+        "deviceID": "the device's id",
+        "field": "only this field's story: an attribute's name, a tag, or the contact key's name",
+      ], required: ["deviceID"]),
     tool(
       "judge_capture",
       "Judge a HAR capture of an app's traffic by the SDK rules: each device's timeline with findings and fixes.",
-      ["path": "a HAR file (a regular file; at most 512 MB)"], required: ["path"]),
+      ["path": "a HAR file (a regular file; at most \(largestCapture >> 20) MiB)"],
+      required: ["path"]),
     tool(
       "run_scenario",
       "Run a scenario in virtual time (a built-in name such as throttle-coalesces, or a YAML file) and report whether its expectations held.",
-      ["name": "a built-in scenario's name, or a scenario file's path"], required: ["name"]),
+      [
+        "name":
+          "a built-in scenario's name, or a scenario file's path (at most \(largestScenario >> 20) MiB)"
+      ], required: ["name"]),
     tool("list_qa_plans", "The built-in QA plans and what each proves.", [:]),
     tool(
       "inject_fault",
@@ -59,13 +80,15 @@ struct RegScopeTools: Sendable {
   ]
 
   static func tool(
-    _ name: String, _ description: String, _ properties: [String: String],
-    required: [String] = []
+    _ name: String, _ description: String, _ strings: [String: String],
+    integers: [String: String] = [:], required: [String] = []
   ) -> Tool {
+    let properties =
+      strings.mapValues { ["type": "string", "description": .string($0)] as Value }
+      .merging(integers.mapValues { ["type": "integer", "description": .string($0)] }) { $1 }
     let schema: Value = [
       "type": "object",
-      "properties": .object(
-        properties.mapValues { ["type": "string", "description": .string($0)] }),
+      "properties": .object(properties),
       "required": .array(required.map { .string($0) }),
     ]
     return Tool(name: name, description: description, inputSchema: schema)
@@ -81,9 +104,10 @@ struct RegScopeTools: Sendable {
 
   /// A tool's answer; a missing or oversized argument is thrown as the tool's error.
   private func answer(_ name: String, _ arguments: [String: Value]) async throws(Answer) -> Answer {
-    func argument(_ key: String) throws(Answer) -> String {
-      guard let value = arguments[key]?.stringValue, !value.isEmpty else {
-        throw .error("\(name) needs the argument \"\(key)\" (a string)")
+    func optional(_ key: String) throws(Answer) -> String? {
+      guard let given = arguments[key], given != .null else { return nil }
+      guard let value = given.stringValue, !value.isEmpty else {
+        throw .error("\"\(key)\" is a string, not empty")
       }
       guard value.utf8.count <= Self.argumentLimit else {
         throw .error(
@@ -91,10 +115,28 @@ struct RegScopeTools: Sendable {
       }
       return value
     }
+    func argument(_ key: String) throws(Answer) -> String {
+      guard let value = try optional(key) else {
+        throw .error("\(name) needs the argument \"\(key)\" (a string)")
+      }
+      return value
+    }
+    func count(_ key: String, _ range: ClosedRange<Int>) throws(Answer) -> Int? {
+      guard let given = arguments[key], given != .null else { return nil }
+      let number = given.intValue ?? given.stringValue.flatMap { Int($0) }
+      guard let number, range.contains(number) else {
+        throw .error(
+          "\"\(key)\" is a whole number from \(range.lowerBound) to \(range.upperBound)")
+      }
+      return number
+    }
     switch name {
-    case "list_devices": return await listDevices()
-    case "explain_device", "device_fields":
-      return await deviceStory(try argument("deviceID"), explained: name == "explain_device")
+    case "list_devices":
+      return await listDevices(
+        limit: try count("limit", 1...1000) ?? 100, before: try optional("before"))
+    case "explain_device": return await explainDevice(try argument("deviceID"))
+    case "device_fields":
+      return await deviceFields(try argument("deviceID"), field: try optional("field"))
     case "judge_capture": return judgeCapture(try argument("path"))
     case "run_scenario": return await runScenario(try argument("name"))
     case "list_qa_plans": return listPlans()
