@@ -4,6 +4,7 @@ import Foundation
 import RegistrationCore
 import RegistrationEngine
 import Session
+import SystemCalls
 
 /// The app a receiver accepts and how its server processes, spelled the same in
 /// `regctl serve`, `regctl qa` and `regscope --receive`. The token comes from
@@ -119,8 +120,16 @@ public struct AppCredentials: ParsableArguments {
     if let accessToken {
       (token, source) = (accessToken, "--access-token")
     } else if let path = accessTokenFile {
-      guard let text = try? String(contentsOfFile: path, encoding: .utf8) else {
-        throw ValidationError("--access-token-file \(path) cannot be read as UTF-8 text")
+      // A token is a line: a FIFO, a device or a large file is refused before it is read.
+      let bytes: [UInt8]
+      switch SystemCalls.readFile(path, atMost: 64 << 10) {
+      case .success(let read): bytes = read
+      case .failure(let refusal):
+        throw ValidationError("--access-token-file \(TerminalText.escaped(path)) \(refusal)")
+      }
+      guard let text = String(validating: bytes, as: UTF8.self) else {
+        throw ValidationError(
+          "--access-token-file \(TerminalText.escaped(path)) cannot be read as UTF-8 text")
       }
       (token, source) = (
         String(text.split(separator: "\n").first ?? ""), "--access-token-file \(path)"

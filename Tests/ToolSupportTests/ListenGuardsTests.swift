@@ -78,4 +78,19 @@ struct ListenGuardsTests {
       #expect(throws: Never.self) { _ = try ReceiverArguments.parse(["--har", path]) }
     }
   }
+
+  @Test("a token file that is a device or a directory is refused before it is read")
+  func tokenFileBounded() throws {
+    for (path, says) in [
+      ("/dev/zero", "is not a regular file"),
+      (FileManager.default.temporaryDirectory.path, "is a directory"),
+    ] {
+      let app = try AppCredentials.parse(["--app-id", "x", "--access-token-file", path])
+      #expect {
+        _ = try app.resolvedAccessToken()
+      } throws: { error in
+        "\(error)".contains(says)
+      }
+    }
+  }
 }
