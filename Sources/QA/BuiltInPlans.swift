@@ -16,7 +16,8 @@ public enum BuiltInPlans {
   }
 
   static let firstRegistrationSteps = """
-      - ask: Install and open the app (a fresh install registers at once).
+      - ask: Install and open the app (a fresh install registers at once), and leave it open.
+        app: stays-open
         timeout: 10m
       - expect: registration
         timeout: 5m
@@ -32,7 +33,8 @@ public enum BuiltInPlans {
     """
 
   static let throttleSteps = """
-      - ask: "Add the tag qa-start in the app; then, within one minute of it, add the tags qa-a and qa-b."
+      - ask: "Open the app (install it first if it is not). Add the tag qa-start; then, within one minute of it, add the tags qa-a and qa-b, staying in the app (do not leave or restart it)."
+        app: stays-open
         timeout: 10m
       - expect: body-has
         tags: [qa-a, qa-b]
@@ -50,10 +52,14 @@ public enum BuiltInPlans {
 
   static let retryLadderSteps = """
       - fault: 503 x3
-      - ask: "Make a change in the app (add the tag qa-ladder), then leave it open."
+      - ask: "Open the app (install it first if it is not), add the tag qa-ladder, then leave it open."
+        app: stays-open
         timeout: 10m
       - expect: retries-keep-minimum
         timeout: 20m
+      - ask: "Add the tag qa-token in the app, then leave it open: its next registration must carry the subscriber token the server handed out."
+        app: stays-open
+        timeout: 10m
       - expect: token-returned
         timeout: 5m
       - fault: up
@@ -61,14 +67,15 @@ public enum BuiltInPlans {
 
   static let retryLadder = """
     name: retry-ladder
-    description: Three 503s; each retry no sooner than the SDK's minimum (R4.1); the subscriber token comes back after recovery.
+    description: Three 503s; each retry no sooner than the SDK's minimum (R4.1); after recovery, the next change carries the subscriber token back.
     steps:
     \(retryLadderSteps)
     """
 
   static let retryAfterSteps = """
       - fault: 429 retry-after 120
-      - ask: "Make a change in the app (add the tag qa-wait), then leave it open."
+      - ask: "Open the app (install it first if it is not), add the tag qa-wait, then leave it open."
+        app: stays-open
         timeout: 10m
       - expect: retry-after-respected
         timeout: 10m
@@ -83,7 +90,7 @@ public enum BuiltInPlans {
     """
 
   static let contactKeyChangeSteps = """
-      - ask: "Sign in as one user, then as another (two contact keys), a minute apart."
+      - ask: "Open the app (install it first if it is not). Sign in as one user, then as another (two contact keys), a minute apart."
         timeout: 15m
       - expect: registration
         timeout: 5m
@@ -103,6 +110,7 @@ public enum BuiltInPlans {
     description: An app updated to a build with a newer SDK keeps the contact's tags and attributes (R1.4); iOS 8.0.0-8.0.6 sent them empty after a 7.x migration, fixed in 8.0.7.
     steps:
       - ask: "With the build on the old SDK installed: add the tag qa-upgrade in the app (and set an attribute if it has one), and leave it open."
+        app: stays-open
         timeout: 10m
       - expect: body-has
         tags: [qa-upgrade]

@@ -6,7 +6,10 @@ import RegistrationCore
 public enum QAVerdict: String, Sendable, Codable {
   case pass, fail
   case timedOut = "timed out"
-  /// The run was stopped (Ctrl-C) before the step was decided, or before it began.
+  /// The run was stopped (Ctrl-C) while the step ran, before it was decided: its evidence is
+  /// what it had seen.
+  case interrupted
+  /// The run was stopped (Ctrl-C) before the step began.
   case notRun = "not run"
 }
 
@@ -19,14 +22,16 @@ public enum QAJudge {
     public var evidence: [String]
   }
 
-  /// `since`: how many registrations the device had when the step began (0 when it was not yet
-  /// seen); `runStart` the same when the plan began. Nil: not decided yet.
-  /// `gate` decides which findings fail `no-violation` (`--fail-on`, `--allow`).
+  /// `since`: how many registrations the device had when the step's window began (the ask or
+  /// fault before it; 0 when it was not yet seen); `runStart` the same when the plan began.
+  /// Nil: not decided yet. `gate` decides which findings fail `no-violation` (`--fail-on`,
+  /// `--allow`); `knowledge` is what the plan knows of the app's state (`QAKnowledge`).
   public static func decide(
     _ expectation: QAExpectation, device: DeviceWatch.Device, since: Int, runStart: Int,
-    gate: FindingGate = FindingGate()
+    gate: FindingGate = FindingGate(), knowledge: QAKnowledge = QAKnowledge()
   ) -> Decision? {
     let new = Array(recent(device, after: since))
+    let line = { (entry: WatchedRegistration) in Self.line(entry, knowledge) }
     switch expectation {
     case .registration:
       // A refused request (a wrong token or app) is no registration: the app is not set up.
@@ -35,7 +40,7 @@ public enum QAJudge {
       }
     case .noViolation:
       let violating = recent(device, after: runStart).filter {
-        $0.findings.contains(where: gate.fails)
+        knowledge.findings(of: $0).contains(where: gate.fails)
       }
       guard !violating.isEmpty else {
         let count = device.registrationCount - runStart
@@ -48,18 +53,20 @@ public enum QAJudge {
         expected: "no registration of the run with \(what)"
           + (gate.allowed.isEmpty
             ? "" : " (allowed: \(gate.allowed.sorted().map(\.rawValue).joined(separator: ", ")))"),
-        actual: "\(violating.count) with \(what)", violating)
+        actual: "\(violating.count) with \(what)", Array(violating), knowledge)
     case .retriesKeepMinimum:
       // Decided when a failed registration is followed by one that succeeded.
       guard let failed = new.firstIndex(where: { !isSuccess($0) }),
         let recovered = new[failed...].firstIndex(where: isSuccess)
       else { return nil }
       let ladder = Array(new[failed...recovered])
-      let broken = ladder.filter { $0.findings.contains { $0.severity == .violation } }
+      let broken = ladder.filter {
+        knowledge.findings(of: $0).contains { $0.severity == .violation }
+      }
       guard !broken.isEmpty else { return Decision(verdict: .pass, evidence: ladder.map(line)) }
       return failure(
         expected: "each retry no sooner than the SDK's minimum after the failure before",
-        actual: "\(broken.count) of \(ladder.count) sends broke it", ladder)
+        actual: "\(broken.count) of \(ladder.count) sends broke it", ladder, knowledge)
     case .retryAfterRespected:
       guard let answered = new.firstIndex(where: { $0.retryAfter != nil }),
         answered + 1 < new.count
@@ -76,51 +83,104 @@ public enum QAJudge {
           "the next send at least \(NumberText.compact(wait)) s after the answer that asked it (Retry-After)",
         actual:
           "sent \(DurationText.describe(waited.rounded())) after that answer, \(DurationText.describe((wait - waited).rounded())) too soon",
-        [new[answered], next])
+        [new[answered], next], knowledge)
     case .tokenReturned:
-      // Over the whole run: decided once a request after the first could have sent it back.
-      let inRun = Array(recent(device, after: runStart))
-      guard let returned = device.tokenReturned, !inRun.isEmpty else { return nil }
-      guard returned else {
-        return failure(
-          expected: "the X-Subscriber-Token a 2xx handed out, on every request after it",
-          actual: "a request came without it",
-          inRun.suffix(3).filter { !$0.subscriberTokenSent })
-      }
-      return Decision(
-        verdict: .pass,
-        evidence: [
-          "the subscriber token came back on every request after the 2xx that handed it out"
-        ]
-          + inRun.suffix(3).map(line))
+      return tokenReturned(device, window: new.count, knowledge)
     case .bodyHas(let tags, let attributes):
-      return carryingAll(new, tags: tags, attributes: attributes)
+      return carryingAll(new, tags: tags, attributes: attributes, knowledge)
     case .upgradeKeepsData:
-      return upgradeKeepsData(new)
+      return upgradeKeepsData(new, knowledge)
     }
   }
 
   /// Decided by the first registration of the step that names a new SDK version.
-  static func upgradeKeepsData(_ new: [WatchedRegistration]) -> Decision? {
+  static func upgradeKeepsData(_ new: [WatchedRegistration], _ knowledge: QAKnowledge)
+    -> Decision?
+  {
     guard
       let upgraded = new.first(where: { entry in
         entry.changes.contains { $0.hasPrefix(PayloadDiff.upgradePrefix) }
       })
     else { return nil }
-    let upgrade = upgraded.changes.first { $0.hasPrefix(PayloadDiff.upgradePrefix) } ?? ""
     guard let lost = upgraded.findings.first(where: { $0.code == .sdkUpgradeLostData }) else {
-      return Decision(
-        verdict: .pass, evidence: [line(upgraded) + "  " + upgrade + ", the record kept"])
+      return Decision(verdict: .pass, evidence: [line(upgraded, knowledge) + ", the record kept"])
     }
     return failure(
       expected: "the registration after the upgrade carrying the tags and attributes before it",
-      actual: lost.message + (lost.fix.map { " Fix: \($0)" } ?? ""), [upgraded])
+      actual: lost.message + (lost.fix.map { " Fix: \($0)" } ?? ""), [upgraded], knowledge)
+  }
+
+  /// Decided once a request of the window came after a 2xx had handed the token out: every
+  /// such request must carry it. A correct SDK sends nothing after its last change went out,
+  /// so a plan asks for a change before this step (the built-in retry-ladder does).
+  static func tokenReturned(
+    _ device: DeviceWatch.Device, window: Int, _ knowledge: QAKnowledge
+  ) -> Decision? {
+    guard device.tokenHandedOut else { return nil }
+    let kept = device.registrations
+    // The timeline keeps the newest few: a device with older ones dropped had its 2xx among
+    // them (it was handed out).
+    var handedOut = device.registrationCount > kept.count
+    var due: [WatchedRegistration] = []
+    for (index, entry) in kept.enumerated() {
+      if handedOut && index >= kept.count - window { due.append(entry) }
+      if !entry.refused && isSuccess(entry) { handedOut = true }
+    }
+    guard !due.isEmpty else { return nil }
+    let lines = { (entries: [WatchedRegistration]) in
+      entries.map { line($0, knowledge) + "  " + tokenWords($0) }
+    }
+    if device.identity.profile.name == .documented {
+      // Only the shipped SDKs keep and send back the token (SDK-FACTS, "The request"): a
+      // client held to the documented contract owes none.
+      return Decision(
+        verdict: .pass,
+        evidence: [
+          "not owed: the documented contract sends no X-Subscriber-Token (the shipped SDKs do); the User-Agent names no shipped SDK"
+        ] + lines(Array(due.suffix(3))))
+    }
+    let without = due.filter { !$0.subscriberTokenSent }
+    guard without.isEmpty, device.tokenReturned != false else {
+      return Decision(
+        verdict: .fail,
+        evidence: [
+          "expected: the X-Subscriber-Token a 2xx handed out, on every request after it",
+          without.isEmpty
+            ? "actual: a request came with a token other than the one handed out"
+            : "actual: \(without.count) of \(due.count) requests after it came without it",
+          "fix: let the SDK send its requests: it keeps the X-Subscriber-Token of a 2xx and sends it back; a request built outside it, or a store cleared between launches, loses it",
+        ] + lines(without.isEmpty ? due : without))
+    }
+    return Decision(
+      verdict: .pass,
+      evidence: ["the subscriber token came back on every request after the 2xx that handed it out"]
+        + lines(Array(due.suffix(3))))
+  }
+
+  static func tokenWords(_ entry: WatchedRegistration) -> String {
+    entry.subscriberTokenSent ? "(X-Subscriber-Token sent)" : "(no X-Subscriber-Token)"
+  }
+
+  /// Why a step is still undecided, when the judge knows a reason the tester can act on.
+  public static func undecided(
+    _ expectation: QAExpectation, device: DeviceWatch.Device, since: Int
+  ) -> String? {
+    switch expectation {
+    case .tokenReturned:
+      guard device.tokenHandedOut else {
+        return "no 2xx handed the app a subscriber token yet"
+      }
+      return
+        "the app sent nothing after the 2xx that handed the token out: a correct SDK sends only when something changed, so ask for a change in the app before this step"
+    default: return nil
+    }
   }
 
   /// The first registration after the step began that carries any of them must carry them
-  /// all; nil until one carries any.
+  /// all, and be sent when its SDK allows; nil until one carries any.
   static func carryingAll(
-    _ new: [WatchedRegistration], tags: [String], attributes: [String: String?]
+    _ new: [WatchedRegistration], tags: [String], attributes: [String: String?],
+    _ knowledge: QAKnowledge
   ) -> Decision? {
     // The first registration that carries any of them must carry them all: two changes
     // sent one by one are not one registration (R3.3).
@@ -130,8 +190,10 @@ public enum QAJudge {
           || carries($0, tags: tags, attributes: attributes)
       })
     else { return nil }
+    let wanted = (tags.map { "tag \($0)" } + attributes.keys.sorted().map { "attribute \($0)" })
+    let involved = Array(
+      new.prefix { $0.at <= first.at } + new.drop { $0.at <= first.at }.prefix(2))
     guard carries(first, tags: tags, attributes: attributes) else {
-      let wanted = (tags.map { "tag \($0)" } + attributes.keys.sorted().map { "attribute \($0)" })
       let held = wanted.filter { item in
         item.hasPrefix("tag ")
           ? carries(first, tags: [String(item.dropFirst(4))], attributes: [:])
@@ -142,25 +204,46 @@ public enum QAJudge {
       return failure(
         expected: "one registration carrying " + wanted.joined(separator: " and "),
         actual: "the first to carry any carried only " + held.joined(separator: " and "),
-        new.prefix { $0.at <= first.at } + new.drop { $0.at <= first.at }.prefix(2))
+        involved, knowledge)
     }
-    return Decision(verdict: .pass, evidence: [line(first)])
+    // Together, but sent before the SDK allows: they travelled together because something
+    // outside the SDK posted them, not by its throttle (R3.2).
+    if let early = knowledge.findings(of: first).first(where: {
+      $0.severity == .violation && timingCodes.contains($0.code)
+    }) {
+      return failure(
+        expected: "one registration carrying " + wanted.joined(separator: " and ")
+          + ", sent when the SDK allows",
+        actual: "the one that carried them was sent early: " + early.message, involved, knowledge)
+    }
+    return Decision(
+      verdict: .pass,
+      evidence: [line(first, knowledge) + "  carrying " + wanted.joined(separator: " and ")])
   }
+
+  /// The findings that say a send came before its SDK allows.
+  static let timingCodes: Set<FindingCode> = [
+    .throttleViolated, .retryTooSoon, .retryLadderBroken, .retryAfterIgnored,
+  ]
 
   /// A failed expectation, as a ticket needs it: what was expected, what came instead, and
   /// each registration involved with its findings' messages and fixes.
-  static func failure<Entries: Sequence<WatchedRegistration>>(
-    expected: String, actual: String, _ entries: Entries
+  static func failure(
+    expected: String, actual: String, _ entries: [WatchedRegistration],
+    _ knowledge: QAKnowledge = QAKnowledge()
   ) -> Decision {
     Decision(
       verdict: .fail,
-      evidence: ["expected: \(expected)", "actual: \(actual)"] + entries.flatMap(detailed))
+      evidence: ["expected: \(expected)", "actual: \(actual)"]
+        + entries.flatMap { detailed($0, knowledge) })
   }
 
   /// A registration's line and, under it, each finding's message and fix.
-  public static func detailed(_ entry: WatchedRegistration) -> [String] {
-    [line(entry)]
-      + entry.findings.flatMap { finding in
+  public static func detailed(
+    _ entry: WatchedRegistration, _ knowledge: QAKnowledge = QAKnowledge()
+  ) -> [String] {
+    [line(entry, knowledge)]
+      + knowledge.findings(of: entry).flatMap { finding in
         ["    \(finding.code) (\(finding.severity.rawValue), \(finding.rule)): \(finding.message)"]
           + (finding.fix.map { ["      fix: \($0)"] } ?? [])
       }
@@ -201,7 +284,19 @@ public enum QAJudge {
       }
   }
 
-  /// One registration as evidence.
-  public static func line(_ entry: WatchedRegistration) -> String { CaptureText.line(entry) }
-
+  /// One registration as evidence, as the receiver's timeline shows it: when, the interval,
+  /// the answer, what it changed (tags, attributes, contact key), and its findings as this
+  /// run judges them: "2026-11-25 12:30:07.000Z  +1 min 1 s  201  + tags qa-a; + tags qa-b".
+  public static func line(_ entry: WatchedRegistration, _ knowledge: QAKnowledge = QAKnowledge())
+    -> String
+  {
+    let findings = knowledge.findings(of: entry).map { "\($0.code) (\($0.severity.rawValue))" }
+    let retryAfter = entry.retryAfter.map { ["Retry-After \(NumberText.compact($0)) s"] } ?? []
+    let changes = entry.changes.isEmpty ? [] : [entry.changes.joined(separator: "; ")]
+    return
+      ([
+        CaptureText.stamp(entry.at), CaptureText.interval(entry),
+        entry.status.map(String.init) ?? "no answer",
+      ] + retryAfter + changes + findings).joined(separator: "  ")
+  }
 }

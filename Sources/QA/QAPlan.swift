@@ -35,6 +35,10 @@ public struct QAStep: Sendable {
   public var timeout: Double?
   /// The device this step binds to, when it names its own.
   public var device: QAPlan.DeviceChoice?
+  /// `app: stays-open` on an ask: the tester keeps the app open and in the foreground from
+  /// this ask until the next one (no relaunch, no trip to the background), so neither
+  /// explains a send earlier than the SDK allows (`QAKnowledge`).
+  public var keepsAppOpen = false
 
   public enum Action: Sendable {
     /// An instruction for the tester.

@@ -62,7 +62,7 @@ public enum QAPlanParser {
   {
     let fields = try reader.mapping(
       node, "step \(number)",
-      keys: ["ask", "fault", "expect", "timeout", "device", "tags", "attributes"])
+      keys: ["ask", "fault", "expect", "timeout", "device", "tags", "attributes", "app"])
     let kinds = fields.filter { ["ask", "fault", "expect"].contains($0.key) }
     guard kinds.count == 1, let kind = kinds.first else {
       throw QAPlanError(
@@ -72,8 +72,17 @@ public enum QAPlanParser {
     var device: QAPlan.DeviceChoice?
     var tags: [String] = []
     var attributes: [String: String?] = [:]
+    var keepsAppOpen = false
     for (key, _, value) in fields {
       switch key {
+      case "app":
+        guard kind.key == "ask", try reader.string(value, "app") == "stays-open" else {
+          throw QAPlanError(
+            reader.position(value),
+            "app: is said on an ask:, and takes stays-open (the tester keeps the app open and in the foreground until the next ask: no relaunch, no trip to the background)"
+          )
+        }
+        keepsAppOpen = true
       case "timeout": timeout = try self.timeout(reader, value)
       case "device": device = try deviceChoice(reader, value)
       case "tags":
@@ -111,7 +120,7 @@ public enum QAPlanParser {
     }
     return QAStep(
       number: number, position: reader.position(node), action: action, timeout: timeout,
-      device: device)
+      device: device, keepsAppOpen: keepsAppOpen)
   }
 
   static func expectation(

@@ -27,7 +27,11 @@ public enum QAReportText {
       lines.append("- Device: none registered")
     }
     if report.interrupted {
-      lines.append("- Stopped before the end (Ctrl-C): the steps not reached are marked not run")
+      let running = report.results.first { $0.verdict == .interrupted }
+      lines.append(
+        "- Stopped before the end (Ctrl-C): "
+          + (running.map { "step \($0.step.number) was interrupted, with what it had seen; " } ?? "")
+          + "the steps not reached are marked not run")
     }
     lines += ["", "| # | step | verdict |", "| --- | --- | --- |"]
     for result in report.results {
@@ -45,14 +49,18 @@ public enum QAReportText {
       lines += ["", "## Timeline", ""]
       // Each registration with its findings' messages and, for a violation or a warning,
       // what to change in the app.
-      lines += device.registrations.flatMap(QAJudge.detailed).map { "    " + $0 }
+      lines += device.registrations.flatMap { QAJudge.detailed($0, report.knowledge) }.map {
+        "    " + $0
+      }
     }
     return lines.map(TerminalText.escaped).joined(separator: "\n") + "\n"
   }
 
   public static func junit(_ report: QAReport) -> String {
     let failures = report.results.filter { $0.verdict == .fail }.count
-    let timedOut = report.results.filter { $0.verdict == .timedOut }.count
+    // A step that timed out, or that the run's stop interrupted, was never decided: an error.
+    let timedOut = report.results.filter { $0.verdict == .timedOut || $0.verdict == .interrupted }
+      .count
     var xml = [
       #"<?xml version="1.0" encoding="UTF-8"?>"#,
       #"<testsuites name="regctl qa" tests="\#(report.plan.steps.count)" failures="\#(failures)" errors="\#(timedOut)">"#,
@@ -71,6 +79,10 @@ public enum QAReportText {
           #"      <failure message="\#(escape(result.step.summary))">\#(evidence)</failure>"#)
       case .timedOut:
         xml.append(#"      <error message="timed out">\#(evidence)</error>"#)
+      case .interrupted:
+        xml.append(
+          #"      <error message="interrupted: the run was stopped during this step">\#(evidence)</error>"#
+        )
       case .notRun:
         xml.append(#"      <skipped message="not run: the run was stopped"/>"#)
       }
@@ -184,11 +196,16 @@ public enum QAReportText {
   }
 
   /// Text from a device as a Markdown code span, so `<script>` or `[a](b)` in a device id is
-  /// shown as written and never becomes markup or a link in a ticket.
+  /// shown as written and never becomes markup or a link in a ticket. The fence is padded
+  /// with a space only where CommonMark needs one (text that begins or ends with a backtick,
+  /// or with a space at both ends, which a reader strips): `QA-1` reads as written.
   static func code(_ text: String) -> String {
     let longest = text.split(whereSeparator: { $0 != "`" }).map(\.count).max() ?? 0
     let fence = String(repeating: "`", count: longest + 1)
-    return "\(fence) \(text) \(fence)"
+    let padded =
+      text.isEmpty || text.hasPrefix("`") || text.hasSuffix("`")
+      || (text.hasPrefix(" ") && text.hasSuffix(" "))
+    return padded ? "\(fence) \(text) \(fence)" : "\(fence)\(text)\(fence)"
   }
 
   static func cell(_ text: String) -> String { text.replacingOccurrences(of: "|", with: "\\|") }

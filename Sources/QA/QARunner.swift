@@ -21,26 +21,31 @@ public struct QAReport: Sendable {
   public var startedAt: Instant
   public var endedAt: Instant
   public var device: DeviceWatch.Device?
+  /// What the plan knew of the app's state (`app: stays-open`): the timeline is judged with it.
+  public var knowledge: QAKnowledge
   /// Where and with what it ran, for the ticket: set by the tool that ran it.
   public var context = QARunContext()
 
   public init(
     plan: QAPlan, results: [QAStepResult], startedAt: Instant, endedAt: Instant,
-    device: DeviceWatch.Device?
+    device: DeviceWatch.Device?, knowledge: QAKnowledge = QAKnowledge()
   ) {
     self.plan = plan
     self.results = results
     self.startedAt = startedAt
     self.endedAt = endedAt
     self.device = device
+    self.knowledge = knowledge
   }
 
   public var passed: Bool {
     results.count == plan.steps.count && results.allSatisfy { $0.verdict == .pass }
   }
 
-  /// True when the run was stopped before its end (Ctrl-C): some steps were not run.
-  public var interrupted: Bool { results.contains { $0.verdict == .notRun } }
+  /// True when the run was stopped before its end (Ctrl-C): a step interrupted, or not run.
+  public var interrupted: Bool {
+    results.contains { $0.verdict == .interrupted || $0.verdict == .notRun }
+  }
 }
 
 /// What a report names besides the steps: the build that judged, where it listened, the app it
@@ -97,13 +102,13 @@ public struct QARunner: Sendable {
       uniqueKeysWithValues: await server.watchedDevices(newest: DeviceWatch.deviceLimit).map {
         ($0.deviceID, $0.registrationCount)
       })
-    var bound: [QAPlan.DeviceChoice: String] = [:]
+    var run = RunState(before: before)
     var results: [QAStepResult] = []
     for step in plan.steps {
       if Task.isCancelled { break }
       progress(.started(step))
       let choice = step.device ?? plan.device
-      let result = await run(step, choice: choice, bound: &bound, before: before)
+      let result = await self.run(step, choice: choice, state: &run)
       results.append(result)
       progress(.finished(result))
     }
@@ -115,27 +120,53 @@ public struct QARunner: Sendable {
           step: step, verdict: .notRun, evidence: ["the run was stopped before this step"],
           deviceID: nil, startedAt: stoppedAt, endedAt: stoppedAt))
     }
+    run.knowledge.close(at: stoppedAt)
     var device: DeviceWatch.Device?
-    if let id = bound[plan.device] { device = await server.watchedDevice(id) }
+    if let id = run.bound[plan.device] { device = await server.watchedDevice(id) }
     return QAReport(
-      plan: plan, results: results, startedAt: startedAt, endedAt: clock.now(), device: device)
+      plan: plan, results: results, startedAt: startedAt, endedAt: clock.now(), device: device,
+      knowledge: run.knowledge)
+  }
+
+  /// What a run carries from step to step.
+  struct RunState {
+    /// Each device's registrations before the plan began.
+    var before: [String: Int]
+    var bound: [QAPlan.DeviceChoice: String] = [:]
+    /// The bound devices' registrations when the latest ask or fault began: an expectation
+    /// is judged on what came since, so what the app sent while the tester acted counts,
+    /// however long the tester took to go on.
+    var window: [String: Int] = [:]
+    var knowledge = QAKnowledge()
+
+    func since(_ id: String) -> Int { window[id] ?? before[id] ?? 0 }
   }
 
   private func run(
-    _ step: QAStep, choice: QAPlan.DeviceChoice, bound: inout [QAPlan.DeviceChoice: String],
-    before: [String: Int]
+    _ step: QAStep, choice: QAPlan.DeviceChoice, state: inout RunState
   ) async -> QAStepResult {
     let clock = server.clock
     let started = clock.now()
+    let bound = state.bound
     func result(_ verdict: QAVerdict, _ evidence: [String], _ id: String? = nil) -> QAStepResult {
       QAStepResult(
         step: step, verdict: verdict, evidence: evidence, deviceID: id ?? bound[choice],
         startedAt: started, endedAt: clock.now())
     }
     switch step.action {
+    case .ask, .fault:
+      // A new window: what the app sends from now on answers this step's instruction.
+      state.window = [:]
+      for id in Set(state.bound.values) {
+        state.window[id] = await server.watchedDevice(id)?.registrationCount
+      }
+    case .expect: break
+    }
+    switch step.action {
     case .ask(let text):
+      state.knowledge.ask(step, at: started)
       await ask(step, text)
-      if Task.isCancelled { return result(.notRun, ["the run was stopped during the ask"]) }
+      if Task.isCancelled { return result(.interrupted, ["the run was stopped during the ask"]) }
       return result(
         .pass, [assumeAsked ? "not asked: --yes goes straight on" : "the tester went on"])
     case .fault(let fault):
@@ -143,15 +174,15 @@ public struct QARunner: Sendable {
       return result(.pass, ["the receiver now answers: \(fault.text)"])
     case .expect(let expectation):
       let deadline = started + (step.timeout ?? 300)
-      var since: Int?
-      if let id = bound[choice] { since = await server.watchedDevice(id)?.registrationCount }
       while true {
         let generation = server.watchChanged.generation
-        if bound[choice] == nil, let id = await find(choice, before: before) { bound[choice] = id }
-        if let id = bound[choice], let device = await server.watchedDevice(id) {
-          let baseline = since ?? before[id] ?? 0
+        if state.bound[choice] == nil, let id = await find(choice, before: state.before) {
+          state.bound[choice] = id
+        }
+        if let id = state.bound[choice], let device = await server.watchedDevice(id) {
           if let decision = QAJudge.decide(
-            expectation, device: device, since: baseline, runStart: before[id] ?? 0, gate: gate)
+            expectation, device: device, since: state.since(id), runStart: state.before[id] ?? 0,
+            gate: gate, knowledge: state.knowledge)
           {
             return result(decision.verdict, decision.evidence, id)
           }
@@ -160,34 +191,46 @@ public struct QARunner: Sendable {
           progress(.waiting(step, nextAllowed: nil, deadline: deadline))
         }
         if clock.now() >= deadline || Task.isCancelled {
-          var evidence: [String] = []
-          if let id = bound[choice], let device = await server.watchedDevice(id) {
-            evidence = QAJudge.recent(device, after: since ?? before[id] ?? 0).flatMap(
-              QAJudge.detailed)
-          }
-          if Task.isCancelled {
-            // What the wait had seen: a lead acts on "no registration arrived" (the app is
-            // not pointed at the receiver) differently from one that did not decide it.
-            let waited = DurationText.describe((clock.now() - started).rounded())
-            let seen =
-              !evidence.isEmpty
-              ? evidence
-              : bound[choice] == nil
-                ? [await nothingTaken(waited: waited, before: before)]
-                : ["in \(waited) of waiting the app sent nothing that decides it"]
-            return result(.notRun, ["the run was stopped before this step was decided"] + seen)
-          }
-          return result(
-            .timedOut,
-            [
-              "expected: \(expectation.summary), within \(DurationText.describe(step.timeout ?? 300))"
-            ]
-              + (evidence.isEmpty
-                ? ["actual: nothing arrived in time"] : ["actual: not decided by:"] + evidence))
+          return await undecided(
+            step, expectation, choice: choice, state: state, started: started,
+            result: { result($0, $1, state.bound[choice]) })
         }
         await clock.sleep(until: deadline, orUntil: server.watchChanged, movesPast: generation)
       }
     }
+  }
+
+  /// A wait that ended undecided: timed out, or interrupted (Ctrl-C) with what it had seen.
+  private func undecided(
+    _ step: QAStep, _ expectation: QAExpectation, choice: QAPlan.DeviceChoice, state: RunState,
+    started: Instant, result: (QAVerdict, [String]) -> QAStepResult
+  ) async -> QAStepResult {
+    var evidence: [String] = []
+    var hint: String?
+    if let id = state.bound[choice], let device = await server.watchedDevice(id) {
+      evidence = QAJudge.recent(device, after: state.since(id)).flatMap {
+        QAJudge.detailed($0, state.knowledge)
+      }
+      hint = QAJudge.undecided(expectation, device: device, since: state.since(id))
+    }
+    let waited = DurationText.describe((server.clock.now() - started).rounded())
+    if Task.isCancelled {
+      // What the wait had seen: a lead acts on "no registration arrived" (the app is not
+      // pointed at the receiver) differently from one that did not decide it.
+      let seen =
+        !evidence.isEmpty
+        ? evidence
+        : state.bound[choice] == nil
+          ? [await nothingTaken(waited: waited, before: state.before)]
+          : ["in \(waited) of waiting the app sent nothing that decides it"]
+      return result(.interrupted, ["the run was stopped before this step was decided"] + seen)
+    }
+    return result(
+      .timedOut,
+      ["expected: \(expectation.summary), within \(DurationText.describe(step.timeout ?? 300))"]
+        + (evidence.isEmpty
+          ? ["actual: nothing arrived in time"] : ["actual: not decided by:"] + evidence)
+        + (hint.map { ["why: \($0)"] } ?? []))
   }
 
   /// Why no device was found by a stopped wait: the receiver refused what came (the newest

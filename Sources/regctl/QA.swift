@@ -21,8 +21,11 @@ struct QA: AsyncParsableCommand {
       passes, fails or times out. The report is Markdown (stdout, or --report FILE), JUnit XML \
       (--junit FILE) or JSON (--json).
 
+      Ctrl-C (or SIGTERM) stops the run: the report so far is written, the step running \
+      marked interrupted with what it had seen, the steps not reached not run.
+
       Exit status: 0 when every step passed, 1 when one failed or timed out, 2 when the plan \
-      cannot be read.
+      cannot be read, 130 when stopped.
       """)
 
   @Argument(help: "A plan file (YAML), or a built-in plan's name.")
@@ -113,7 +116,11 @@ struct QA: AsyncParsableCommand {
         files.isEmpty
         ? "the report so far is above"
         : "the report so far is in \(files.joined(separator: " and "))"
-      Output.error("regctl qa: stopped; \(written), the steps not reached marked not run")
+      let running = result.results.first { $0.verdict == .interrupted }
+      Output.error(
+        "regctl qa: stopped; \(written), "
+          + (running.map { "step \($0.step.number) interrupted, " } ?? "")
+          + "the steps not reached marked not run")
       throw ExitCode(130)
     }
     if !result.passed { throw ExitCode(1) }

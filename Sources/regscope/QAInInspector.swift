@@ -17,6 +17,8 @@ final class QAInInspector: Sendable {
   private let task = Mutex<Task<Void, Never>?>(nil)
   /// Where the report went, once written.
   let written = Mutex<String?>(nil)
+  /// Set once the run has ended: true when it was stopped before its end.
+  private let stopped = Mutex<Bool?>(nil)
 
   init(plan: QAPlan) {
     self.plan = plan
@@ -51,19 +53,29 @@ final class QAInInspector: Sendable {
     let running = Task { [weak self] in
       var report = await runner.run(plan)
       report.context = context
+      self?.stopped.withLock { $0 = report.interrupted }
       let path = reportFolder + "/" + QAReportText.fileName(report)
+      let verdict = "QA \(TerminalText.escaped(plan.name)): \(QAReportText.verdict(report))"
       do {
         try OutputFile.write(QAReportText.markdown(report), to: path)
         self?.written.withLock { $0 = path }
-        say("QA \(plan.name): \(report.passed ? "passed" : "failed"); report in \(path)")
+        say("\(verdict); report in \(path)")
       } catch {
-        say("QA \(plan.name): \(report.passed ? "passed" : "failed"); the report: \(error)")
+        say("\(verdict); the report: \(error)")
       }
     }
     task.withLock { $0 = running }
   }
 
-  func stop() { task.withLock { $0 }?.cancel() }
+  /// Stops the run if it is still going (the inspector is quitting: Ctrl-C, a signal, `q`)
+  /// and waits until its report is written. True when the run was stopped before its end:
+  /// the tool then exits 130, as `regctl qa` does.
+  func finish() async -> Bool {
+    guard let running = task.withLock({ $0 }) else { return false }
+    running.cancel()
+    await running.value
+    return stopped.withLock { $0 } ?? true
+  }
 
   private func change(_ body: (inout QAChecklist) -> Void) -> QAChecklist {
     checklist.withLock { list in

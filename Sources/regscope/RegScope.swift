@@ -174,7 +174,8 @@ struct RegScope: AsyncParsableCommand {
       lost.withLock { $0 = why }
     }
     player?.cancel()
-    qaRun?.stop()
+    // A QA run still going is stopped, and its report written, before the receiver goes.
+    let qaStopped = await qaRun?.finish() ?? false
     for source in signals { source.cancel() }
     log?.restore()
     await work.finish()
@@ -184,6 +185,11 @@ struct RegScope: AsyncParsableCommand {
     if let why = lost.withLock({ $0 }) {
       Output.error("regscope: \(why); the screen is restored and nothing was lost")
       throw ExitCode(1)
+    }
+    if qaStopped {
+      // As regctl qa: a QA run stopped before its end (Ctrl-C) is exit 130.
+      Output.error("regscope: the QA run was stopped before its end")
+      throw ExitCode(130)
     }
   }
 }

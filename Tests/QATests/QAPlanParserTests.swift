@@ -26,7 +26,7 @@ struct QAPlanParserTests {
           return step.timeout != nil
         })
     }
-    #expect(BuiltInPlans.plan("release-check")?.steps.count == 18)
+    #expect(BuiltInPlans.plan("release-check")?.steps.count == 19)
   }
 
   @Test(
