@@ -168,6 +168,9 @@ public struct DeviceWatch: Sendable {
           payload: payload, at: now, status: status, retryAfter: retryAfter,
           profile: device.identity.profile),
         memory: &device.memory, server: server)
+      // How the body was read, beside when it was sent: a key twice is read as the tenant
+      // reads it, and said.
+      if let duplicated = Finding.duplicateKeys(in: received) { findings.append(duplicated) }
     }
     // From the registration before that the server took: a refused try is no send of the
     // app's, so the first accepted one after it reads as the first.

@@ -34,6 +34,9 @@ public enum FindingCode: String, Hashable, Sendable, Codable, CaseIterable, Comp
   /// The SDK was upgraded and the record lost tags or attributes it had (R1.4): the known
   /// migration gap of iOS 8.0.0-8.0.6 after 7.x, fixed in 8.0.7.
   case sdkUpgradeLostData
+  /// A key the body holds twice (R6.2): read by its last value, as the tenant reads it; no
+  /// SDK writes one, so something outside it built or changed the body.
+  case duplicateKey
 
   public static func < (lhs: FindingCode, rhs: FindingCode) -> Bool {
     lhs.rawValue < rhs.rawValue

@@ -24,6 +24,8 @@ public enum FindingFix {
       "set the contact key once per person at login; a shared device orphans the one before (--allow contactKeyChanged accepts it)"
     case .sdkUpgradeLostData:
       "ship an SDK that keeps the record across the upgrade (iOS 8.0.7 or later fixed the 7.x migration gap), then set the lost tags and attributes again from the app"
+    case .duplicateKey:
+      "send the body the SDK builds, as it builds it: find what adds or rewrites keys on the way (an interceptor, a proxy, a hand-built body) and remove it; the tenant reads a repeated key's last value"
     case .backgroundSend, .relaunchSend, .platformSchedule, .refused: nil
     }
   }

@@ -83,8 +83,11 @@ public enum Timestamp {
   public static func format(_ instant: Instant) -> String {
     let seconds = instant.seconds
     guard seconds.isFinite, seconds >= 0, seconds < 1e12 else { return "\(seconds) s" }
-    let whole = Int(seconds.rounded(.down))
-    let millis = Int(((seconds - Double(whole)) * 1000).rounded())
+    // Rounded to the millisecond once, before it is split: 59.9996 is 0:01:00, never
+    // 0:00:59 with a thousandth millisecond.
+    let totalMillis = Int((seconds * 1000).rounded())
+    let whole = totalMillis / 1000
+    let millis = totalMillis % 1000
     let days = whole / 86_400
     let hours = (whole % 86_400) / 3600
     let minutes = (whole % 3600) / 60

@@ -34,8 +34,10 @@ enum FuzzTarget: String, CaseIterable, Sendable {
         FuzzFailure.report("command \"\(command.description)\" does not parse back to itself")
       }
     case .wire:
-      // What decodes re-encodes to bytes that decode to the same payload.
-      guard case .success(let payload) = WireDecoding.payload(from: Data(input)) else { return }
+      // What decodes re-encodes to bytes that decode to the same payload (each key once: a
+      // key the input held twice is written once, with the value read).
+      guard case .success(var payload) = WireDecoding.payload(from: Data(input)) else { return }
+      payload.duplicateKeys = nil
       let again = WireDecoding.payload(from: Data(payload.encodedBytes()))
       if (try? again.get()) != payload {
         FuzzFailure.report("a decoded payload does not survive re-encoding")

@@ -95,14 +95,38 @@ struct PayloadScannerTests {
     #expect(Self.fast(bytes) == nil)
   }
 
+  /// The Android body with two keys sent again at its end, as an interceptor would.
+  static let duplicated =
+    String(Self.android.dropLast()) + #","deviceID":"OTHER","tags":null,"tags":["vip",],"x":1}"#
+
+  @Test("a key twice is left to the full path, which reads its last value as the tenant does")
+  func duplicates() throws {
+    for body in [
+      #"{"deviceID":"A","deviceID":"B"}"#, #"{"tags":null,"tags":["a"]}"#,
+      #"{"x":"1","deviceID":"B","x":"2"}"#, #"{"attributes":[{"key":"A","value":"1","key":"B"}]}"#,
+    ] {
+      #expect(Self.fast(body) == nil, "\(body)")
+      let read = try WireDecoding.payload(from: Data(body.utf8)).get()
+      #expect(read.duplicateKeys?.isEmpty == false, "\(body)")
+    }
+    #expect(
+      try WireDecoding.payload(from: Data(#"{"tags":null,"tags":["a"]}"#.utf8)).get().tags == ["a"])
+    // Strict JSON without the repeats: the fast path reads it, and the same as the full path.
+    let once = Array(#"{"deviceID":"B","tags":["a"]}"#.utf8)
+    let fast = try #require(Self.fast(once))
+    #expect(Self.foundation(once) == .success(fast) && fast.duplicateKeys == nil)
+  }
+
   /// Thousands of bodies a byte away from the SDKs' (deleted, doubled, replaced by a JSON
-  /// character): whenever the fast path reads one, Foundation reads the same payload.
+  /// character), and from one with repeated keys and a trailing comma: whenever the fast path
+  /// reads one, the full path (the strict reading, then Foundation) reads the same payload; a
+  /// body strict JSON refuses, or with a key twice, is never read by the fast path.
   @Test("bodies a byte away from the SDKs' never read differently")
   func mutations() {
     var random = SplitMix(seed: 28)
     let alphabet = Array(#"{}[]":,\ 0123456789-.eEtruefalsn"#.utf8) + [0x09, 0x00, 0xFF]
     var readFast = 0
-    for base in [Self.android, Self.iOS].map({ Array($0.utf8) }) {
+    for base in [Self.android, Self.iOS, Self.duplicated].map({ Array($0.utf8) }) {
       for _ in 0..<3_000 {
         var bytes = base
         for _ in 0...(random.next() % 2) {

@@ -27,6 +27,30 @@ struct SharedTextTests {
     #expect(DurationText.describe(9000) == "2 h 30 min")
   }
 
+  @Test("a duration is rounded once, then put in units: no .999 beside the minute it is")
+  func durationsRoundedOnce() {
+    // Intervals measured between two real arrivals (issue #42: "+59.999 s" beside "+60 s").
+    for seconds in [59.999, 59.9996, 59.96, 60, 60.0003, 60.4] {
+      #expect(DurationText.describe(seconds) == "1 min", "\(seconds)")
+    }
+    #expect(DurationText.describe(9.9996) == "10 s")
+    #expect(DurationText.describe(1.0004) == "1 s")
+    #expect(DurationText.describe(1.25) == "1.25 s")
+    #expect(DurationText.describe(12.34) == "12.3 s")
+    #expect(DurationText.describe(0.25) == "0.25 s")
+    #expect(DurationText.describe(0.0004) == "0 s")
+    #expect(DurationText.describe(119.6) == "2 min")
+    #expect(DurationText.describe(-0.5) == "-0.5 s")
+  }
+
+  @Test("a time since the start is rounded to the millisecond before it is split")
+  func timestampsRoundedOnce() {
+    #expect(Timestamp.format(Instant(59.9996)) == "0:01:00")
+    #expect(Timestamp.format(Instant(69.999)) == "0:01:09.999")
+    #expect(Timestamp.format(Instant(70.0004)) == "0:01:10")
+    #expect(Timestamp.format(Instant(86_399.9999)) == "1d 00:00:00")
+  }
+
   @Test("wall-clock times agree with Foundation's time zone, and absurd instants are dashes")
   func wallClock() {
     for seconds in [0.0, 1_700_000_000, 1_720_000_000.9, 1_735_689_599] {

@@ -35,14 +35,15 @@ public enum DurationText {
 
   public static func seconds(_ text: String) -> Double? { try? parse(text).get() }
 
-  /// `70 s`, `5 min`, `2 h 30 min`, `3 d 4 h`: compact, for timelines and countdowns.
+  /// `70 s`, `5 min`, `2 h 30 min`, `3 d 4 h`: compact, for timelines and countdowns. The
+  /// value is rounded once, to about three figures (`0.25 s`, `1.5 s`, `12.5 s`, then whole
+  /// seconds from a minute), and only then put in units: 59.9996 s and 60.0003 s both read
+  /// `1 min`, never `59.999 s` or `60 s` beside it.
   public static func describe(_ seconds: Double) -> String {
     guard seconds.isFinite, abs(seconds) < 1e12 else { return "\(seconds) s" }
-    if seconds < 60 {
-      let rounded = (seconds * 1000).rounded() / 1000
-      return "\(NumberText.compact(rounded)) s"
-    }
-    let total = Int(seconds.rounded())
+    let rounded = shown(seconds)
+    if abs(rounded) < 60 { return "\(NumberText.compact(rounded)) s" }
+    let total = Int(rounded)
     let days = total / 86_400
     let hours = (total % 86_400) / 3600
     let minutes = (total % 3600) / 60
@@ -50,5 +51,15 @@ public enum DurationText {
     if days > 0 { return hours > 0 ? "\(days) d \(hours) h" : "\(days) d" }
     if hours > 0 { return minutes > 0 ? "\(hours) h \(minutes) min" : "\(hours) h" }
     return secs > 0 ? "\(minutes) min \(secs) s" : "\(minutes) min"
+  }
+
+  /// `seconds` at the precision a duration is shown with: milliseconds below a second,
+  /// hundredths below ten, tenths below a minute, whole seconds beyond.
+  static func shown(_ seconds: Double) -> Double {
+    let magnitude = abs(seconds)
+    let step = magnitude < 1 ? 1000.0 : magnitude < 10 ? 100 : magnitude < 60 ? 10 : 1
+    let rounded = (seconds * step).rounded() / step
+    // Tenths may carry into the minute (59.96 -> 60.0): from there on, whole seconds.
+    return abs(rounded) >= 60 ? rounded.rounded() : rounded
   }
 }

@@ -41,6 +41,23 @@ public struct RegistrationPayload: Hashable, Sendable, Codable {
   public var uuid: String?
   public var signedString: String?
   public var registrationDateUtc: String?
+  /// How the body was read, not what it carries: the keys it held more than once, each read
+  /// by its last value as the tenant reads it (`WireDecoding`). Never written (no wire key),
+  /// not part of the record; nil for a body with every key once, as every SDK sends it.
+  public var duplicateKeys: [DuplicateKey]? = nil
+
+  /// A key an object of the body held more than once, and its values as they were written.
+  public struct DuplicateKey: Hashable, Sendable, Codable {
+    /// Where it is: `deviceID`, `attributes[0].key`.
+    public var key: String
+    /// Each value's JSON text, in order (cut when long); the last is the one read.
+    public var values: [String]
+
+    public init(key: String, values: [String]) {
+      self.key = key
+      self.values = values
+    }
+  }
 
   enum CodingKeys: String, CodingKey {
     case deviceID
@@ -117,6 +134,7 @@ public struct RegistrationPayload: Hashable, Sendable, Codable {
     var payload = self
     payload.uuid = nil
     payload.registrationDateUtc = nil
+    payload.duplicateKeys = nil
     return payload
   }
 

@@ -1,9 +1,16 @@
 import Foundation
 
-/// Reading registration bodies as devices really send them. The registration example in the
-/// SDK documentation (seed 000) carries a raw TAB inside the `etAppId` string, which strict
-/// JSON forbids, and R6.4 says that example is a valid body. So raw control characters inside
-/// strings are escaped before decoding; everything else about the JSON stays strict.
+/// Reading registration bodies as devices really send them, and as the tenant reads them: the
+/// one reading the receiver, the judge of captures, the relay's mirror and the state dumps
+/// share. The JSON is strict (`StrictJSON`: a trailing comma, `01`, text after the body are
+/// refused, saying what and where), and a key an object holds twice is read by its last value
+/// (`RegistrationPayload.duplicateKeys` says which). One exception: the registration example
+/// in the SDK documentation (seed 000) carries a raw TAB inside the `etAppId` string, which
+/// strict JSON forbids, and R6.4 says that example is a valid body; so raw control characters
+/// inside strings are taken.
+///
+/// The fast path (`PayloadScanner`) reads only bodies that are strict JSON with every key once
+/// and leaves the rest to the full path here; a test holds the two to each other.
 public enum WireDecoding {
   public enum Failure: Error, Hashable, Sendable, CustomStringConvertible {
     case notJSON(String)
@@ -68,12 +75,34 @@ public enum WireDecoding {
     return foundationPayload(from: Data(bytes))
   }
 
-  /// The body read by Foundation's decoder alone: what `payload(from:)` falls back to, and
-  /// what the fast path is tested against.
+  /// The body read the full way, the strict reading and then Foundation's decoder: what
+  /// `payload(from:)` falls back to, and what the fast path is tested against.
   static func foundationPayload(from data: Data) -> Result<RegistrationPayload, Failure> {
-    let cleaned = escapingRawControlCharacters(data)
+    // Foundation's decoder keeps a key's first value and takes what strict JSON refuses: the
+    // strict reading goes first, and a body with a key twice reaches the decoder with only
+    // each key's last value.
+    let strict = data.withUnsafeBytes {
+      raw -> Result<(Data, [RegistrationPayload.DuplicateKey]), Failure> in
+      let bytes = raw.assumingMemoryBound(to: UInt8.self)
+      switch StrictJSON.read(bytes) {
+      case .failure(let problem): return .failure(.notJSON(problem.description))
+      case .success(let reading) where reading.superseded.isEmpty: return .success((data, []))
+      case .success(let reading):
+        let kept = StrictJSON.lastValuesOnly(bytes, dropping: reading.superseded)
+        return .success((Data(kept), reading.duplicates))
+      }
+    }
+    let read: Data
+    let duplicates: [RegistrationPayload.DuplicateKey]
+    switch strict {
+    case .failure(let failure): return .failure(failure)
+    case .success(let lastValues): (read, duplicates) = lastValues
+    }
+    let cleaned = escapingRawControlCharacters(read)
     do {
-      return .success(try JSONDecoder().decode(RegistrationPayload.self, from: cleaned))
+      var payload = try JSONDecoder().decode(RegistrationPayload.self, from: cleaned)
+      if !duplicates.isEmpty { payload.duplicateKeys = duplicates }
+      return .success(payload)
     } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
       if let problem = numberOutOfRange(cleaned) { return .failure(.wrongShape(problem)) }
       return .failure(.notJSON(underlyingMessage(context)))
