@@ -88,6 +88,9 @@ public enum TimelinePrinter {
       var events: Int
       var distinctContacts: Int
       var orphanedContacts: Int
+      /// Registrations the server had not processed when the scenario ended (S2).
+      var pending: Int
+      var wallMilliseconds: Double
     }
     let summary = Summary(
       scenario: report.scenario.name, passed: report.passed, checks: report.checks.count,
@@ -97,11 +100,37 @@ public enum TimelinePrinter {
           step: $0.step, expect: $0.text, actual: $0.actual, position: $0.position.description)
       }, errors: report.errors.map(\.description), events: report.events.count,
       distinctContacts: report.serverStats.distinctContacts,
-      orphanedContacts: report.serverStats.orphanedContacts)
+      orphanedContacts: report.serverStats.orphanedContacts, pending: report.serverStats.pending,
+      wallMilliseconds: (report.wallSeconds * 10_000).rounded() / 10)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     let data = (try? encoder.encode(summary)) ?? Data("{}".utf8)
     return String(decoding: JSONText.escapingInvisibles(Array(data)), as: UTF8.self)
+  }
+
+  /// The last record of a `--json` run of several scenarios: how many passed, as the text
+  /// run's last line says it.
+  public static func totalJSON(scenarios: Int, failed: Int) -> String {
+    var line = JSONLine()
+    line.add("type", "total")
+    line.add("scenarios", scenarios)
+    line.add("passed", scenarios - failed)
+    line.add("failed", failed)
+    return line.text
+  }
+
+  /// A scenario that cannot be read, as a record of a `--json` run (the run exits 2).
+  public static func loadErrorJSON(_ error: any Error, name: String) -> String {
+    var line = JSONLine()
+    line.add("type", "error")
+    line.add("scenario", name)
+    if let error = error as? ScenarioError {
+      line.add("message", error.message)
+      line.add("where", error.position.description)
+    } else {
+      line.add("message", "\(error)")
+    }
+    return line.text
   }
 
   public static func summary(_ report: ScenarioReport) -> String {

@@ -37,6 +37,7 @@ struct Run: AsyncParsableCommand {
       do {
         loaded.append(try ScenarioSource.load(name))
       } catch {
+        if json { Output.report(TimelinePrinter.loadErrorJSON(error, name: name)) }
         Output.error("regctl: \(error)")
         throw ExitCode(2)
       }
@@ -64,8 +65,11 @@ struct Run: AsyncParsableCommand {
           ? TimelinePrinter.summaryJSON(report)
           : TimelinePrinter.summary(report) + (quiet ? "" : "\n"))
     }
-    if loaded.count > 1 && !json {
-      Output.report("\(loaded.count - failed) passed, \(failed) failed")
+    if loaded.count > 1 {
+      Output.report(
+        json
+          ? TimelinePrinter.totalJSON(scenarios: loaded.count, failed: failed)
+          : "\(loaded.count - failed) passed, \(failed) failed")
     }
     if failed > 0 { throw ExitCode(1) }
   }

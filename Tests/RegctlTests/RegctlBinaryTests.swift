@@ -61,6 +61,39 @@ struct RegctlBinaryTests {
     }
   }
 
+  @Test("regctl run --json: the summary is a JSON record on standard output, and so is the total")
+  func runJSONSummary() async throws {
+    let path = try temporaryFile(
+      "wrong.yaml",
+      "name: wrong\nsteps:\n  - { at: 0s, do: launch }\n  - { at: 2m, expect: \"sent == 3\" }\n")
+    let output = try await regctl(["run", "--json", "initial-registration", path])
+    #expect(output.status == 1)
+    #expect(output.stderr.isEmpty, "\(output.stderr)")
+    let records = try output.stdout.split(separator: "\n").map {
+      try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any], "\($0)")
+    }
+    let summaries = records.filter { $0["type"] as? String == "summary" }
+    #expect(summaries.map { $0["scenario"] as? String } == ["initial-registration", "wrong"])
+    // What the text summary says, the record says: the registration not processed yet (S2).
+    #expect(summaries.last?["passed"] as? Bool == false)
+    #expect(summaries.last?["pending"] as? Int == 1)
+    #expect(summaries.first?["pending"] as? Int == 0)
+    #expect(summaries.first?["distinctContacts"] as? Int == 1)
+    let total = try #require(records.last)
+    #expect(total["type"] as? String == "total")
+    #expect(total["scenarios"] as? Int == 2 && total["passed"] as? Int == 1)
+    #expect(total["failed"] as? Int == 1)
+    // A scenario that cannot be read is a record too, beside the message on standard error.
+    let bad = try await regctl(["run", "--json", "throttle-coalesce"])
+    #expect(bad.status == 2)
+    let error = try #require(
+      JSONSerialization.jsonObject(with: Data(bad.stdout.utf8)) as? [String: Any])
+    #expect(
+      error["type"] as? String == "error" && error["scenario"] as? String == "throttle-coalesce")
+    #expect((error["message"] as? String)?.contains("did you mean") == true)
+    #expect(bad.stderr.contains("did you mean"))
+  }
+
   @Test("a failed expectation exits 1 naming the step, expected and actual")
   func failing() async throws {
     let path = try temporaryFile(
