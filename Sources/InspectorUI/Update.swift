@@ -132,10 +132,23 @@ public enum Inspector {
     }
     model.snapshot = snapshot
     if model.screen != .fleet { model.screen = model.jobScreen }
+    pinSelectedDevice(&model)
     refreshReceiverBody(&model)
     model.now = snapshot.now
     if snapshot.rate > 0 { model.rate = snapshot.rate }
     model.paused = snapshot.rate == 0
+  }
+
+  /// The receiver's list puts the most recently seen device first, so it re-sorts whenever a
+  /// device registers. The device on show is held by its id from the moment it is shown,
+  /// the first one included: the cursor stays on it as rows move, and `j` and `k` move from
+  /// it, never from whatever came to stand in its old row.
+  static func pinSelectedDevice(_ model: inout InspectorModel) {
+    guard let watched = model.watched, let first = watched.first else { return }
+    let chosen = model.receiver.selectedDeviceID
+    if chosen == nil || !watched.contains(where: { $0.deviceID == chosen }) {
+      model.receiver.selectedDeviceID = first.deviceID
+    }
   }
 
   /// New events: kept (the newest `maxEvents`), worded once, and the last sent body made

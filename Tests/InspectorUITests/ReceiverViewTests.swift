@@ -113,6 +113,37 @@ struct ReceiverViewTests {
     #expect(text.contains("> dev-0 ") && text.contains("-40 of 40 devices"))
   }
 
+  @Test("the device shown stays chosen, by id, when a registration re-sorts the list under it")
+  func selectionFollowsTheDevice() throws {
+    var watch = DeviceWatch()
+    for (index, id) in ["dev-a", "dev-b", "dev-c"].enumerated() {
+      try Self.register(&watch, id, tags: ["ALL"], at: Double(index))
+    }
+    func push(_ now: Double, into model: inout InspectorModel) {
+      let watched = watch.devices.values.sorted { $0.lastSeen > $1.lastSeen }
+      _ = Inspector.update(
+        &model,
+        .snapshot(.receiver(.init(server: nil, watched: watched, notice: nil, now: Instant(now)))))
+    }
+    // The newest first: dev-c is shown chosen, though no key was pressed.
+    var model = receiverModel(watch, now: 10)
+    #expect(Inspector.view(model).text.contains("> dev-c"))
+    // dev-b registers again and moves to the top: the cursor stays on dev-c.
+    try Self.register(&watch, "dev-b", tags: ["ALL", "news"], at: 20)
+    push(20, into: &model)
+    #expect(model.selectedDevice?.deviceID == "dev-c")
+    #expect(Inspector.view(model).text.contains("> dev-c"))
+    // j is the device below dev-c as the list now stands (dev-b, dev-c, dev-a).
+    _ = Inspector.update(&model, .key(.character("j")))
+    #expect(model.selectedDevice?.deviceID == "dev-a")
+    // Chosen by a key, it is held as well: dev-a registering moves it, and the cursor with it.
+    try Self.register(&watch, "dev-a", tags: ["ALL", "news"], at: 30)
+    push(30, into: &model)
+    #expect(model.selectedDevice?.deviceID == "dev-a")
+    _ = Inspector.update(&model, .key(.character("j")))
+    #expect(model.selectedDevice?.deviceID == "dev-b")
+  }
+
   @Test("a long timeline and many findings say where they are; Page Up goes back through them")
   func timelineScrolls() throws {
     var watch = DeviceWatch()

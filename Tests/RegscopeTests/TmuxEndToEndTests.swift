@@ -244,6 +244,11 @@ struct TmuxEndToEndTests {
         ])
       #expect(posted.stdout == "201", "\(posted.stderr)")
     }
+    // The refused device, shown first, stays chosen as PIXEL-8 registers above it; Up is
+    // PIXEL-8.
+    #expect(await tmux.waitFor("PIXEL-8 listed") { $0.contains("Devices (2)") })
+    #expect(await tmux.waitFor("the first device, still chosen") { $0.contains("> WRONG-TOKEN ") })
+    try await tmux.keys("Up")
     #expect(
       await tmux.waitFor("the device and its finding") { screen in
         screen.contains("PIXEL-8") && screen.contains("Android SDK 10.0.0")
@@ -262,6 +267,11 @@ struct TmuxEndToEndTests {
         ])
     }
     #expect(await tmux.waitFor("twenty more devices") { $0.contains("Devices (22)") })
+    // The device chosen stays chosen as twenty others register above it: the list re-sorts
+    // under the cursor, and the cursor follows the device, not the row.
+    #expect(await tmux.waitFor("PIXEL-8, still chosen") { $0.contains("> PIXEL-8 ") })
+    try await tmux.keys("g")
+    #expect(await tmux.waitFor("the newest device chosen") { $0.contains("> MANY-19 ") })
     // One key at a time: an arrow's escape sequence split across reads by a busy machine
     // would be taken for Escape, as in any curses program.
     for step in 1...16 {
