@@ -67,7 +67,7 @@ public struct InspectorModel: Sendable {
     if jobScreen == .device { abilities.formUnion([.device, .clockControl]) }
     if receiver.qa != nil { abilities.insert(.qaRun) }
     // A demo keeps its clock keys; the rest would take its scenario off script.
-    if demo != nil { return [.clockControl] }
+    if demo != nil { return [.clockControl, .demo] }
     return abilities.union(.unscripted)
   }
   public var now: Instant = .zero
@@ -102,6 +102,17 @@ public struct InspectorModel: Sendable {
     switch timeStyle {
     case .wallClock: LiveLine.time(instant, in: zone)
     case .elapsed: Timestamp.format(instant)
+    }
+  }
+
+  /// The header's clock: whole seconds, as a clock shows them (the events keep their
+  /// milliseconds). Rounded to the millisecond before the seconds are taken, so a clock that
+  /// float arithmetic left a hair short of 70 s reads 0:01:10.
+  public func clock(_ instant: Instant) -> String {
+    switch timeStyle {
+    case .wallClock: LiveLine.time(instant, in: zone)
+    case .elapsed:
+      Timestamp.format(Instant(((instant.seconds * 1000).rounded() / 1000).rounded(.down)))
     }
   }
 

@@ -60,6 +60,8 @@ public enum Action: Hashable, Sendable {
   case qaProceed
   case qaPreviousStep
   case qaNextStep
+  /// A demo: its checks in words, or as the scenario's expressions.
+  case toggleExpressions
   // Editors
   case confirm
   case cancel
@@ -192,6 +194,10 @@ public enum KeyTable {
       help: "Faster: 1x, 10x, 60x, 600x, 3600x", needs: .clockControl),
     KeyBinding(
       keys: [.character("-")], action: .slower, hint: nil, help: "Slower", needs: .clockControl),
+    KeyBinding(
+      keys: [.character("x")], action: .toggleExpressions, hint: "expressions",
+      help: "Demo: show the checks as the scenario's expressions, or in words", needs: .demo,
+      screens: [.device]),
     KeyBinding(
       keys: [.character("e")], action: .fail503, hint: "503x3",
       help: "Server: answer 503 to the next 3 registrations", needs: .localServer),

@@ -18,8 +18,11 @@ public struct SessionAbilities: OptionSet, Sendable, Hashable {
   /// A QA plan runs beside the receiver (`--qa PLAN`): its keys have a checklist to drive.
   public static let qaRun = SessionAbilities(rawValue: 16)
 
+  /// A demo plays (`--scenario NAME`): its checks can be read in words or as expressions.
+  public static let demo = SessionAbilities(rawValue: 32)
+
   public static let all: SessionAbilities = [
-    .localServer, .device, .clockControl, .unscripted, .qaRun,
+    .localServer, .device, .clockControl, .unscripted, .qaRun, .demo,
   ]
 
   /// Why a key that needs `missing` does nothing here.
@@ -27,6 +30,10 @@ public struct SessionAbilities: OptionSet, Sendable, Hashable {
     if missing.contains(.qaRun) {
       return
         "\(key): no QA plan runs here: start one with regscope --receive --qa PLAN (regctl qa --list)"
+    }
+    if missing.contains(.demo) {
+      return
+        "\(key): no demo plays here: its checks, in words or as expressions, come with regscope --scenario NAME (regctl scenarios lists them)"
     }
     if !contains(.unscripted) {
       return

@@ -276,6 +276,14 @@ public enum Inspector {
     case .cycleTheme: return [.cycleTheme]
     case .fleet: return fleetKey(&model)
     case .qaChecklist, .qaProceed, .qaPreviousStep, .qaNextStep: return qaKey(action, &model)
+    case .toggleExpressions:
+      guard var demo = model.demo else { return [] }
+      demo.showsExpressions.toggle()
+      model.demo = demo
+      model.flash = InspectorModel.Flash(
+        text: demo.showsExpressions
+          ? "checks shown as the scenario's expressions (x: in words)"
+          : "checks shown in words (x: as expressions)", isError: false)
     case .fieldsToggle: return fieldsKey(&model)
     case .openField: return openField(&model)
     case .confirm, .cancel, .add, .remove, .nextField: break

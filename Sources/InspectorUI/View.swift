@@ -116,7 +116,7 @@ extension Inspector {
     let sdk = model.device.map { "sdk \($0.settings.profile.spelled)  " } ?? ""
     // A live clock that wakes once a minute shows no seconds it would leave standing still.
     let minutesOnly = model.timeStyle == .wallClock && !model.paused && !model.ticksEverySecond
-    let time = model.format(model.now)
+    let time = model.clock(model.now)
     let right = "\(sdk)\(minutesOnly ? String(time.prefix(5)) : time)  \(speed)\(state) "
     let left =
       " RegScope  "
@@ -157,7 +157,9 @@ extension Inspector {
     {
       // With --step, Space takes the demo on rather than pausing it.
       let stepping = model.demo.map { $0.stepByStep && !$0.finished } ?? false
-      let hint = key == "Space" && stepping ? "next" : shown
+      let hint =
+        key == "Space" && stepping
+        ? "next" : key == "x" && model.demo?.showsExpressions == true ? "words" : shown
       let width = TextWidth.of(key) + TextWidth.of(hint) + 3
       if x + width > rect.width { break }
       x += canvas.buffer.put(key, x: x, y: rect.y, role: .keyName)

@@ -30,6 +30,8 @@ public struct CheckResult: Sendable {
   public var position: SourcePosition
   public var passed: Bool
   public var actual: String
+  /// What the check proves, in words (`Expectation.sentence`), else the step's `say:`.
+  public var sentence: String?
 }
 
 /// A command that could not be carried out (the app not launched, the store unwritable).
@@ -151,7 +153,7 @@ public enum ScenarioRunner {
       let (passed, actual) = check.expectation.evaluate(in: context)
       let result = CheckResult(
         step: step.number, at: simulation.now, text: check.text, position: check.position,
-        passed: passed, actual: actual)
+        passed: passed, actual: actual, sentence: check.expectation.sentence ?? step.say)
       onItem?(.check(result))
       return result
     }

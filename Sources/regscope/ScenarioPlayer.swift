@@ -25,7 +25,8 @@ enum ScenarioPlayer {
           case .caption(let step, let at, let text): note(.caption(step: step, text: text, at: at))
           case .check(let result):
             let check = DemoCheck(
-              text: shownCheck(result.text), passed: result.passed, actual: result.actual)
+              text: shownCheck(result.text), passed: result.passed, actual: result.actual,
+              sentence: result.sentence)
             let all = pending.withLock {
               $0.append(check)
               return $0

@@ -225,12 +225,12 @@ struct UpdateTests {
   func keyTableDrivesHints() async throws {
     var m = try await model(width: 200, height: 60, until: 1)
     let status = Inspector.view(m).line(59)
-    for (key, hint) in KeyTable.hints(.normal) {
+    for (key, hint) in KeyTable.hints(.normal, abilities: m.abilities) {
       #expect(status.contains("\(key) \(hint)"), "\(key) \(hint) missing from the status bar")
     }
     _ = Inspector.update(&m, .key(.character("?")))
     let help = Inspector.view(m).text
-    for binding in KeyTable.bindings(.normal) {
+    for binding in KeyTable.bindings(.normal) where binding.isEnabled(m.abilities) {
       #expect(help.contains(binding.help), "\(binding.help) missing from help")
     }
   }

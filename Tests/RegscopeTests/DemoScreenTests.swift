@@ -39,6 +39,42 @@ struct DemoScreenTests {
     }
   }
 
+  @Test("a demo's checks say in words what they prove; x shows the expressions; at 80x24 too")
+  func checksInWords() async throws {
+    try #require(Tmux.available, "tmux is not installed (.ci/run installs it)")
+    let tmux = Tmux()
+    defer { tmux.killServer() }
+    _ = try await tmux.startRegscope(arguments: "--scenario initial-registration --step")
+    try await tmux.run(["resize-window", "-t", tmux.session, "-x", "80", "-y", "24"])
+    #expect(
+      await tmux.waitFor("the first caption, held") {
+        $0.contains("registers the phone at once") && $0.contains("Space: next")
+      })
+    // A Space counts for the caption being held: each waits for its step to be on screen.
+    for step in 2...3 {
+      try await tmux.keys("Space")
+      #expect(
+        await tmux.waitFor("step \(step), held") {
+          $0.contains("step \(step)/4") && $0.contains("Space: next")
+        })
+    }
+    #expect(
+      await tmux.waitFor("the third step's check in words, with the caption before") { screen in
+        screen.contains("✓ processing accepted no registrations")
+          && screen.contains("At 0:00:00: The server answers 201")
+          && screen.contains("Almost five minutes on")
+      })
+    try await tmux.keys("x")
+    #expect(
+      await tmux.waitFor("the expression") { screen in
+        screen.contains("✓ server.processed == 0")
+          && !screen.contains("processing accepted no registrations")
+      })
+    // The header's clock is a clock: whole seconds.
+    let header = await tmux.capture().split(separator: "\n").first ?? ""
+    #expect(header.contains(" 0:04:59 "), "\(header)")
+  }
+
   @Test("a caption stays on screen with the one before it; the next step does not overwrite it")
   func captionsKept() async throws {
     try #require(Tmux.available, "tmux is not installed (.ci/run installs it)")

@@ -15,15 +15,23 @@ public enum DemoNote: Sendable, Hashable {
 }
 
 public struct DemoCheck: Sendable, Hashable {
+  /// The expression as the scenario wrote it (`server.distinctContacts == 1`).
   public var text: String
   public var passed: Bool
   public var actual: String
+  /// What it proves, in words ("the server holds 1 distinct contact"); nil: the expression
+  /// is all there is to show.
+  public var sentence: String?
 
-  public init(text: String, passed: Bool, actual: String) {
+  public init(text: String, passed: Bool, actual: String, sentence: String? = nil) {
     self.text = text
     self.passed = passed
     self.actual = actual
+    self.sentence = sentence
   }
+
+  /// What the caption area shows of it: the words, or with `x` the expression.
+  func shown(expressions: Bool) -> String { expressions ? text : sentence ?? text }
 }
 
 /// A demo's caption area: the current `say:` line and the one before it, the last checks, and
@@ -45,6 +53,9 @@ public struct DemoCaptions: Sendable, Hashable {
   /// the caption says when it was true (a long stretch of retries follows some captions).
   public var currentAt: Instant?
   public var previous: String?
+  public var previousAt: Instant?
+  /// `x`: the checks as the scenario's expressions rather than in words.
+  public var showsExpressions = false
   public var step = 0
   /// The last thing the demo found: a step's checks, a failed command, a fast-forward.
   public var found: Found?
@@ -59,14 +70,15 @@ public struct DemoCaptions: Sendable, Hashable {
     current = description
   }
 
-  /// Rows the area takes: a box around the previous caption, the current one (two rows) and
-  /// the checks.
-  static func rows(height: Int) -> Int { height >= 30 ? 6 : 5 }
+  /// Rows the area takes: a box around the previous caption, the current one and the checks,
+  /// each wrapped. At 80x24 one more row than the three a caption and its checks need, so a
+  /// short previous caption still shows.
+  static func rows(height: Int) -> Int { height >= 30 ? 7 : 6 }
 
   mutating func take(_ note: DemoNote) {
     switch note {
     case .caption(let step, let text, let at):
-      if current != text { (previous, current) = (current, text) }
+      if current != text { (previous, previousAt, current) = (current, currentAt, text) }
       currentAt = at
       self.step = step
       found = nil
@@ -96,22 +108,38 @@ public struct DemoCaptions: Sendable, Hashable {
 }
 
 extension Panes {
+  /// The caption area. The current caption comes first, then the checks (wrapped, or summed
+  /// up when they cannot all fit), then, when the rows left hold it whole, the caption
+  /// before: a sentence is never cut.
   static func captions(
     _ demo: DemoCaptions, _ rect: Rect, _ canvas: inout Canvas, now: Instant,
     format: (Instant) -> String
   ) {
     canvas.box(rect, title: TerminalText.escaped(demo.title(canvas.glyphs)), focused: false)
     let inner = rect.inner
-    var lines: [Line] = []
-    if inner.height >= 4 {
-      lines.append([("  " + TerminalText.escaped(demo.previous ?? ""), .dim)])
+    let width = max(1, inner.width - 2)
+    func said(_ text: String?, at: Instant?) -> [String] {
+      var said = TerminalText.escaped(text ?? "")
+      if let at, now > at { said = "At \(format(at)): " + said }
+      return TextWidth.wrap(said, width: width)
     }
-    var said = TerminalText.escaped(demo.current ?? "")
-    if let at = demo.currentAt, now > at { said = "At \(format(at)): " + said }
-    let current = TextWidth.wrap(said, width: max(1, inner.width - 2))
-    for row in current.prefix(2) { lines.append([("  " + row, .accent)]) }
-    if current.count < 2 { lines.append([("", .normal)]) }
-    if let found = demo.found { lines.append(foundLine(found, canvas.glyphs)) }
+    var left = inner.height
+    let whole = said(demo.current, at: demo.currentAt)
+    var current = Array(whole.prefix(max(1, left - 1)))
+    if current.count < whole.count { current[current.count - 1] += canvas.glyphs.ellipsis }
+    left -= current.count
+    let found =
+      demo.found.map {
+        foundLines($0, canvas.glyphs, width: width, rows: left, expressions: demo.showsExpressions)
+      } ?? []
+    left -= found.count
+    let previous = said(demo.previous, at: demo.previousAt)
+    var lines: [Line] = []
+    if demo.previous != nil, previous.count <= left {
+      lines += previous.map { [("  " + $0, .dim)] }
+    }
+    lines += current.map { [("  " + $0, .accent)] }
+    lines += found
     for (row, segments) in lines.prefix(inner.height).enumerated() {
       canvas.line(inner, row, segments)
     }
@@ -119,26 +147,91 @@ extension Panes {
 }
 
 extension Panes {
-  static func foundLine(_ found: DemoCaptions.Found, _ glyphs: Glyphs) -> Line {
+  /// What the demo found, in at most `rows` rows `width` wide (after a two-column margin):
+  /// every check whole, wrapped between checks; when they do not fit, the failures whole, the
+  /// checks that held as far as they fit and how many more held; when even that does not
+  /// fit, the counts alone.
+  static func foundLines(
+    _ found: DemoCaptions.Found, _ glyphs: Glyphs, width: Int, rows: Int, expressions: Bool
+  ) -> [Line] {
+    guard rows > 0 else { return [] }
     switch found {
     case .checks(let checks):
-      var line: Line = [("  ", .normal)]
-      for check in checks {
-        line.append(
-          check.passed
-            ? ("\(glyphs.check) \(text(check.text))   ", .success)
-            : ("\(glyphs.cross) \(text(check.text)) (\(text(check.actual)))   ", .error))
+      let items = checks.map { check -> Span in
+        let shown = text(check.shown(expressions: expressions))
+        return check.passed
+          ? ("\(glyphs.check) \(shown)", .success)
+          : ("\(glyphs.cross) \(shown) (\(text(check.actual)))", .error)
       }
-      return line
+      let full = flow(items, width: width)
+      if full.count <= rows { return full }
+      // Too many to show whole: every failure, as many of the checks that held as fit, and
+      // how many more held.
+      let held = checks.filter(\.passed).count
+      for shownHeld in stride(from: held - 1, through: 0, by: -1) {
+        var kept: [Span] = []
+        var heldSoFar = 0
+        for (check, item) in zip(checks, items) {
+          if check.passed {
+            heldSoFar += 1
+            if heldSoFar > shownHeld { continue }
+          }
+          kept.append(item)
+        }
+        let more = held - shownHeld
+        kept.append(("\(glyphs.check) \(more)\(shownHeld > 0 ? " more" : "") held", .success))
+        let lines = flow(kept, width: width)
+        if lines.count <= rows { return lines }
+      }
+      return [
+        [
+          ("  ", .normal), ("\(glyphs.check) \(held) held", .success),
+          ("   \(glyphs.cross) \(checks.count - held) failed", .error),
+        ]
+      ]
     case .stepFailed(let message):
-      return [("  \(glyphs.cross) \(text(message))", .error)]
+      return Array(
+        TextWidth.wrap("\(glyphs.cross) \(text(message))", width: width).prefix(rows).map {
+          [("  " + $0, .error)]
+        })
     case .fastForward(let seconds):
       return [
-        (
-          "  fast-forward \(DurationText.describe(seconds.rounded())): nothing happens meanwhile",
-          .dim
-        )
+        [
+          (
+            "  fast-forward \(DurationText.describe(seconds.rounded())): nothing happens meanwhile",
+            .dim
+          )
+        ]
       ]
     }
+  }
+
+  /// Items laid out left to right, three spaces apart, a row as wide as `width`; an item wider
+  /// than a row goes on over the next ones.
+  static func flow(_ items: [Span], width: Int) -> [Line] {
+    var lines: [Line] = []
+    var line: Line = []
+    var used = 0
+    for (text, role) in items {
+      let wide = TextWidth.of(text)
+      if used > 0, used + 3 + wide > width {
+        lines.append([("  ", .normal)] + line)
+        (line, used) = ([], 0)
+      }
+      if wide > width {
+        if !line.isEmpty { lines.append([("  ", .normal)] + line) }
+        lines += TextWidth.wrap(text, width: width).map { [("  " + $0, role)] }
+        (line, used) = ([], 0)
+        continue
+      }
+      if used > 0 {
+        line.append(("   ", .normal))
+        used += 3
+      }
+      line.append((text, role))
+      used += wide
+    }
+    if !line.isEmpty { lines.append([("  ", .normal)] + line) }
+    return lines
   }
 }
