@@ -58,7 +58,7 @@ enum StrictJSON {
     return kept
   }
 
-  private struct Member {
+  struct Member {
     var key: String
     var start: Int
     var valueStart = 0
@@ -67,7 +67,7 @@ enum StrictJSON {
     var end = 0
   }
 
-  private struct Container {
+  struct Container {
     var isObject: Bool
     /// Where it is in the body, as a finding names it: `attributes[0]`; empty for the body.
     var path: String
@@ -80,7 +80,7 @@ enum StrictJSON {
     var repeated: [String] = []
   }
 
-  private struct Reader {
+  struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     var at = 0
     var stack: [Container] = []
@@ -128,7 +128,7 @@ enum StrictJSON {
     }
 
     /// The next member of the innermost object, or element of the innermost array.
-    private mutating func item() throws(SyntaxError) {
+    mutating func item() throws(SyntaxError) {
       let index = stack.count - 1
       let path = stack[index].path
       let count = stack[index].count
@@ -158,7 +158,7 @@ enum StrictJSON {
     }
 
     /// A value; a container is opened (its items are read by `document`'s loop).
-    private mutating func value(path: String) throws(SyntaxError) {
+    mutating func value(path: String) throws(SyntaxError) {
       skipSpace()
       guard let byte = peek() else { throw error("expected a value, found the end") }
       switch byte {
@@ -184,14 +184,14 @@ enum StrictJSON {
     }
 
     /// Marks where the innermost object's newest member's value ends (a scalar's end).
-    private mutating func valueEnded() {
+    mutating func valueEnded() {
       guard let open = stack.indices.last, stack[open].isObject, !stack[open].members.isEmpty
       else { return }
       stack[open].members[stack[open].members.count - 1].valueEnd = at
     }
 
     /// A container closed: it ends its parent's member, and its repeated keys are said.
-    private mutating func finish(_ container: Container) {
+    mutating func finish(_ container: Container) {
       valueEnded()
       guard !container.repeated.isEmpty else { return }
       var occurrences: [String: [Member]] = [:]
@@ -213,7 +213,7 @@ enum StrictJSON {
     }
 
     /// A value's JSON text as a finding shows it, cut at `valueShown` bytes.
-    private func text(_ range: Range<Int>) -> String {
+    func text(_ range: Range<Int>) -> String {
       let slice = bytes[range]
       guard slice.count > StrictJSON.valueShown else {
         return String(decoding: slice, as: UTF8.self)
@@ -221,225 +221,6 @@ enum StrictJSON {
       var end = range.lowerBound + StrictJSON.valueShown
       while end > range.lowerBound, bytes[end] & 0xC0 == 0x80 { end -= 1 }
       return String(decoding: bytes[range.lowerBound..<end], as: UTF8.self) + "…"
-    }
-
-    /// A string, its text when `decoding` (a key: compared as the tenant compares keys, after
-    /// its escapes).
-    private mutating func string(decoding: Bool) throws(SyntaxError) -> String? {
-      let start = at
-      at += 1
-      var plain = true
-      var wide = false
-      while true {
-        guard let byte = peek() else {
-          at = start
-          throw error("a string that never ends")
-        }
-        switch byte {
-        case UInt8(ascii: "\""):
-          at += 1
-          if wide, String(validating: bytes[(start + 1)..<(at - 1)], as: UTF8.self) == nil {
-            at = start
-            throw error("a string that is not valid UTF-8")
-          }
-          guard decoding else { return nil }
-          let inside = bytes[(start + 1)..<(at - 1)]
-          return plain ? String(decoding: inside, as: UTF8.self) : Self.unescaped(inside)
-        case UInt8(ascii: "\\"):
-          plain = false
-          try escape()
-        default:
-          // Raw control characters are R6.4's exception (`WireDecoding`).
-          if byte >= 0x80 { wide = true }
-          at += 1
-        }
-      }
-    }
-
-    /// One escape, at its backslash.
-    private mutating func escape() throws(SyntaxError) {
-      let start = at
-      at += 1
-      guard let kind = peek() else { throw error("a string that never ends") }
-      switch kind {
-      case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"), UInt8(ascii: "b"),
-        UInt8(ascii: "f"), UInt8(ascii: "n"), UInt8(ascii: "r"), UInt8(ascii: "t"):
-        at += 1
-      case UInt8(ascii: "u"):
-        at += 1
-        guard let unit = hex4() else {
-          at = start
-          throw error("\\u without four hex digits")
-        }
-        if (0xDC00...0xDFFF).contains(unit) {
-          at = start
-          throw error("a lone low surrogate \\u\(String(unit, radix: 16, uppercase: true))")
-        }
-        if (0xD800...0xDBFF).contains(unit) {
-          guard peek() == UInt8(ascii: "\\"), at + 1 < bytes.count,
-            bytes[at + 1] == UInt8(ascii: "u")
-          else {
-            at = start
-            throw error("a lone high surrogate \\u\(String(unit, radix: 16, uppercase: true))")
-          }
-          at += 2
-          guard let low = hex4(), (0xDC00...0xDFFF).contains(low) else {
-            at = start
-            throw error(
-              "a high surrogate \\u\(String(unit, radix: 16, uppercase: true)) without its low one")
-          }
-        }
-      default:
-        at = start
-        throw error("an unknown escape \\\(Self.printable(kind))")
-      }
-    }
-
-    private mutating func hex4() -> UInt32? {
-      guard at + 4 <= bytes.count else { return nil }
-      var value: UInt32 = 0
-      for offset in 0..<4 {
-        let byte = bytes[at + offset]
-        let digit: UInt8
-        switch byte {
-        case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-        case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-        case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-        default: return nil
-        }
-        value = value << 4 | UInt32(digit)
-      }
-      at += 4
-      return value
-    }
-
-    /// `-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?`
-    private mutating func number() throws(SyntaxError) {
-      let start = at
-      if peek() == UInt8(ascii: "-") { at += 1 }
-      guard let first = peek(), Self.isDigit(first) else {
-        throw error("a minus sign without digits")
-      }
-      at += 1
-      if first == UInt8(ascii: "0"), let next = peek(), Self.isDigit(next) {
-        at = start
-        throw error("a number with a leading zero")
-      }
-      skipDigits()
-      if peek() == UInt8(ascii: ".") {
-        at += 1
-        guard let digit = peek(), Self.isDigit(digit) else {
-          throw error("a decimal point without digits after it")
-        }
-        skipDigits()
-      }
-      if let e = peek(), e == UInt8(ascii: "e") || e == UInt8(ascii: "E") {
-        at += 1
-        if let sign = peek(), sign == UInt8(ascii: "+") || sign == UInt8(ascii: "-") { at += 1 }
-        guard let digit = peek(), Self.isDigit(digit) else {
-          throw error("an exponent without digits")
-        }
-        skipDigits()
-      }
-      try delimited()
-    }
-
-    private mutating func skipDigits() {
-      while let byte = peek(), Self.isDigit(byte) { at += 1 }
-    }
-
-    private mutating func word(_ word: StaticString) throws(SyntaxError) {
-      let count = word.utf8CodeUnitCount
-      guard at + count <= bytes.count,
-        (0..<count).allSatisfy({ bytes[at + $0] == word.utf8Start[$0] })
-      else { throw error("expected a value, found \(Self.shown(bytes[at]))") }
-      at += count
-      try delimited()
-    }
-
-    /// A number or a word ends where a value may end.
-    private mutating func delimited() throws(SyntaxError) {
-      guard let byte = peek() else { return }
-      switch byte {
-      case UInt8(ascii: ","), UInt8(ascii: "}"), UInt8(ascii: "]"), 0x20, 0x09, 0x0A, 0x0D: return
-      default: throw error("unexpected \(Self.shown(byte)) after a value")
-      }
-    }
-
-    private func peek() -> UInt8? { at < bytes.count ? bytes[at] : nil }
-
-    private mutating func skipSpace() {
-      while let byte = peek(), byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D {
-        at += 1
-      }
-    }
-
-    private func error(_ what: String) -> SyntaxError {
-      var line = 1
-      var lineStart = 0
-      for index in 0..<min(at, bytes.count) where bytes[index] == 0x0A {
-        line += 1
-        lineStart = index + 1
-      }
-      return SyntaxError(what: what, offset: at, line: line, column: at - lineStart + 1)
-    }
-
-    private static func isDigit(_ byte: UInt8) -> Bool {
-      byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
-    }
-
-    /// A byte as an error names it: `"x"`, or `byte 0xFF`.
-    private static func shown(_ byte: UInt8) -> String {
-      byte >= 0x21 && byte < 0x7F ? "\"\(Character(Unicode.Scalar(byte)))\"" : printable(byte)
-    }
-
-    private static func printable(_ byte: UInt8) -> String {
-      byte >= 0x21 && byte < 0x7F
-        ? String(Character(Unicode.Scalar(byte)))
-        : "byte 0x" + String(byte, radix: 16, uppercase: true)
-    }
-
-    /// A key's text after its escapes (already checked).
-    private static func unescaped(_ inside: Slice<UnsafeBufferPointer<UInt8>>) -> String {
-      var text: [UInt8] = []
-      var index = inside.startIndex
-      func hex(_ at: Int) -> UInt32 {
-        var value: UInt32 = 0
-        for offset in 0..<4 {
-          let byte = inside[at + offset]
-          let digit: UInt8 =
-            isDigit(byte) ? byte - 48 : (byte | 0x20) - UInt8(ascii: "a") + 10
-          value = value << 4 | UInt32(digit)
-        }
-        return value
-      }
-      while index < inside.endIndex {
-        let byte = inside[index]
-        guard byte == UInt8(ascii: "\\") else {
-          text.append(byte)
-          index += 1
-          continue
-        }
-        let kind = inside[index + 1]
-        index += 2
-        switch kind {
-        case UInt8(ascii: "b"): text.append(0x08)
-        case UInt8(ascii: "f"): text.append(0x0C)
-        case UInt8(ascii: "n"): text.append(0x0A)
-        case UInt8(ascii: "r"): text.append(0x0D)
-        case UInt8(ascii: "t"): text.append(0x09)
-        case UInt8(ascii: "u"):
-          var scalar = hex(index)
-          index += 4
-          if (0xD800...0xDBFF).contains(scalar) {
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (hex(index + 2) - 0xDC00)
-            index += 6
-          }
-          text.append(contentsOf: String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8)
-        default: text.append(kind)
-        }
-      }
-      return String(decoding: text, as: UTF8.self)
     }
   }
 }
