@@ -267,7 +267,7 @@ let package = Package(
     .systemLibrary(
       name: "CNcursesw",
       pkgConfig: "ncursesw",
-      providers: [.apt(["libncurses-dev"])]
+      providers: [.apt(["libncurses-dev"]), .brew(["ncurses"])]
     ),
     // The inspector as Model / Message / update / view into a cell buffer. No curses here.
     .target(
@@ -306,7 +306,13 @@ let package = Package(
         "ToolSupport", "SystemCalls", "HAR",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
-      swiftSettings: strictSwift6
+      swiftSettings: strictSwift6,
+      // Debian's wide ncurses is libncursesw; macOS's own library is libncurses, wide API
+      // included (Homebrew's keg has both names).
+      linkerSettings: [
+        .linkedLibrary("ncursesw", .when(platforms: [.linux])),
+        .linkedLibrary("ncurses", .when(platforms: [.macOS])),
+      ]
     ),
     // The headless tool: scenarios, shell, the local server. Links no curses.
     .executableTarget(

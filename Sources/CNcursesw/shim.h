@@ -1,6 +1,13 @@
 // The ncurses API as Swift 6 can use it (DESIGN.md, "ncurses from Swift 6 on Linux").
 // SwiftPM drops pkg-config's -D flags, so the wide-character API is switched on here; C
-// globals and macros that Swift refuses are reached through small inline functions.
+// globals and macros that Swift refuses are reached through small inline functions, and
+// every call whose C types differ between platforms goes through one with fixed types.
+//
+// The header by platform: Linux (and Homebrew's keg on macOS, found through pkg-config)
+// installs <ncursesw/curses.h>; macOS's own ncurses (5.7 up to macOS 10.x's SDKs, 6.0 since)
+// is <curses.h>, wide API included, with `char *` where ncurses 6 on Linux says `const`, and
+// `wint_t` signed where Linux's is unsigned. REGSCOPE_SYSTEM_CURSES picks <curses.h> anywhere:
+// docs/testing.md compiles this file against Apple's published headers with it.
 #ifndef REGSCOPE_NCURSES_SHIM_H
 #define REGSCOPE_NCURSES_SHIM_H
 
@@ -8,7 +15,11 @@
 #define NCURSES_WIDECHAR 1
 #include <locale.h>
 #include <wchar.h>
+#if defined(REGSCOPE_SYSTEM_CURSES) || (defined(__APPLE__) && !__has_include(<ncursesw/curses.h>))
+#include <curses.h>
+#else
 #include <ncursesw/curses.h>
+#endif
 
 static inline WINDOW *regscope_stdscr(void) { return stdscr; }
 static inline int regscope_lines(void) { return LINES; }
@@ -47,7 +58,18 @@ static inline void regscope_put(int y, int x, const wchar_t *text, int count, at
   mvaddnwstr(y, x, text, count);
 }
 
-static inline int regscope_get_wch(wint_t *out) { return get_wch(out); }
+/// get_wch with the character as an unsigned 32-bit value on every platform.
+static inline int regscope_get_wch(unsigned int *out) {
+  wint_t value = 0;
+  int result = get_wch(&value);
+  *out = (unsigned int)value;
+  return result;
+}
+
+/// newterm, whose first parameter is `char *` in macOS's ncurses and `const char *` in 6.x.
+static inline SCREEN *regscope_newterm(const char *type, FILE *out, FILE *in) {
+  return newterm((NCURSES_CONST char *)type, out, in);
+}
 
 #include <sys/ioctl.h>
 #include <langinfo.h>

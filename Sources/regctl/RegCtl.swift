@@ -13,7 +13,7 @@ struct RegCtl: AsyncParsableCommand {
       The same registration engine as the regscope inspector, with no terminal UI. \
       Rules are numbered as in SPEC.md (R1-R8 for the device, S1-S7 for the server).
       """,
-    version: RegScopeVersion.current,
+    version: RegScopeVersion.described,
     subcommands: [
       Run.self, ListScenarios.self, Shell.self, State.self, Serve.self, Judge.self, QA.self,
       FleetCommand.self, MCPCommand.self,

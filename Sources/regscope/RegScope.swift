@@ -34,7 +34,7 @@ struct RegScope: AsyncParsableCommand {
       With no options it opens on its embedded default: the local Engagement server in \
       process, a demo app configuration, state under $XDG_STATE_HOME/regscope. Press ? for keys.
       """,
-    version: RegScopeVersion.current)
+    version: RegScopeVersion.described)
 
   @OptionGroup var options: SessionOptions
 

@@ -36,7 +36,7 @@ final class Terminal {
     }
     // newterm, unlike initscr, reports an unknown TERM instead of exiting the process.
     guard let output, let input,
-      let screen = newterm(headless != nil ? "xterm-256color" : term, output, input)
+      let screen = regscope_newterm(headless != nil ? "xterm-256color" : term, output, input)
     else {
       throw StartError(
         description:
@@ -73,7 +73,7 @@ final class Terminal {
     // ncurses turns the keypad's application mode on (smkx) in its first read, not in
     // `keypad`: until then an arrow comes as ESC [ B, which the key table does not know, and
     // the user's first arrow would be taken for Escape. A read that finds nothing sends it.
-    var nothing: wint_t = 0
+    var nothing: UInt32 = 0
     _ = regscope_get_wch(&nothing)
   }
 
@@ -160,15 +160,15 @@ final class Terminal {
   func readKeys() -> (keys: [Key], resized: Bool) {
     var keys: [Key] = []
     var resized = false
-    var value: wint_t = 0
+    var value: UInt32 = 0
     while true {
       let result = regscope_get_wch(&value)
       if result == regscope_ok() {
         keys.append(Self.decode(character: value))
       } else if result == regscope_key_code_yes() {
-        if Int32(value) == regscope_key_resize() {
+        if Int32(truncatingIfNeeded: value) == regscope_key_resize() {
           resized = true
-        } else if let key = Self.decode(function: Int32(value)) {
+        } else if let key = Self.decode(function: Int32(truncatingIfNeeded: value)) {
           keys.append(key)
         }
       } else {
@@ -178,7 +178,7 @@ final class Terminal {
     return (keys, resized)
   }
 
-  static func decode(character value: wint_t) -> Key {
+  static func decode(character value: UInt32) -> Key {
     switch value {
     case 10, 13: return .enter
     case 27: return .escape

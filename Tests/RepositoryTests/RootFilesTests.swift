@@ -7,7 +7,7 @@ import Testing
 struct RootFilesTests {
   static let expected: Set<String> = [
     ".ci", ".git", ".gitignore", ".github", ".swift-format", "Benchmarks", "Package.swift",
-    "README.md", "Sources", "Tests", "Themes", "docs",
+    "README.md", "Sources", "Tests", "Themes", "docs", "scripts",
   ]
 
   /// What git tracks at the root: a new clone's view, whatever a developer's folder holds.
