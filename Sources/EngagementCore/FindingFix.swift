@@ -15,7 +15,7 @@ public enum FindingFix {
     case .reservedAttribute:
       "rename the attribute: reserved names belong to the SDK; set the contact key with the SDK's contact-key call, not as an attribute"
     case .undefinedAttribute:
-      "define the attribute in the app's attribute set (the MobilePush demographics), or stop setting it"
+      "add the attribute to the app's attribute set (MobilePush Demographics in Contact Builder; on RegScope's server --defined-attributes or PUT /api/demographics), or stop sending it"
     case .genericContactKey:
       "use a value unique to the person as the contact key (a customer id), never a placeholder"
     case .contactKeyChanged where rule == "R8.2":
