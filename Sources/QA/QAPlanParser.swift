@@ -10,13 +10,8 @@ public enum QAPlanParser {
   public static let longestTimeout: Double = 86_400
 
   public static func parse(file path: String) throws(QAPlanError) -> QAPlan {
-    guard let data = FileManager.default.contents(atPath: path) else {
-      throw QAPlanError(SourcePosition(file: path, line: 1, column: 1), "cannot be read")
-    }
-    guard let text = String(data: data, encoding: .utf8) else {
-      throw QAPlanError(SourcePosition(file: path, line: 1, column: 1), "is not UTF-8 text")
-    }
-    return try parse(text, source: path)
+    // Bounded, a regular file, UTF-8: refused before it is read otherwise (YAMLText).
+    try parse(YAMLText.read(path), source: path)
   }
 
   public static func parse(_ yaml: String, source: String) throws(QAPlanError) -> QAPlan {

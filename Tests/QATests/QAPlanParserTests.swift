@@ -84,4 +84,23 @@ struct QAPlanParserTests {
       #expect(QAFaultText.parse(bad) == nil, "\(bad)")
     }
   }
+
+  @Test("a plan path that is a device, a directory or over 1 MB is refused before it is read")
+  func boundedFile() throws {
+    let large = FileManager.default.temporaryDirectory
+      .appendingPathComponent("plan-\(UUID().uuidString).yaml")
+    try Data(repeating: 0x20, count: (1 << 20) + 1).write(to: large)
+    defer { try? FileManager.default.removeItem(at: large) }
+    for (path, says) in [
+      ("/dev/zero", "is not a regular file"),
+      (FileManager.default.temporaryDirectory.path, "is a directory"),
+      (large.path, "at most 1048576 are read"),
+    ] {
+      #expect {
+        _ = try QAPlanParser.parse(file: path)
+      } throws: { error in
+        "\(error)".hasPrefix("\(path):1:1: ") && "\(error)".contains(says)
+      }
+    }
+  }
 }
