@@ -130,16 +130,20 @@ struct QA: AsyncParsableCommand {
   /// was decided, the rest marked not run.
   static func runUntilSignal(_ runner: QARunner, _ plan: QAPlan) async -> (QAReport, Int32?) {
     let caught = Mutex<Int32?>(nil)
+    // Taken over before the run starts: a Ctrl-C at its first step still writes the report.
+    let (signals, sources) = TerminationSignal.watch()
     let run = Task { await runner.run(plan) }
     let watcher = Task {
-      let number = await TerminationSignal.wait()
-      // Cancelled once the run ended by itself: that is no signal.
-      guard !Task.isCancelled else { return }
-      caught.withLock { $0 = number }
-      run.cancel()
+      // Cancelled once the run ended by itself: the loop ends with no signal.
+      for await number in signals {
+        caught.withLock { $0 = number }
+        run.cancel()
+        return
+      }
     }
     let report = await run.value
     watcher.cancel()
+    for source in sources { source.cancel() }
     return (report, caught.withLock { $0 })
   }
 

@@ -66,8 +66,42 @@ struct QABinaryTests {
     #expect(counts.cases == 3 && counts.failures == 0 && counts.errors == 0)
     let report = try String(contentsOfFile: markdown, encoding: .utf8)
     #expect(report.contains("# QA run: first-registration"))
-    #expect(report.contains("Result: **passed**") && report.contains("Device: ` QA-1 `"))
+    #expect(report.contains("Result: **passed**") && report.contains("- Device: `QA-1`\n"))
     #expect(!report.contains(ServeProcess.token))
+  }
+
+  /// An iOS app's registration, as the shipped SDK sends it.
+  static func iosRegistration(tags: [String]) -> String {
+    let body = sdkBody(device: "QA-IPHONE-1", platform: "iOS", app: "app", tags: tags)
+    return "POST /device/v1/registration HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+      + "User-Agent: \(iosAgent)\r\nAuthorization: Bearer \(ServeProcess.token)\r\n"
+      + "Content-Type: application/json\r\ncontent-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n\(body)"
+  }
+
+  @Test(
+    "throttle: qa-a and qa-b sent together but early while the app stayed open fail the step, saying why; the evidence shows what each carried"
+  )
+  func throttleKnowsTheAppStayedOpen() async throws {
+    let markdown = try temporaryFile("throttle.md", "")
+    let (process, port) = try await start(["throttle", "--yes", "--report", markdown])
+    #expect(try await process.readLine { $0.hasPrefix("step 2/") } != nil)
+    for tags in [
+      ["ALL", "IOS", "iPhone", "qa-start"], ["ALL", "IOS", "iPhone", "qa-a", "qa-b", "qa-start"],
+    ] {
+      let answer = try await rawExchange(port: port, Array(Self.iosRegistration(tags: tags).utf8))
+      #expect(answer.hasPrefix("HTTP/1.1 201"))
+    }
+    #expect(try await process.finish() == 1)
+    let report = try String(contentsOfFile: markdown, encoding: .utf8)
+    #expect(report.contains("| 2 | expect: a registration carries tag qa-a, tag qa-b | fail |"))
+    // The receiver alone notes it as a relaunch; the plan had the tester keep the app open.
+    #expect(
+      report.contains("actual: the one that carried them was sent early: sent ")
+        && report.contains("after the one before, while step 1 had the tester keep the app open"),
+      "\(report)")
+    #expect(report.contains("+ tags qa-a; + tags qa-b  throttleViolated (violation)"), "\(report)")
+    #expect(report.contains("fix: let the SDK decide when to register"))
+    #expect(report.contains("- Device: `QA-IPHONE-1`\n"))
   }
 
   @Test("a step that times out fails the run: exit 1, a JUnit error, the JSON verdict")

@@ -34,14 +34,27 @@ struct QARunOutputTests {
     kill(process.processIdentifier, SIGINT)
     let summary = try await process.readLine { $0.hasPrefix("QA retry-ladder:") } ?? ""
     #expect(summary.contains("stopped") && summary.contains("report in \(markdown)"), "\(summary)")
+    #expect(summary.contains("step 3 interrupted: expect: the retries keep"), "\(summary)")
     #expect(try await process.finish() == 130)
     let report = try String(contentsOfFile: markdown, encoding: .utf8)
     #expect(report.contains("Result: **stopped**"))
-    #expect(report.contains("| 4 | expect: the subscriber token is sent back | not run |"))
+    // The step waiting at Ctrl-C is interrupted, with what it had seen; the rest not run.
+    #expect(report.contains("| 3 | expect: the retries keep to the SDK's minimum | interrupted |"))
+    #expect(
+      report.contains(
+        "## Step 3: interrupted\n\nexpect: the retries keep to the SDK's minimum\n\n    the run was stopped before this step was decided\n"
+      ), "\(report)")
+    #expect(report.contains("  first  503  first registration\n"), "\(report)")
+    #expect(report.contains("| 5 | expect: the subscriber token is sent back | not run |"))
+    #expect(report.contains("Stopped before the end (Ctrl-C): step 3 was interrupted"))
     #expect(report.contains("RegScope: ") && report.contains("Receiver: http://127.0.0.1:\(port)"))
     #expect(report.contains("SDK: android 10.0.0"))
     let xml = try String(contentsOfFile: junit, encoding: .utf8)
     #expect(xml.contains("<skipped"))
+    // A stopped run is no clean run: the interrupted step is an error.
+    let counts = try JUnitCounter.count(junit)
+    #expect(counts.errors == 1 && counts.failures == 0, "\(xml)")
+    #expect(xml.contains(#"errors="1""#))
     #expect(xml.firstMatch(of: #/time="\d+\.\d{3}"/#) != nil)
     #expect(xml.firstMatch(of: #/time="[0-9.]+e-?\d+"/#) == nil)
   }
