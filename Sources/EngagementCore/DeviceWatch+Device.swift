@@ -18,6 +18,23 @@ extension DeviceWatch.Device {
 }
 
 extension DeviceWatch.Device {
+  /// A registration joins the timeline (its newest `timelineLimit`, bodies for the newest
+  /// `bodiesKept`), and its findings are counted over every registration.
+  mutating func append(_ entry: WatchedRegistration) {
+    registrations.append(entry)
+    if registrations.count > DeviceWatch.timelineLimit {
+      registrations.removeFirst(registrations.count - DeviceWatch.timelineLimit)
+    }
+    let stripped = registrations.count - DeviceWatch.bodiesKept - 1
+    if stripped >= 0 { registrations[stripped].body = "" }
+    registrationCount += 1
+    for finding in entry.findings {
+      findingCounts[finding.code, default: 0] += 1
+      severityCounts[finding.severity, default: 0] += 1
+      codeSeverities[finding.code, default: []].insert(finding.severity)
+    }
+  }
+
   /// A request the server took after refusals for a wrong token or app id: those were the
   /// setup's (RegScope's or the app's configuration), fixed now, not the app's doing. They
   /// stay in the timeline as notes, saying so, and leave nothing counted against the app: no

@@ -182,26 +182,13 @@ public struct DeviceWatch: Sendable {
       retryAfter: retryAfter?.seconds, body: Self.kept(body),
       changes: changes, findings: findings, local: local,
       subscriberTokenSent: facts.subscriberToken != nil)
-    device.registrations.append(entry)
-    if device.registrations.count > Self.timelineLimit {
-      device.registrations.removeFirst(device.registrations.count - Self.timelineLimit)
-    }
-    let stripped = device.registrations.count - Self.bodiesKept - 1
-    if stripped >= 0 {
-      device.registrations[stripped].body = ""
-    }
+    device.append(entry)
     // Relayed, the tenant hands the token out: the one the app must send back.
     if let issuedToken { device.subscriberToken = issuedToken }
     if refusal == nil, let status, RetryPolicy.isSuccess(status: status),
       !device.subscriberToken.isEmpty
     {
       device.tokenHandedOut = true
-    }
-    device.registrationCount += 1
-    for finding in findings {
-      device.findingCounts[finding.code, default: 0] += 1
-      device.severityCounts[finding.severity, default: 0] += 1
-      device.codeSeverities[finding.code, default: []].insert(finding.severity)
     }
     device.lastSeen = now
     store(device)
