@@ -232,8 +232,8 @@ final class QAProgressLine: Sendable {
   }
 }
 
-/// A line for each registration as it arrives during a QA run (time, device, status,
-/// findings), and when its SDK may register next: the tester sees the app work.
+/// A line for each registration as it arrives during a QA run (time, device, status, what it
+/// changed, findings), and when its SDK may register next: the tester sees the app work.
 enum QARegistrationFeed {
   static func follow(_ server: LocalEngagementServer) async {
     var shown: [String: Int] = [:]
@@ -248,6 +248,8 @@ enum QARegistrationFeed {
           Output.line(
             "  \(LiveLine.time(entry.at, in: .system))  \(TerminalText.escaped(device.deviceID))  "
               + (entry.status.map(String.init) ?? "no answer")
+              // What it carried, as the evidence and the timeline say it (escaped there).
+              + (entry.changes.isEmpty ? "" : "  " + entry.changes.joined(separator: "; "))
               + (findings.isEmpty ? "" : "  " + findings.joined(separator: ", ")))
         }
         shown[device.deviceID] = device.registrationCount

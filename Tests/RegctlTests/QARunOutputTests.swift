@@ -29,7 +29,7 @@ struct QARunOutputTests {
     let answer = try await rawExchange(port: port, Array(request.utf8))
     #expect(answer.hasPrefix("HTTP/1.1 503"))
     let arrived = try await process.readLine { $0.contains("QA-ANDROID") } ?? ""
-    #expect(arrived.contains("503"), "\(arrived)")
+    #expect(arrived.contains("503  first registration"), "\(arrived)")
     #expect(try await process.readLine { $0.contains("its SDK may register next at") } != nil)
     kill(process.processIdentifier, SIGINT)
     let summary = try await process.readLine { $0.hasPrefix("QA retry-ladder:") } ?? ""
