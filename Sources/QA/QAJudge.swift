@@ -85,7 +85,8 @@ public enum QAJudge {
           "sent \(DurationText.describe(waited.rounded())) after that answer, \(DurationText.describe((wait - waited).rounded())) too soon",
         [new[answered], next], knowledge)
     case .tokenReturned:
-      return tokenReturned(device, window: new.count, knowledge)
+      return tokenReturned(
+        device, window: new.count, run: recent(device, after: runStart).count, knowledge)
     case .bodyHas(let tags, let attributes):
       return carryingAll(new, tags: tags, attributes: attributes, knowledge)
     case .upgradeKeepsData:
@@ -112,9 +113,10 @@ public enum QAJudge {
 
   /// Decided once a request of the window came after a 2xx had handed the token out: every
   /// such request must carry it. A correct SDK sends nothing after its last change went out,
-  /// so a plan asks for a change before this step (the built-in retry-ladder does).
+  /// so a plan asks for a change before this step (the built-in retry-ladder does). One of
+  /// the run that came without it fails the step at once.
   static func tokenReturned(
-    _ device: DeviceWatch.Device, window: Int, _ knowledge: QAKnowledge
+    _ device: DeviceWatch.Device, window: Int, run: Int, _ knowledge: QAKnowledge
   ) -> Decision? {
     guard device.tokenHandedOut else { return nil }
     let kept = device.registrations
@@ -122,35 +124,40 @@ public enum QAJudge {
     // them (it was handed out).
     var handedOut = device.registrationCount > kept.count
     var due: [WatchedRegistration] = []
+    var dueInRun: [WatchedRegistration] = []
     for (index, entry) in kept.enumerated() {
-      if handedOut && index >= kept.count - window { due.append(entry) }
+      if handedOut && !entry.refused {
+        if index >= kept.count - window { due.append(entry) }
+        if index >= kept.count - run { dueInRun.append(entry) }
+      }
       if !entry.refused && isSuccess(entry) { handedOut = true }
     }
-    guard !due.isEmpty else { return nil }
     let lines = { (entries: [WatchedRegistration]) in
       entries.map { line($0, knowledge) + "  " + tokenWords($0) }
     }
     if device.identity.profile.name == .documented {
       // Only the shipped SDKs keep and send back the token (SDK-FACTS, "The request"): a
       // client held to the documented contract owes none.
+      guard !due.isEmpty else { return nil }
       return Decision(
         verdict: .pass,
         evidence: [
           "not owed: the documented contract sends no X-Subscriber-Token (the shipped SDKs do); the User-Agent names no shipped SDK"
         ] + lines(Array(due.suffix(3))))
     }
-    let without = due.filter { !$0.subscriberTokenSent }
-    guard without.isEmpty, device.tokenReturned != false else {
+    let without = dueInRun.filter { !$0.subscriberTokenSent }
+    if !without.isEmpty || (device.tokenReturned == false && !due.isEmpty) {
       return Decision(
         verdict: .fail,
         evidence: [
           "expected: the X-Subscriber-Token a 2xx handed out, on every request after it",
           without.isEmpty
             ? "actual: a request came with a token other than the one handed out"
-            : "actual: \(without.count) of \(due.count) requests after it came without it",
+            : "actual: \(without.count) of \(dueInRun.count) requests after it came without it",
           "fix: let the SDK send its requests: it keeps the X-Subscriber-Token of a 2xx and sends it back; a request built outside it, or a store cleared between launches, loses it",
         ] + lines(without.isEmpty ? due : without))
     }
+    guard !due.isEmpty else { return nil }
     return Decision(
       verdict: .pass,
       evidence: ["the subscriber token came back on every request after the 2xx that handed it out"]
@@ -161,19 +168,30 @@ public enum QAJudge {
     entry.subscriberTokenSent ? "(X-Subscriber-Token sent)" : "(no X-Subscriber-Token)"
   }
 
-  /// Why a step is still undecided, when the judge knows a reason the tester can act on.
-  public static func undecided(
-    _ expectation: QAExpectation, device: DeviceWatch.Device, since: Int
-  ) -> String? {
-    switch expectation {
-    case .tokenReturned:
-      guard device.tokenHandedOut else {
-        return "no 2xx handed the app a subscriber token yet"
-      }
-      return
-        "the app sent nothing after the 2xx that handed the token out: a correct SDK sends only when something changed, so ask for a change in the app before this step"
-    default: return nil
+  /// What the judge can say when a step's time is up undecided: a decision, or a reason the
+  /// tester can act on. A correct SDK sends nothing once its last change went out (a `--yes`
+  /// run makes no change), so an app silent after the 2xx that handed the token out owes no
+  /// token: nothing was sent that could have carried it.
+  public static func atDeadline(
+    _ expectation: QAExpectation, device: DeviceWatch.Device, knowledge: QAKnowledge = QAKnowledge()
+  ) -> (decision: Decision?, why: String?) {
+    guard case .tokenReturned = expectation else { return (nil, nil) }
+    guard device.tokenHandedOut else {
+      return (nil, "no 2xx handed the app a subscriber token")
     }
+    // Over every request kept, not only the step's: one after the 2xx without the token
+    // fails, and all with it pass.
+    let kept = device.registrations.count
+    if let decision = tokenReturned(device, window: kept, run: kept, knowledge) {
+      return (decision, nil)
+    }
+    return (
+      Decision(
+        verdict: .pass,
+        evidence: [
+          "owed on no request: the app sent nothing after the 2xx that handed the token out, as a correct SDK does once its change went out (the ask before this step asks for a change, to show the token come back)"
+        ]), nil
+    )
   }
 
   /// The first registration after the step began that carries any of them must carry them

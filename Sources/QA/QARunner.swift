@@ -207,13 +207,19 @@ public struct QARunner: Sendable {
   ) async -> QAStepResult {
     var evidence: [String] = []
     var hint: String?
-    if let id = state.bound[choice], let device = await server.watchedDevice(id) {
-      evidence = QAJudge.recent(device, after: state.since(id)).flatMap {
+    var device: DeviceWatch.Device?
+    if let id = state.bound[choice], let found = await server.watchedDevice(id) {
+      device = found
+      evidence = QAJudge.recent(found, after: state.since(id)).flatMap {
         QAJudge.detailed($0, state.knowledge)
       }
-      hint = QAJudge.undecided(expectation, device: device, since: state.since(id))
     }
     let waited = DurationText.describe((server.clock.now() - started).rounded())
+    if !Task.isCancelled, let device {
+      let said = QAJudge.atDeadline(expectation, device: device, knowledge: state.knowledge)
+      if let decision = said.decision { return result(decision.verdict, decision.evidence) }
+      hint = said.why
+    }
     if Task.isCancelled {
       // What the wait had seen: a lead acts on "no registration arrived" (the app is not
       // pointed at the receiver) differently from one that did not decide it.

@@ -67,12 +67,19 @@ final class AppUnderTest: Sendable {
   let platform: Platform
   let mutation: Mutation?
   let dawdle: Double
+  /// False: the tester installs and opens the app at the first ask, then goes straight on at
+  /// every ask, as `--yes` does: the app changes nothing of itself.
+  let followsAsks: Bool
   /// Kept across the upgrade: the new build is installed over the old one.
   let store: RegistrationStore
   private let engine = Mutex<RegistrationEngine?>(nil)
 
-  init(rig: QARig, profile: SDKProfile, mutation: Mutation? = nil, dawdle: Double) throws {
+  init(
+    rig: QARig, profile: SDKProfile, mutation: Mutation? = nil, dawdle: Double,
+    followsAsks: Bool = true
+  ) throws {
     self.rig = rig
+    self.followsAsks = followsAsks
     self.profile = profile
     platform = profile.platform ?? .android
     self.mutation = mutation
@@ -143,7 +150,8 @@ final class AppUnderTest: Sendable {
       await install(profile, transport: mutation == .losesTags ? nil : mutation)
       await after(2)
     }
-    if text.contains("qa-a and qa-b") {
+    if !followsAsks {
+    } else if text.contains("qa-a and qa-b") {
       await edit(.addTag("qa-start"))
       await after(5)
       await edit(.addTag("qa-a"))
@@ -166,10 +174,12 @@ final class AppUnderTest: Sendable {
 
   /// Runs `plan` on a fresh rig with this app, from a fresh install.
   static func run(
-    _ plan: QAPlan, profile: SDKProfile, mutation: Mutation? = nil, dawdle: Double
+    _ plan: QAPlan, profile: SDKProfile, mutation: Mutation? = nil, dawdle: Double,
+    followsAsks: Bool = true
   ) async throws -> QAReport {
     let rig = try await QARig()
-    let app = try AppUnderTest(rig: rig, profile: profile, mutation: mutation, dawdle: dawdle)
+    let app = try AppUnderTest(
+      rig: rig, profile: profile, mutation: mutation, dawdle: dawdle, followsAsks: followsAsks)
     let report = await rig.run(plan, act: app.act, advance: app.advance)
     await app.shutDown()
     await rig.stop()

@@ -94,9 +94,10 @@ struct QAEvidenceTests {
     ]
     let quiet = Self.device(ladder, agent: androidAgent)
     #expect(QAJudge.decide(.tokenReturned, device: quiet, since: 4, runStart: 0) == nil)
-    #expect(
-      QAJudge.undecided(.tokenReturned, device: quiet, since: 4)?.contains(
-        "ask for a change in the app before this step") == true)
+    // Its time up with nothing sent after the 2xx: nothing could have carried the token.
+    let silent = QAJudge.atDeadline(.tokenReturned, device: quiet)
+    #expect(silent.decision?.verdict == .pass)
+    #expect(silent.decision?.evidence.first?.hasPrefix("owed on no request") == true)
     let returned = Self.device(
       ladder + [Send(at: 240, tags: ["ALL", "qa-token"])], agent: androidAgent)
     #expect(
@@ -108,6 +109,10 @@ struct QAEvidenceTests {
     #expect(failed.verdict == .fail)
     #expect(failed.evidence.contains { $0.hasSuffix("+ tags qa-token  (no X-Subscriber-Token)") })
     #expect(failed.evidence.contains { $0.hasPrefix("fix: ") })
+    #expect(QAJudge.atDeadline(.tokenReturned, device: dropped).decision?.verdict == .fail)
+    // No 2xx yet: nothing handed out; the step times out, saying so.
+    let down = Self.device([Send(at: 0, status: 503, token: false)], agent: androidAgent)
+    #expect(QAJudge.atDeadline(.tokenReturned, device: down).decision == nil)
   }
 
   static func report(_ verdicts: [QAVerdict]) throws -> QAReport {

@@ -48,6 +48,24 @@ struct QAPlanRunTests {
   }
 
   @Test(
+    "the plans a script runs with --yes pass an app that is only installed: after the 201 it rightly sends nothing more",
+    arguments: profiles)
+  func installedOnly(spelled: String) async throws {
+    let profile = try #require(SDKProfile(loose: spelled))
+    for name in ["first-registration", "retry-ladder", "retry-after"] {
+      let plan = try #require(BuiltInPlans.plan(name))
+      let report = try await AppUnderTest.run(
+        plan, profile: profile, dawdle: 2, followsAsks: false)
+      for result in report.results where result.verdict != .pass {
+        Issue.record(
+          "\(spelled) \(name), step \(result.step.number) \(result.step.summary): \(result.verdict.rawValue)\n  \(result.evidence.joined(separator: "\n  "))"
+        )
+      }
+      #expect(report.passed, "\(spelled) \(name)")
+    }
+  }
+
+  @Test(
     "each built-in plan fails a broken app at the step it breaks, with the fix",
     arguments: [
       ("first-registration", Mutation.earlySend, "expect: no violation", "let the SDK decide"),

@@ -104,6 +104,45 @@ struct QABinaryTests {
     #expect(report.contains("- Device: `QA-IPHONE-1`\n"))
   }
 
+  @Test(
+    "token-returned: an app silent after its 201 passes (nothing could carry the token); one that sends again without it fails"
+  )
+  func tokenReturned() async throws {
+    let plan = try temporaryFile(
+      "token.yaml",
+      """
+      name: token
+      steps:
+        - expect: registration
+          timeout: 1m
+        - ask: Add the tag qa-token in the app.
+          timeout: 1m
+        - expect: token-returned
+          timeout: 1s
+      """)
+    for resends in [false, true] {
+      let markdown = plan + (resends ? ".resends.md" : ".silent.md")
+      let (process, port) = try await start([plan, "--yes", "--report", markdown])
+      let request = ServeBinaryTests.androidRegistration(
+        device: "QA-1", app: "app", token: ServeProcess.token)
+      #expect(try await rawExchange(port: port, Array(request.utf8)).hasPrefix("HTTP/1.1 201"))
+      if resends {
+        #expect(try await process.readLine { $0.hasPrefix("step 3/") } != nil)
+        _ = try await rawExchange(port: port, Array(request.utf8))
+      }
+      #expect(try await process.finish() == (resends ? 1 : 0))
+      let report = try String(contentsOfFile: markdown, encoding: .utf8)
+      #expect(
+        report.contains(
+          resends
+            ? "| 3 | expect: the subscriber token is sent back | fail |"
+            : "| 3 | expect: the subscriber token is sent back | pass |"), "\(report)")
+      #expect(
+        report.contains(
+          resends ? "(no X-Subscriber-Token)" : "owed on no request: the app sent nothing after"))
+    }
+  }
+
   @Test("a step that times out fails the run: exit 1, a JUnit error, the JSON verdict")
   func timesOut() async throws {
     let plan = try temporaryFile(
