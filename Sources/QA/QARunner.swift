@@ -112,12 +112,20 @@ public struct QARunner: Sendable {
       results.append(result)
       progress(.finished(result))
     }
-    // Stopped early: every step not reached is said so, not left out.
+    // Stopped early: every step not reached is said so, not left out. Stopped between two
+    // steps, the next is the one the stop interrupted: a stopped run always has one, and is
+    // never a clean run in JUnit.
     let stoppedAt = clock.now()
     for step in plan.steps.dropFirst(results.count) {
+      let first = !results.contains { $0.verdict == .interrupted }
       results.append(
         QAStepResult(
-          step: step, verdict: .notRun, evidence: ["the run was stopped before this step"],
+          step: step, verdict: first ? .interrupted : .notRun,
+          evidence: [
+            first
+              ? "the run was stopped as this step was to begin"
+              : "the run was stopped before this step"
+          ],
           deviceID: nil, startedAt: stoppedAt, endedAt: stoppedAt))
     }
     run.knowledge.close(at: stoppedAt)

@@ -147,4 +147,19 @@ struct QAPlanRunTests {
     await app.shutDown()
     await rig.stop()
   }
+
+  @Test("stopped between two steps: the next is the interrupted one, so JUnit has its error")
+  func stoppedBetweenSteps() async throws {
+    let rig = try await QARig()
+    let plan = try #require(BuiltInPlans.plan("retry-after"))
+    // Cancelled before it starts: the stop comes before step 1 began.
+    let run = Task {
+      withUnsafeCurrentTask { $0?.cancel() }
+      return await QARunner(server: rig.server, ask: { _, _ in }).run(plan)
+    }
+    let report = await run.value
+    #expect(report.results.map(\.verdict) == [.interrupted, .notRun, .notRun, .notRun])
+    #expect(QAReportText.junit(report).contains(#"failures="0" errors="1""#))
+    await rig.stop()
+  }
 }
