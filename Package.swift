@@ -140,7 +140,7 @@ let package = Package(
     .target(
       name: "YAMLFiles",
       dependencies: [
-        "RegistrationCore", "SessionValues", "SystemCalls", .product(name: "Yams", package: "Yams"),
+        "RegistrationCore", "SystemCalls", .product(name: "Yams", package: "Yams"),
       ],
       swiftSettings: strictSwift6
     ),
@@ -178,9 +178,11 @@ let package = Package(
       dependencies: ["StateDumps", "Session", "SessionValues", "RegistrationEngine"],
       swiftSettings: strictSwift6
     ),
-    // What tests share: child processes with a watchdog, raw HTTP, blocking work off the pool.
+    // What tests share: child processes with a watchdog, raw HTTP, blocking work off the pool,
+    // the engine's in-process transport.
     .target(
       name: "TestSupport",
+      dependencies: ["RegistrationCore", "RegistrationEngine", "Clocks"],
       path: "Tests/TestSupport",
       swiftSettings: strictSwift6
     ),
@@ -318,9 +320,9 @@ let package = Package(
     .executableTarget(
       name: "regctl",
       dependencies: [
-        "RegistrationCore", "RegistrationEngine", "EngagementCore", "EngagementServer",
-        "EngagementHTTP", "Clocks", "Session", "SessionValues", "SessionHTTP", "Scenarios", "QA",
-        "StateDumps", "Fleet", "ToolSupport", "SystemCalls", "HAR",
+        "RegistrationCore", "RegistrationEngine", "EngagementCore", "EngagementServer", "Clocks",
+        "Session", "SessionValues", "SessionHTTP", "Scenarios", "QA", "StateDumps", "Fleet",
+        "ToolSupport", "SystemCalls", "HAR",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "MCP", package: "swift-sdk"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
@@ -352,7 +354,7 @@ let package = Package(
     // each one only after the engine has acknowledged it as durable.
     .executableTarget(
       name: "crash-probe",
-      dependencies: ["RegistrationEngine", "Clocks"],
+      dependencies: ["RegistrationEngine", "Clocks", "TestSupport"],
       path: "Tests/CrashProbe",
       swiftSettings: strictSwift6
     ),
@@ -367,7 +369,8 @@ let package = Package(
       path: "Tests/Fuzz",
       swiftSettings: strictSwift6
     ),
-    // The bare Hummingbird route the load figure compares against (Benchmarks/load.sh).
+    // The floor under the load figures: SwiftNIO's HTTP/1 server answering from a channel
+    // handler, no Hummingbird (docs/testing.md).
     .executableTarget(
       name: "bare-nio",
       dependencies: [
@@ -378,6 +381,7 @@ let package = Package(
       path: "Benchmarks/BareNIO",
       swiftSettings: strictSwift6
     ),
+    // The bare Hummingbird route the load figure compares against (Benchmarks/load.sh).
     .executableTarget(
       name: "bare-route",
       dependencies: [

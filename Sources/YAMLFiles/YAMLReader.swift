@@ -1,5 +1,4 @@
 import RegistrationCore
-import SessionValues
 import Yams
 
 /// Reads RegScope's YAML files (scenarios, QA plans) node by node: every error names the file,

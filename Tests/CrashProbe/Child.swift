@@ -2,6 +2,7 @@ import Clocks
 import Foundation
 import RegistrationCore
 import RegistrationEngine
+import TestSupport
 
 /// Unbuffered: a line the parent reads was written before the kill, never lost in a buffer.
 func say(_ line: String) { FileHandle.standardOutput.write(Data((line + "\n").utf8)) }

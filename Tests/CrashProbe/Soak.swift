@@ -2,6 +2,7 @@ import Clocks
 import Foundation
 import RegistrationCore
 import RegistrationEngine
+import TestSupport
 
 #if canImport(Glibc)
   import Glibc

@@ -3,6 +3,7 @@ import Foundation
 import RegistrationCore
 import RegistrationEngine
 import Synchronization
+import TestSupport
 
 let testToken = "tok-SECRET-0123456789abcdef"
 

@@ -2,6 +2,7 @@ import Foundation
 import RegistrationCore
 import RegistrationEngine
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("RegistrationEngine")

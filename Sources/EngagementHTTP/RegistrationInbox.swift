@@ -1,5 +1,4 @@
-import EngagementCore
-import RegistrationCore
+import EngagementServer
 import Synchronization
 
 /// Registrations a front took, waiting for the server's actor: one task takes every one that
@@ -9,22 +8,9 @@ import Synchronization
 /// order it came (`LocalEngagementServer.receive(_:facts:)`), and a connection has at most
 /// one waiting, so its answers keep its requests' order.
 public final class RegistrationInbox: Sendable {
-  public struct Waiting: Sendable {
-    let validation: EngagementServerCore.Validation
-    let facts: RequestFacts
-    /// Called with the answer once the actor is left, on the task that took the batch: the
-    /// front moves it to the connection's own thread if that is another.
-    let reply: @Sendable (ServerAnswer, String?) -> Void
-
-    public init(
-      _ validation: EngagementServerCore.Validation, facts: RequestFacts,
-      reply: @escaping @Sendable (ServerAnswer, String?) -> Void
-    ) {
-      self.validation = validation
-      self.facts = facts
-      self.reply = reply
-    }
-  }
+  /// A registration and where its answer goes (kept by the server's module, whose actor
+  /// receives the batch).
+  public typealias Waiting = BatchedRegistration
 
   private let server: LocalEngagementServer
   private let waiting = Mutex<[Waiting]>([])
@@ -58,23 +44,5 @@ public final class RegistrationInbox: Sendable {
       swap(&taken, &waiting)
       return taken
     }
-  }
-}
-
-extension LocalEngagementServer {
-  /// The registrations `take` hands over, taken here on the actor (so that those read while
-  /// it was busy join), each received as `receive(_:facts:)` would, in order.
-  func receiveAll(taking take: @Sendable () -> [RegistrationInbox.Waiting]) -> (
-    taken: [RegistrationInbox.Waiting],
-    answers: [(answer: ServerAnswer, subscriberToken: String?)],
-    evicted: DeviceWatch.Evicted
-  ) {
-    let taken = take()
-    var answers: [(answer: ServerAnswer, subscriberToken: String?)] = []
-    answers.reserveCapacity(taken.count)
-    for index in taken.indices {
-      answers.append(receive(taken[index].validation, facts: taken[index].facts))
-    }
-    return (taken, answers, watch.takeEvicted())
   }
 }

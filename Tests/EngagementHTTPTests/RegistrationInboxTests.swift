@@ -1,11 +1,12 @@
 import Clocks
 import EngagementCore
+import EngagementServer
 import RegistrationCore
 import Synchronization
 import TestSupport
 import Testing
 
-@testable import EngagementServer
+@testable import EngagementHTTP
 
 /// The answers a test's registrations got: device, status, subscriber token.
 private final class Replies: Sendable {
@@ -25,7 +26,7 @@ struct RegistrationInboxTests {
     into replies: Replies
   ) -> RegistrationInbox.Waiting {
     let validation = EngagementServerCore.validate(
-      authorization: "Bearer \(token)", body: body(device: device),
+      authorization: "Bearer \(token)", body: Array(sdkBody(device: device, platform: "iOS").utf8),
       settings: server.validationSettings)
     return RegistrationInbox.Waiting(validation, facts: RequestFacts()) { answer, token in
       var status: Int?

@@ -1,5 +1,6 @@
 import Clocks
 import RegistrationCore
+import RegistrationEngine
 import Synchronization
 
 /// A transport that answers in process: at once through `respond`, or, while `holding`, only
