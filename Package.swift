@@ -144,6 +144,18 @@ let package = Package(
       ],
       swiftSettings: strictSwift6
     ),
+    // A Marketing Cloud tenant through its documented REST API (token, Contacts): the
+    // `--tenant` file and the client. Apart so the inspector's UI links no HTTP client.
+    .target(
+      name: "TenantAPI",
+      dependencies: [
+        "RegistrationCore", "SystemCalls",
+        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      swiftSettings: strictSwift6
+    ),
     // The scenario format (YAML), expectations, the runner, the built-ins.
     .target(
       name: "Scenarios",
@@ -322,7 +334,7 @@ let package = Package(
       dependencies: [
         "RegistrationCore", "RegistrationEngine", "EngagementCore", "EngagementServer", "Clocks",
         "Session", "SessionValues", "SessionHTTP", "Scenarios", "QA", "StateDumps", "Fleet",
-        "ToolSupport", "SystemCalls", "HAR",
+        "ToolSupport", "SystemCalls", "HAR", "TenantAPI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "MCP", package: "swift-sdk"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),

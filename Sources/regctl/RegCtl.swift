@@ -16,7 +16,7 @@ struct RegCtl: AsyncParsableCommand {
     version: RegScopeVersion.described,
     subcommands: [
       Run.self, ListScenarios.self, Shell.self, State.self, Serve.self, Judge.self, QA.self,
-      FleetCommand.self, MCPCommand.self,
+      FleetCommand.self, MCPCommand.self, TenantCommand.self,
     ])
 }
 

@@ -1,0 +1,102 @@
+import Foundation
+
+/// An attribute set as `GET /contacts/v1/attributeSetDefinitions` describes it: its key, its
+/// name, and its attributes' names.
+public struct AttributeSetDefinition: Sendable, Decodable {
+  public struct Name: Sendable, Decodable { public var value: String? }
+  public struct Attribute: Sendable, Decodable {
+    public var key: String?
+    public var name: Name?
+
+    /// The name Contact Builder shows, which a registration's attribute must match.
+    public var shown: String? { name?.value ?? key }
+  }
+
+  public var id: String?
+  public var key: String?
+  public var name: Name?
+  public var attributes: [Attribute]?
+
+  public var shown: String { name?.value ?? key ?? id ?? "(unnamed)" }
+
+  /// The set MobilePush processing checks attribute names against.
+  public var isMobilePushDemographics: Bool {
+    let wanted = "mobilepushdemographics"
+    return [name?.value, key].contains { $0.map(Self.folded) == wanted }
+  }
+
+  private static func folded(_ text: String) -> String {
+    text.lowercased().filter { !$0.isWhitespace }
+  }
+}
+
+/// One page of the definitions.
+struct AttributeSetPage: Decodable {
+  var page: Int?
+  var pageSize: Int?
+  var count: Int?
+  var items: [AttributeSetDefinition]
+}
+
+/// The tenant's MobilePush Demographics attribute set: the names processing accepts.
+public struct TenantDemographics: Sendable {
+  public var setName: String
+  public var attributes: [String]
+}
+
+extension TenantClient {
+  /// Asked a page at a time.
+  static let pageSize = 50
+  /// A tenant whose pages never end is not read past this many.
+  static let mostPages = 200
+
+  /// Every attribute set's definition, page by page (`$page`, `$pageSize`) until the answer's
+  /// `count` is reached or a page comes back short.
+  public func attributeSetDefinitions() async throws(TenantFailure) -> [AttributeSetDefinition] {
+    var all: [AttributeSetDefinition] = []
+    for page in 1...Self.mostPages {
+      let path = "/contacts/v1/attributeSetDefinitions?$page=\(page)&$pageSize=\(Self.pageSize)"
+      let what = "GET /contacts/v1/attributeSetDefinitions (page \(page))"
+      let body = try await get(path, what: what)
+      let decoded: AttributeSetPage
+      do {
+        decoded = try JSONDecoder().decode(AttributeSetPage.self, from: Data(body))
+      } catch {
+        throw .malformed(what: what, reason: Self.decodingReason(error))
+      }
+      all += decoded.items
+      let ended =
+        decoded.count.map { all.count >= $0 } ?? (decoded.items.count < Self.pageSize)
+      if decoded.items.isEmpty || ended { break }
+    }
+    return all
+  }
+
+  /// The MobilePush Demographics set's attribute names, or why not.
+  public func demographics() async throws(TenantFailure) -> TenantDemographics {
+    let sets = try await attributeSetDefinitions()
+    guard let set = sets.first(where: \.isMobilePushDemographics) else {
+      throw .noDemographicsSet(seen: sets.map(\.shown))
+    }
+    let names = (set.attributes ?? []).compactMap(\.shown).filter { !$0.isEmpty }
+    return TenantDemographics(setName: set.shown, attributes: names)
+  }
+
+  static func decodingReason(_ error: any Error) -> String {
+    switch error {
+    case DecodingError.keyNotFound(let key, let context):
+      return "no \(path(context.codingPath + [key]))"
+    case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):
+      return "\(path(context.codingPath)) is not of the documented type"
+    case DecodingError.dataCorrupted(let context):
+      return context.codingPath.isEmpty ? "not JSON" : "\(path(context.codingPath)) is unreadable"
+    default:
+      return "not JSON"
+    }
+  }
+
+  private static func path(_ keys: [any CodingKey]) -> String {
+    keys.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined()
+      .trimmingPrefix(".").description
+  }
+}

@@ -1,0 +1,181 @@
+import AsyncHTTPClient
+import Foundation
+import NIOCore
+
+/// A Marketing Cloud tenant through its documented REST API, as an installed package's
+/// Server-to-Server integration reaches it: a token from `POST {auth}/v2/token`, kept until
+/// shortly before it expires, then the Contacts API with it.
+public actor TenantClient {
+  public nonisolated let credentials: TenantCredentials
+  private let http: TenantHTTP
+  private let now: @Sendable () -> ContinuousClock.Instant
+  private let wait: @Sendable (Duration) async -> Void
+  private var token: Token?
+  /// Token requests made, for the stand-in's tests and `tenant check`'s summary.
+  public private(set) var tokensRequested = 0
+
+  /// The longest a 429's Retry-After is waited; past it the throttle is said instead.
+  public static let longestWait: Double = 30
+  /// How many 429s in a row one request waits out.
+  static let throttleRetries = 2
+
+  struct Token {
+    var value: String
+    /// The REST base for this token: its `rest_instance_url`, else the file's.
+    var rest: String
+    var renewAt: ContinuousClock.Instant
+  }
+
+  public init(
+    _ credentials: TenantCredentials, deadline: Double = 20,
+    now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
+    wait: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+  ) {
+    self.credentials = credentials
+    self.http = TenantHTTP(deadline: deadline)
+    self.now = now
+    self.wait = wait
+  }
+
+  /// The documented REST route's answer body, with the bearer token: a 401 renews the token
+  /// once and retries (it may have expired early); a 429 is waited out as it asks.
+  func get(_ path: String, what: String) async throws(TenantFailure) -> [UInt8] {
+    var renewed = false
+    var throttles = 0
+    while true {
+      let token = try await currentToken()
+      var request = HTTPClientRequest(url: token.rest + path)
+      request.headers.add(name: "Authorization", value: "Bearer \(token.value)")
+      request.headers.add(name: "Accept", value: "application/json")
+      let answer = try await send(request, what: what, uri: token.rest)
+      switch answer.status {
+      case 200..<300: return answer.body
+      case 401 where !renewed:
+        renewed = true
+        self.token = nil
+      case 401: throw .tokenNotAccepted(what: what)
+      case 403: throw .missingScope(what: what)
+      case 404: throw .notFound(what: what, field: "rest_base_uri")
+      case 429:
+        try await waitOut(answer, what: what, retries: &throttles)
+      default:
+        throw .status(what: what, status: answer.status, message: Self.message(answer.body))
+      }
+    }
+  }
+
+  /// The token, renewed when it is close to expiring.
+  private func currentToken() async throws(TenantFailure) -> Token {
+    if let token, now() < token.renewAt { return token }
+    let fresh = try await requestToken()
+    token = fresh
+    return fresh
+  }
+
+  private func requestToken() async throws(TenantFailure) -> Token {
+    let what = "POST \(credentials.authBaseURI)/v2/token"
+    var throttles = 0
+    while true {
+      var request = HTTPClientRequest(url: credentials.authBaseURI + "/v2/token")
+      request.method = .POST
+      request.headers.add(name: "Content-Type", value: "application/json")
+      request.body = .bytes(ByteBuffer(bytes: tokenRequestBody()))
+      tokensRequested += 1
+      let sent = now()
+      let answer = try await send(request, what: what, uri: credentials.authBaseURI)
+      switch answer.status {
+      case 200..<300: return try token(from: answer.body, what: what, sent: sent)
+      case 404: throw .notFound(what: what, field: "auth_base_uri")
+      case 429: try await waitOut(answer, what: what, retries: &throttles)
+      case 400..<500:
+        let refusal = Self.oauthError(answer.body)
+        if answer.status == 401 || refusal.error == "invalid_client" {
+          throw .credentialsRefused(error: refusal.error ?? "401", detail: refusal.detail)
+        }
+        throw .tokenRefused(status: answer.status, error: refusal.error, detail: refusal.detail)
+      default:
+        throw .status(what: what, status: answer.status, message: Self.message(answer.body))
+      }
+    }
+  }
+
+  /// The documented body: grant type, id, secret, and the MID when one is given.
+  private func tokenRequestBody() -> [UInt8] {
+    var body: [String: Any] = [
+      "grant_type": "client_credentials", "client_id": credentials.clientID,
+      "client_secret": credentials.clientSecret.revealed,
+    ]
+    if let account = credentials.accountID {
+      body["account_id"] = Int(account).map { $0 as Any } ?? account
+    }
+    return Array((try? JSONSerialization.data(withJSONObject: body)) ?? Data())
+  }
+
+  private func token(from body: [UInt8], what: String, sent: ContinuousClock.Instant)
+    throws(TenantFailure) -> Token
+  {
+    guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
+      throw .malformed(what: what, reason: "not a JSON object")
+    }
+    guard let value = object["access_token"] as? String, !value.isEmpty else {
+      throw .malformed(what: what, reason: "no access_token")
+    }
+    guard let expires = (object["expires_in"] as? NSNumber)?.doubleValue, expires >= 0 else {
+      throw .malformed(what: what, reason: "no expires_in")
+    }
+    let instance = (object["rest_instance_url"] as? String).flatMap {
+      TenantURI.problem($0) == nil ? TenantURI.trimmed($0) : nil
+    }
+    guard let rest = instance ?? credentials.restBaseURI else {
+      throw .malformed(
+        what: what, reason: "no rest_instance_url, and the --tenant file gives no rest_base_uri")
+    }
+    // Renewed a quarter of its life early, at most five minutes (Salesforce's advice): a
+    // request never starts with a token about to lapse.
+    let margin = min(300, expires / 4)
+    return Token(value: value, rest: rest, renewAt: sent + .seconds(expires - margin))
+  }
+
+  private func send(_ request: HTTPClientRequest, what: String, uri: String)
+    async throws(TenantFailure) -> TenantHTTP.Answer
+  {
+    switch await http.send(request) {
+    case .success(let answer): return answer
+    case .failure(.late): throw .late(what: what, seconds: http.deadline)
+    case .failure(.tooLarge):
+      throw .malformed(what: what, reason: "larger than \(TenantHTTP.largestAnswer) bytes")
+    case .failure(.unreachable(let reason)): throw .unreachable(uri: uri, reason: reason)
+    }
+  }
+
+  /// Waits as a 429 asks (Retry-After, else the body's `retryAfter`), or throws when it names
+  /// no wait, asks too long, or this request has waited enough.
+  private func waitOut(_ answer: TenantHTTP.Answer, what: String, retries: inout Int)
+    async throws(TenantFailure)
+  {
+    let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
+    let code = (object?["errorcode"] as? NSNumber)?.intValue
+    let after =
+      answer.headers.first(name: "Retry-After").flatMap {
+        Double($0.trimmingCharacters(in: .whitespaces))
+      }
+      ?? (object?["retryAfter"] as? NSNumber)?.doubleValue
+    guard let after, after >= 0, after <= Self.longestWait, retries < Self.throttleRetries else {
+      throw .throttled(what: what, errorCode: code, retryAfter: after)
+    }
+    retries += 1
+    await wait(.seconds(after))
+  }
+
+  /// OAuth's `error` and `error_description`, when the body has them.
+  static func oauthError(_ body: [UInt8]) -> (error: String?, detail: String?) {
+    let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+    return (object?["error"] as? String, object?["error_description"] as? String)
+  }
+
+  /// A REST error's `message`, when the body has one.
+  static func message(_ body: [UInt8]) -> String? {
+    let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+    return object?["message"] as? String
+  }
+}
