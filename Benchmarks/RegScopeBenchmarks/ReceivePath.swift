@@ -60,7 +60,7 @@ enum ReceivePath {
           if case .respond(_, let body, _) = answer { return body }
           return []
         }())
-      sink &+= HARDocument.encodedEntry(exchange).count
+      sink &+= HARDocument.entryBytes(exchange).count
       if index % 100 == 99 { sink &+= core.processDue(now: now + 60).events.count }
     }
     return sink

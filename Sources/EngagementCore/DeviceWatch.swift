@@ -66,7 +66,6 @@ public struct DeviceWatch: Sendable {
 
     public var lastSent: RegistrationPayload? { memory.lastSent }
     public var lastAcknowledged: RegistrationPayload? { memory.lastAcknowledged }
-    public var findingsTotal: Int { findingCounts.values.reduce(0, +) }
 
     /// The earliest this device's SDK could register next: what the judge holds it to, and
     /// what the receiver's countdown shows.

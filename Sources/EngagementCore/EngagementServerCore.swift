@@ -280,8 +280,6 @@ public struct EngagementServerCore: Sendable {
 
   // MARK: Views
 
-  public func isOrphaned(_ contact: ServerContact) -> Bool { contact.orphanedAt != nil }
-
   /// Every figure is a counter: answering costs the same at ten registrations or ten million.
   public func stats() -> ServerStats {
     ServerStats(

@@ -27,18 +27,14 @@ public enum HARDocument {
       .utf8)
   public static let tail = Data("\n]}}\n".utf8)
 
-  /// One exchange as an entry of the document, compact, keys sorted: written by hand, as it
-  /// is on every request's path (Foundation's encoder took a sixth of the receiving path).
-  /// A test holds it to what JSONEncoder writes of the same entry.
-  public static func encodedEntry(_ exchange: CapturedExchange) -> Data {
-    Data(entryBytes(exchange))
-  }
-
-  /// The same as bytes, as the capture file appends them, written into `buffer`'s room when
-  /// one is given (`CompactJSON.init(reusing:reservingFor:)`).
-  static func entryBytes(_ exchange: CapturedExchange, reusing buffer: consuming [UInt8] = [])
-    -> [UInt8]
-  {
+  /// One exchange as an entry of the document, compact, keys sorted, as the capture file
+  /// appends it: written by hand, as it is on every request's path (Foundation's encoder took
+  /// a sixth of the receiving path), into `buffer`'s room when one is given
+  /// (`CompactJSON.init(reusing:reservingFor:)`). A test holds it to what JSONEncoder writes
+  /// of the same entry.
+  public static func entryBytes(
+    _ exchange: CapturedExchange, reusing buffer: consuming [UInt8] = []
+  ) -> [UInt8] {
     var out = CompactJSON(reusing: buffer, reservingFor: exchange)
     out.write(exchange)
     return out.bytes

@@ -59,7 +59,7 @@ struct CompactJSONTests {
     "the same JSON as JSONEncoder's, for bodies, errors, escapes and odd bytes", arguments: 0..<4)
   func sameAsEncoder(_ index: Int) throws {
     let exchange = Self.exchanges[index]
-    let mine = HARDocument.encodedEntry(exchange)
+    let mine = Data(HARDocument.entryBytes(exchange))
     let theirs = try Self.encoder(exchange)
     let a = try JSONSerialization.jsonObject(with: mine) as? NSDictionary
     let b = try JSONSerialization.jsonObject(with: theirs) as? NSDictionary
@@ -99,7 +99,7 @@ struct CompactJSONTests {
       startedAt: Instant(value), duration: value, method: "POST\u{1B}[2J",
       url: "http://h/device/v1/registration?x=\u{7}", requestHeaders: [HeaderField("X-\u{0}", "")],
       requestBody: [], status: Int.min, responseBody: Array("\u{1B}".utf8))
-    let entry = HARDocument.encodedEntry(exchange)
+    let entry = Data(HARDocument.entryBytes(exchange))
     #expect(!entry.contains(0x0A) && !entry.contains(0x1B) && !entry.contains(0x07))
     #expect(try JSONSerialization.jsonObject(with: entry) is NSDictionary)
   }
@@ -112,7 +112,7 @@ struct CompactJSONTests {
       startedAt: Instant(1_795_341_600), method: "POST", url: "http://h/device/v1/registration",
       requestHeaders: [HeaderField("X-Odd", String(repeating: "\u{1}\u{202E}", count: 200))],
       requestBody: body, status: 400, responseBody: body)
-    let mine = HARDocument.encodedEntry(exchange)
+    let mine = Data(HARDocument.entryBytes(exchange))
     let a = try JSONSerialization.jsonObject(with: mine) as? NSDictionary
     let b = try JSONSerialization.jsonObject(with: try Self.encoder(exchange)) as? NSDictionary
     #expect(a != nil && a == b)
@@ -134,7 +134,7 @@ struct CompactJSONTests {
         HeaderField("Set-Cookie", "last=0123456789"),
       ],
       responseBody: Array("{}".utf8))
-    let mine = HARDocument.encodedEntry(exchange)
+    let mine = Data(HARDocument.entryBytes(exchange))
     let a = try JSONSerialization.jsonObject(with: mine) as? NSDictionary
     let b = try JSONSerialization.jsonObject(with: try Self.encoder(exchange)) as? NSDictionary
     #expect(a != nil && a == b, "\(String(decoding: mine, as: UTF8.self))")

@@ -4,20 +4,12 @@
 public enum JSONText {
   public static func appendQuoted(_ text: String, to bytes: inout [UInt8]) {
     var text = text
-    text.withUTF8 { utf8 in append(utf8, to: &bytes, quoted: true) }
-  }
-
-  /// Valid UTF-8 (a String's, or ASCII) as the inside of a JSON string, escaped as
-  /// `appendQuoted` escapes it.
-  public static func appendEscaped(utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
-    append(utf8, to: &bytes, quoted: false)
+    text.withUTF8 { utf8 in append(utf8, to: &bytes) }
   }
 
   /// Written into room for the text and a few escapes; a text with more is written again
   /// into room for the most it can take (`escapedRoom`).
-  private static func append(
-    _ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8], quoted: Bool
-  ) {
+  private static func append(_ utf8: UnsafeBufferPointer<UInt8>, to bytes: inout [UInt8]) {
     // The second room is always enough.
     for attempt in 0..<2 {
       let room = attempt == 0 ? utf8.count + utf8.count / 8 + 16 : escapedRoom(utf8.count) + 2
@@ -25,11 +17,7 @@ public enum JSONText {
       bytes.append(addingCapacity: room) { span in
         span.withUnsafeMutableBufferPointer { buffer, written in
           guard let base = buffer.baseAddress else { return }
-          let count =
-            quoted
-            ? writeQuoted(utf8, to: base, end: base + buffer.count)
-            : writeEscaped(utf8, to: base, end: base + buffer.count)
-          if let count {
+          if let count = writeQuoted(utf8, to: base, end: base + buffer.count) {
             written = count
             done = true
           }
