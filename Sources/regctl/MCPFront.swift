@@ -23,10 +23,14 @@ enum MCPFront {
   }
 
   static func read(_ line: Data) -> Reading {
-    guard line.contains(where: { !Self.isSpace($0) }) else { return Reading() }
+    guard let first = line.first(where: { !Self.isSpace($0) }) else { return Reading() }
     let decoded: Line
     do {
-      decoded = try JSONDecoder().decode(Line.self, from: line)
+      let decoder = JSONDecoder()
+      decoded =
+        first == UInt8(ascii: "[")
+        ? .batch(try decoder.decode([Envelope].self, from: line))
+        : .single(try decoder.decode(Envelope.self, from: line))
     } catch {
       return Reading(
         refusals: [
@@ -132,18 +136,9 @@ enum MCPFront {
 
   // MARK: The line as read
 
-  private enum Line: Decodable {
+  private enum Line {
     case single(Envelope)
     case batch([Envelope])
-
-    init(from decoder: any Decoder) throws {
-      let container = try decoder.singleValueContainer()
-      if let items = try? container.decode([Envelope].self) {
-        self = .batch(items)
-      } else {
-        self = .single(try container.decode(Envelope.self))
-      }
-    }
   }
 
   /// The parts of a message that say what it is. Decoding never fails: what is not an object

@@ -1,10 +1,5 @@
 import Foundation
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemCalls
 
 /// Cuts `regctl mcp`'s input into lines as it arrives, each byte looked at once: the SDK's
 /// stdio transport searched its whole buffer again after every 4 KB read, so a 4 MB line took
@@ -24,13 +19,12 @@ struct MCPLineReader {
 
   /// The lines `bytes` ends; the rest of a line waits for the next bytes.
   mutating func take(_ bytes: UnsafeRawBufferPointer) -> [Event] {
-    guard let base = bytes.baseAddress else { return [] }
     var events: [Event] = []
     var start = 0
     while start < bytes.count {
-      let newline = memchr(base + start, 0x0A, bytes.count - start).map {
-        UnsafeRawPointer($0) - base
-      }
+      let newline = SystemCalls.firstIndex(
+        of: 0x0A, in: UnsafeRawBufferPointer(rebasing: bytes[start...])
+      ).map { start + $0 }
       let stop = newline ?? bytes.count
       if !skipping {
         if line.count + (stop - start) > limit {

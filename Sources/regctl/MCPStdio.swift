@@ -2,12 +2,7 @@ import Dispatch
 import Foundation
 import Logging
 import MCP
-
-#if canImport(Glibc)
-  import Glibc
-#elseif canImport(Darwin)
-  import Darwin
-#endif
+import SystemCalls
 
 /// `regctl mcp`'s standard input and output, on the SDK's `Transport`, in place of its
 /// `StdioTransport` (which read lines in quadratic time, had no line limit and dropped a last
@@ -35,7 +30,7 @@ actor MCPStdio: Transport {
   private var outputGone = false
   private var waiting: [CheckedContinuation<Void, Never>] = []
 
-  init(input: Int32 = STDIN_FILENO, output: Int32 = STDOUT_FILENO) {
+  init(input: Int32 = SystemCalls.standardInput, output: Int32 = SystemCalls.standardOutput) {
     self.input = input
     self.output = output
   }
@@ -51,14 +46,7 @@ actor MCPStdio: Transport {
       var reader = MCPLineReader(limit: Self.lineLimit)
       var buffer = [UInt8](repeating: 0, count: 1 << 16)
       while true {
-        let count = buffer.withUnsafeMutableBytes { read(input, $0.baseAddress, $0.count) }
-        if count < 0 && errno == EINTR { continue }
-        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-          // Left non-blocking by whoever started us: wait for input rather than spin.
-          var wanted = pollfd(fd: input, events: Int16(POLLIN), revents: 0)
-          _ = poll(&wanted, 1, -1)
-          continue
-        }
+        let count = buffer.withUnsafeMutableBytes { SystemCalls.readSome(input, into: $0) }
         guard count > 0 else { break }
         let lines = buffer.withUnsafeBytes {
           reader.take(UnsafeRawBufferPointer(rebasing: $0[0..<count]))
@@ -165,21 +153,7 @@ actor MCPStdio: Transport {
   private static func writeAll(_ message: Data, to output: Int32) -> Bool {
     var bytes = [UInt8](message)
     bytes.append(0x0A)
-    var done = 0
-    while done < bytes.count {
-      let count = bytes.withUnsafeBytes {
-        write(output, $0.baseAddress! + done, $0.count - done)
-      }
-      if count < 0 && errno == EINTR { continue }
-      if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK) {
-        var wanted = pollfd(fd: output, events: Int16(POLLOUT), revents: 0)
-        _ = poll(&wanted, 1, -1)
-        continue
-      }
-      guard count > 0 else { return false }
-      done += count
-    }
-    return true
+    return bytes.withUnsafeBytes { SystemCalls.writeAll($0, to: output) }
   }
 
   private func settle() {
@@ -199,11 +173,30 @@ actor MCPStdio: Transport {
 
   /// The ids an outgoing message answers: a response's, or each of a batch's.
   private static func answeredIDs(_ data: Data) -> [ID] {
+    if let id = numberAnswered(data) { return [id] }
     let decoder = JSONDecoder()
     if data.first == UInt8(ascii: "[") {
       return ((try? decoder.decode([Answer].self, from: data)) ?? []).compactMap(\.id)
     }
     return [(try? decoder.decode(Answer.self, from: data))?.id].compactMap { $0 }
+  }
+
+  /// The id of a result as the SDK writes it (its keys sorted), when the id is a number:
+  /// `{"id":12,"jsonrpc":"2.0","result":`. Read without decoding what may be a 256 KB answer;
+  /// anything else is decoded whole.
+  private static func numberAnswered(_ data: Data) -> ID? {
+    let head = Array(#"{"id":"#.utf8)
+    let tail = Array(#","jsonrpc":"2.0","result":"#.utf8)
+    guard data.starts(with: head) else { return nil }
+    var end = data.startIndex + head.count
+    if end < data.endIndex && data[end] == UInt8(ascii: "-") { end += 1 }
+    while end < data.endIndex && (UInt8(ascii: "0")...UInt8(ascii: "9")).contains(data[end]) {
+      end += 1
+    }
+    guard data[end...].starts(with: tail),
+      let number = Int(String(decoding: data[(data.startIndex + head.count)..<end], as: UTF8.self))
+    else { return nil }
+    return .number(number)
   }
 
   struct OutputClosed: Error, CustomStringConvertible {
