@@ -31,6 +31,8 @@ struct Serve: AsyncParsableCommand {
 
   @OptionGroup var receiver: ReceiverArguments
 
+  @OptionGroup(title: "The tenant's demographics") var tenant: TenantOption
+
   @Option(
     help:
       "Keep the server's data in this SQLite file (default: a temporary one, gone when the server stops)."
@@ -42,6 +44,11 @@ struct Serve: AsyncParsableCommand {
 
   func validate() throws {
     _ = try receiverApp()
+    if tenant.tenant != nil && app.definedAttributes != nil {
+      throw ValidationError(
+        "give --tenant or --defined-attributes, not both: with --tenant the demographics are the tenant's"
+      )
+    }
     try receiver.checkDistinctFiles([("--db", db)])
     if let problem = HTTPNetwork.problem(with: receiver.options) {
       throw ValidationError(problem)
@@ -53,7 +60,10 @@ struct Serve: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let app = try receiverApp()
+    var app = try receiverApp()
+    if let defined = try await tenant.demographics(quiet: quiet) {
+      app.settings.definedAttributes = defined
+    }
     let settings = app.settings
     let quiet = self.quiet
     let captureFailed = Mutex(false)

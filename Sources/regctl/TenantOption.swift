@@ -36,3 +36,32 @@ extension TenantCredentials {
       + (accountID.map { ", account_id \($0)" } ?? "")
   }
 }
+
+extension TenantOption {
+  /// The tenant's MobilePush Demographics attribute names, for a receiver started with
+  /// `--tenant` (nil without it), each step said as it starts: the file's warnings, the set's
+  /// size and names. A tenant that cannot say them stops the start, with why.
+  func demographics(quiet: Bool) async throws -> Set<String>? {
+    let made: (TenantClient, [String])?
+    do {
+      made = try client()
+    } catch {
+      throw ValidationError("\(error)")
+    }
+    guard let (client, warnings) = made else { return nil }
+    for warning in warnings { Output.line("warning: \(warning)") }
+    let found: TenantDemographics
+    do {
+      found = try await client.demographics()
+    } catch {
+      throw ValidationError("--tenant: \(error)")
+    }
+    if !quiet {
+      Output.line(
+        "demographics from the tenant's \(found.setName) (\(client.credentials.described)): "
+          + "\(found.attributes.count) attribute\(found.attributes.count == 1 ? "" : "s"): "
+          + found.attributes.joined(separator: ", "))
+    }
+    return Set(found.attributes)
+  }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import Synchronization
+import TestSupport
+
+/// A stand-in Marketing Cloud tenant on loopback, written from the documented requests and
+/// answers (docs/tenant.md cites the pages): `POST /v2/token` with client credentials, and
+/// `GET /contacts/v1/attributeSetDefinitions` in pages behind the bearer token. Each
+/// `Behaviour` is one documented failure. It is not a live tenant: it answers what the
+/// documentation says, no more.
+final class StandInTenant: Sendable {
+  enum Behaviour: Sendable {
+    case good
+    /// 401 `invalid_client` to every token request.
+    case refuseSecret
+    /// The first definitions request is a 429 (errorcode 50100) with `Retry-After: 1`.
+    case throttleOnce
+    /// The first token issued is refused on the REST call, as an expired one is.
+    case expireFirstToken
+    /// Tokens that expire at once: every REST call needs a new one.
+    case shortLivedTokens
+    /// The definitions come back with `items` that is not an array.
+    case malformed
+    /// The definitions take this many seconds to come.
+    case slow(Double)
+    /// The package has no Contacts read scope: 403 on the REST call.
+    case noScope
+    /// No MobilePush Demographics set.
+    case noDemographics
+  }
+
+  static let clientID = "standin-client-id"
+  static let secret = "standin-secret-0123456789abcdef"
+  static let demographics = ["Device ID", "System Token", "FirstName", "LastName", "Interests"]
+
+  struct State {
+    var port = 0
+    var issued = 0
+    /// Each token request's body, as sent.
+    var tokenBodies: [[UInt8]] = []
+    var restCalls: [(path: String, authorization: String?, at: Date)] = []
+  }
+
+  /// What it was asked, shared with the server's threads.
+  final class Shared: Sendable {
+    let lock = Mutex(State())
+  }
+
+  private let state = Shared()
+  private let server: CaptureServer
+
+  init(_ behaviour: Behaviour = .good) throws {
+    let state = self.state
+    server = try CaptureServer { request in
+      state.lock.withLock { Self.answer(request, behaviour, &$0) }
+    }
+    state.lock.withLock { $0.port = server.port }
+  }
+
+  var port: Int { server.port }
+  var tokensIssued: Int { state.lock.withLock { $0.issued } }
+  /// The token requests' bodies, parsed.
+  var tokenBodies: [[String: Any]] {
+    state.lock.withLock { $0.tokenBodies }.map {
+      (try? JSONSerialization.jsonObject(with: Data($0))) as? [String: Any] ?? [:]
+    }
+  }
+  var restCalls: [(path: String, authorization: String?, at: Date)] {
+    state.lock.withLock { $0.restCalls }
+  }
+
+  func stop() { server.stop() }
+
+  /// A `--tenant` file for this stand-in (mode 600), under a fresh temporary directory.
+  func file(authPath: String = "", extra: String = "") throws -> String {
+    let directory = FileManager.default.temporaryDirectory
+      .appendingPathComponent("tenant-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+    let path = directory.appendingPathComponent("tenant.json").path
+    let text = """
+      {"client_id": "\(Self.clientID)", "client_secret": "\(Self.secret)", "account_id": 123456,
+       "auth_base_uri": "http://127.0.0.1:\(port)\(authPath)/"\(extra)}
+      """
+    FileManager.default.createFile(
+      atPath: path, contents: Data(text.utf8), attributes: [.posixPermissions: 0o600])
+    return path
+  }
+
+  private static func answer(
+    _ request: CaptureServer.Request, _ behaviour: Behaviour, _ state: inout State
+  )
+    -> CaptureServer.Reply
+  {
+    if request.method == "POST" && request.path == "/v2/token" {
+      return token(request, behaviour, &state)
+    }
+    guard request.method == "GET", request.path.hasPrefix("/contacts/v1/attributeSetDefinitions")
+    else { return .answer("404 Not Found", body: #"{"message":"Not Found"}"#) }
+    let authorization = request.header("Authorization")
+    state.restCalls.append((request.path, authorization, Date()))
+    let valid = (1...max(1, state.issued)).map { "Bearer token-\($0)" }
+    guard let authorization, valid.contains(authorization) else {
+      return .answer("401 Unauthorized", body: #"{"message":"Not Authorized","errorcode":0}"#)
+    }
+    switch behaviour {
+    case .expireFirstToken where authorization == "Bearer token-1":
+      return .answer("401 Unauthorized", body: #"{"message":"Not Authorized","errorcode":0}"#)
+    case .throttleOnce where state.restCalls.count == 1:
+      let body = #"{"message":"Rate limit exceeded","errorcode":50100,"retryAfter":1}"#
+      return .bytes(
+        Array(
+          ("HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json; charset=utf-8\r\n"
+            + "Retry-After: 1\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+            + body).utf8))
+    case .noScope:
+      return .answer("403 Forbidden", body: #"{"message":"Insufficient privileges","errorcode":0}"#)
+    case .malformed:
+      return .answer("200 OK", body: #"{"page":1,"pageSize":50,"count":1,"items":"none"}"#)
+    case .slow(let seconds):
+      return .after(
+        seconds: seconds,
+        CaptureServer.Reply.answerBytes("200 OK", body: page(1, all: sets(behaviour))))
+    default:
+      let number = Int(query(request.path, "$page") ?? "1") ?? 1
+      return .answer("200 OK", body: page(number, all: sets(behaviour)))
+    }
+  }
+
+  private static func token(
+    _ request: CaptureServer.Request, _ behaviour: Behaviour, _ state: inout State
+  )
+    -> CaptureServer.Reply
+  {
+    let body =
+      (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any] ?? [:]
+    state.tokenBodies.append(request.body)
+    let refused =
+      #"{"error":"invalid_client","error_description":"Client authentication failed.","error_uri":"https://developer.salesforce.com/docs"}"#
+    if case .refuseSecret = behaviour { return .answer("401 Unauthorized", body: refused) }
+    guard body["grant_type"] as? String == "client_credentials",
+      body["client_id"] as? String == clientID, body["client_secret"] as? String == secret
+    else { return .answer("401 Unauthorized", body: refused) }
+    state.issued += 1
+    let expires: Int
+    if case .shortLivedTokens = behaviour { expires = 0 } else { expires = 1079 }
+    return .answer(
+      "200 OK",
+      body: """
+        {"access_token":"token-\(state.issued)","token_type":"Bearer","expires_in":\(expires),\
+        "scope":"list_and_subscribers_read","soap_instance_url":"http://127.0.0.1:\(state.port)/",\
+        "rest_instance_url":"http://127.0.0.1:\(state.port)/"}
+        """)
+  }
+
+  /// The attribute sets, as the definitions route names them (`key`, `name.value`, attributes).
+  private static func sets(_ behaviour: Behaviour) -> [(
+    key: String, name: String, attributes: [String]
+  )] {
+    var sets = [
+      ("EmailAddresses", "Email Addresses", ["Email Address", "HTML Enabled"]),
+      ("MobileConnectDemographics", "MobileConnect Demographics", ["Mobile Number", "Locale"]),
+    ]
+    if case .noDemographics = behaviour { return sets }
+    sets.append(("MobilePushDemographics", "MobilePush Demographics", demographics))
+    return sets
+  }
+
+  /// Two sets a page, whatever `$pageSize` asked: a tenant may give fewer than asked, and the
+  /// client must follow `count`.
+  private static func page(_ number: Int, all: [(key: String, name: String, attributes: [String])])
+    -> String
+  {
+    let size = 2
+    let slice = all.dropFirst((number - 1) * size).prefix(size)
+    let items = slice.map { set in
+      let attributes = set.attributes.map { name in
+        #"{"id":"\#(UUID().uuidString)","key":"\#(name.replacingOccurrences(of: " ", with: ""))","name":{"value":"\#(name)"},"dataType":"Text"}"#
+      }
+      return
+        #"{"id":"\#(UUID().uuidString)","key":"\#(set.key)","name":{"value":"\#(set.name)"},"attributes":[\#(attributes.joined(separator: ","))]}"#
+    }
+    return
+      #"{"page":\#(number),"pageSize":\#(size),"count":\#(all.count),"items":[\#(items.joined(separator: ","))]}"#
+  }
+
+  private static func query(_ path: String, _ name: String) -> String? {
+    URLComponents(string: path)?.queryItems?.first { $0.name == name }?.value
+  }
+}
