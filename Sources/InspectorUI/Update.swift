@@ -263,32 +263,41 @@ public enum Inspector {
         model.server?.fault.map { if case .down = $0.kind { true } else { false } } ?? false
       return [.run(.server(isDown ? .up : .down))]
     case .restart: return [.run(.restart)]
-    case .editAttributes:
-      guard let device = model.device else { return [] }
-      model.mode = .attributes(AttributeEditor(attributes: device.state.record.attributes))
-    case .editTags:
-      guard let device = model.device else { return [] }
-      let locked = device.settings.systemTags(hwid: device.state.record.device.environment.hwid)
-      model.mode = .tags(TagEditor(tags: device.state.record.tags, locked: locked))
-    case .editContactKey:
-      guard let device = model.device else { return [] }
-      model.mode = .contactKey(ContactKeyEditor(current: device.state.record.contactKey))
+    case .editAttributes, .editTags, .editContactKey: openEditor(action, &model)
     case .cycleTheme: return [.cycleTheme]
     case .fleet: return fleetKey(&model)
     case .qaChecklist, .qaProceed, .qaPreviousStep, .qaNextStep: return qaKey(action, &model)
-    case .toggleExpressions:
-      guard var demo = model.demo else { return [] }
-      demo.showsExpressions.toggle()
-      model.demo = demo
-      model.flash = InspectorModel.Flash(
-        text: demo.showsExpressions
-          ? "checks shown as the scenario's expressions (x: in words)"
-          : "checks shown in words (x: as expressions)", isError: false)
+    case .toggleExpressions: toggleExpressions(&model)
     case .fieldsToggle: return fieldsKey(&model)
     case .openField: return openField(&model)
     case .confirm, .cancel, .add, .remove, .nextField: break
     }
     return []
+  }
+
+  /// `a`, `t`, `c`: the device's attributes, tags or contact key in an editor.
+  static func openEditor(_ action: Action, _ model: inout InspectorModel) {
+    guard let device = model.device else { return }
+    let record = device.state.record
+    switch action {
+    case .editAttributes: model.mode = .attributes(AttributeEditor(attributes: record.attributes))
+    case .editTags:
+      let locked = device.settings.systemTags(hwid: record.device.environment.hwid)
+      model.mode = .tags(TagEditor(tags: record.tags, locked: locked))
+    case .editContactKey: model.mode = .contactKey(ContactKeyEditor(current: record.contactKey))
+    default: break
+    }
+  }
+
+  /// `x` in a demo: its checks as the scenario's expressions, or in words.
+  static func toggleExpressions(_ model: inout InspectorModel) {
+    guard var demo = model.demo else { return }
+    demo.showsExpressions.toggle()
+    model.demo = demo
+    model.flash = InspectorModel.Flash(
+      text: demo.showsExpressions
+        ? "checks shown as the scenario's expressions (x: in words)"
+        : "checks shown in words (x: as expressions)", isError: false)
   }
 
   /// Focus and scrolling on the device screen: the panes of the layout, the events' tail.
