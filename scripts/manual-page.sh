@@ -8,7 +8,11 @@ set -euo pipefail
 tool="${1:?usage: $0 TOOL_BINARY OUTPUT_FOLDER}"
 out="${2:?usage: $0 TOOL_BINARY OUTPUT_FOLDER}"
 cd "$(dirname "$0")/.."
-find_generator() { find .build -path '*/debug/generate-manual' -type f -perm -u+x 2>/dev/null | head -1; }
+# SwiftPM names the plugin's tool generate-manual, or generate-manual-tool in newer builds.
+find_generator() {
+  find .build \( -path '*/debug/generate-manual' -o -path '*/debug/generate-manual-tool' \) \
+    -type f -perm -u+x 2>/dev/null | head -1
+}
 generator="$(find_generator)"
 if [ -z "$generator" ]; then
   swift package generate-manual --help >/dev/null 2>&1
