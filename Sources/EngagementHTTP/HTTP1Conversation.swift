@@ -8,9 +8,10 @@ import NIOHTTP1
 /// - each request is answered in the HTTP version it came in, and the connection closed after
 ///   an answer whose request did not ask to keep it (HTTP/1.0 without keep-alive, or
 ///   `Connection: close`); Hummingbird's own channel answers 1.1 and keeps it;
-/// - a request HTTP's parser refuses (a head past NIO's 80 KB, a broken request line) is
-///   answered with a status and a JSON body that says why, then the connection closed: NIO's
-///   own handler answers a bare 400 with an empty body, which tells a developer nothing.
+/// - a request HTTP's parser refuses (a head past 80 KB or 1,000 headers, a broken request
+///   line) is answered with a status and a JSON body that says why, then the connection
+///   closed: NIO's own handler answers a bare 400 with an empty body, which tells a developer
+///   nothing.
 ///   Bytes that break after a request still being answered (pipelined garbage) get no answer
 ///   of their own: the requests before are answered, then the connection closed, so no
 ///   answer goes to the wrong request.
@@ -115,7 +116,7 @@ final class HTTP1ConversationHandler: ChannelDuplexHandler, RemovableChannelHand
         .requestHeaderFieldsTooLarge,
         EngagementServerCore.errorBody(
           "headTooLarge",
-          "the request line and headers together pass 80 KB; a long query (such as before=) cannot be read",
+          "the request line and headers together pass 80 KB, or there are over 1,000 headers; a long query (such as before=) cannot be read",
           field: nil)
       )
     default:

@@ -11,6 +11,8 @@ import NIOHTTPTypesHTTP1
 /// (`RegistrationFastPath`). What the fast path answers never reaches the conversion to
 /// `HTTPTypes` or Hummingbird's connection state (a tenth of a registration's CPU); so the
 /// guards, which see every request, keep the idle limit Hummingbird's state would.
+/// Forked from Hummingbird 2.28's `HTTP1Channel`: Package.swift pins that minor, and
+/// `HummingbirdForkTests` fails when the framework's pipeline has a step this one lacks.
 struct HTTP1ServerChannel: ServerChildChannel, HTTPChannelHandler {
   typealias Value = NIOAsyncChannel<HTTPRequestPart, HTTPResponsePart>
 
@@ -23,9 +25,15 @@ struct HTTP1ServerChannel: ServerChildChannel, HTTPChannelHandler {
   func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
     channel.eventLoop.makeCompletedFuture {
       let sync = channel.pipeline.syncOperations
+      // The parser's limits as Hummingbird sets them (1,000 headers; NIO's own is 65,534).
+      var limits = NIOHTTPDecoderLimitConfiguration()
+      limits.maxHeaderFieldSize = configuration.httpDecoder.maxHeaderFieldSize
+      limits.maxHeaderListSize = configuration.httpDecoder.maxHeaderListSize
+      limits.maxHeaderFieldCount = configuration.httpDecoder.maxHeaderFieldCount
       try sync.configureHTTPServerPipeline(
         withPipeliningAssistance: false, withErrorHandling: false,
-        withOutboundHeaderValidation: false, withEncoderConfiguration: .init())
+        withOutboundHeaderValidation: false, withEncoderConfiguration: .init(),
+        withDecoderLimitConfiguration: limits)
       try sync.addHandler(HTTP1ConversationHandler())
       try sync.addHandler(guards.handler())
       if let fastPath, fastPath.applies { try sync.addHandler(RegistrationFastPath(fastPath)) }

@@ -33,7 +33,9 @@ struct HTTPHardeningTests {
     await rig.stop()
   }
 
-  @Test("a head past 80 KB (a 100 KB before=) or bytes that are not HTTP: a status and a reason")
+  @Test(
+    "a head past 80 KB (a 100 KB before=) or 1,000 headers, or bytes that are not HTTP: a status and a reason"
+  )
   func unreadableHeads() async throws {
     let rig = try await LoopbackRig.start()
     let port = try #require(rig.baseURL.port)
@@ -43,6 +45,18 @@ struct HTTPHardeningTests {
     let tooLong = try await rawExchange(port: port, Array(long.utf8))
     #expect(tooLong.hasPrefix("HTTP/1.1 431"), "\(tooLong.prefix(200))")
     #expect(tooLong.contains(#""error":"headTooLarge""#) && tooLong.contains("80 KB"))
+    // Hummingbird's own channel reads at most 1,000 headers (HTTP1ServerChannel follows it):
+    // a registration with more is refused before any route sees it; 900 are read.
+    func head(_ path: String, headers count: Int) -> [UInt8] {
+      Array(
+        ("GET \(path) HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+          + String(repeating: "X-Pad: 1\r\n", count: count) + "\r\n").utf8)
+    }
+    let many = try await rawExchange(port: port, head("/device/v1/registration", headers: 1_000))
+    #expect(many.hasPrefix("HTTP/1.1 431"), "\(many.prefix(200))")
+    #expect(many.contains(#""error":"headTooLarge""#) && many.contains("1,000 headers"))
+    let fewer = try await rawExchange(port: port, head("/api/stats", headers: 900))
+    #expect(fewer.hasPrefix("HTTP/1.1 200"), "\(fewer.prefix(200))")
     let garbage = try await rawExchange(port: port, Array("\u{01}\u{02} NOT HTTP\r\n\r\n".utf8))
     #expect(garbage.hasPrefix("HTTP/1.1 400"), "\(garbage.prefix(200))")
     #expect(garbage.contains(#""error":"notHTTP""#))
