@@ -55,8 +55,13 @@ struct DemoPaceTests {
     #expect(released.withLock { $0 })
   }
 
-  @Test("a caption hold of 0 s lets the demo go on at once")
+  @Test("a caption hold of 0 s lets the demo go on at once", .timeLimit(.minutes(1)))
   func noHold() async throws {
-    try await DemoPace(rate: 60, captionHold: 0).holdCaption()
+    // The default hold is 3 s of wall time: one that ignored the 0 would take that long.
+    let clock = ContinuousClock()
+    let took = try await clock.measure {
+      try await DemoPace(rate: 60, captionHold: 0).holdCaption()
+    }
+    #expect(took < .seconds(1), "held \(took)")
   }
 }

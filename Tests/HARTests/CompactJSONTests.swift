@@ -14,6 +14,23 @@ struct CompactJSONTests {
     return try encoder.encode(HARDocument.entry(exchange))
   }
 
+  /// What the capture promises: Foundation's bytes exactly, with the invisible characters
+  /// every JSON of RegScope escapes (`JSONText`) escaped.
+  static func promised(_ exchange: CapturedExchange) throws -> [UInt8] {
+    JSONText.escapingInvisibles(Array(try encoder(exchange)))
+  }
+
+  /// Where two byte strings first differ, with a little of each from there, for a failure.
+  static func difference(_ mine: [UInt8], _ theirs: [UInt8]) -> String {
+    let at =
+      zip(mine.indices, zip(mine, theirs)).first { $0.1.0 != $0.1.1 }?.0
+      ?? min(mine.count, theirs.count)
+    func part(_ bytes: [UInt8]) -> String {
+      String(decoding: bytes[at..<min(bytes.count, at + 60)], as: UTF8.self)
+    }
+    return "from byte \(at): mine \(part(mine)) / Foundation's \(part(theirs))"
+  }
+
   static let exchanges: [CapturedExchange] = [
     CapturedExchange(
       startedAt: Instant(1_795_341_600.123), duration: 0.0125, method: "POST",
@@ -59,11 +76,9 @@ struct CompactJSONTests {
     "the same JSON as JSONEncoder's, for bodies, errors, escapes and odd bytes", arguments: 0..<4)
   func sameAsEncoder(_ index: Int) throws {
     let exchange = Self.exchanges[index]
-    let mine = Data(HARDocument.entryBytes(exchange))
-    let theirs = try Self.encoder(exchange)
-    let a = try JSONSerialization.jsonObject(with: mine) as? NSDictionary
-    let b = try JSONSerialization.jsonObject(with: theirs) as? NSDictionary
-    #expect(a != nil && a == b, "\(String(decoding: mine, as: UTF8.self))")
+    let mine = HARDocument.entryBytes(exchange)
+    let theirs = try Self.promised(exchange)
+    #expect(mine == theirs, "\(Self.difference(mine, theirs))")
     #expect(!mine.contains(0x0A), "compact: one line")
     // No token is written whole.
     for field in exchange.requestHeaders + exchange.responseHeaders
@@ -112,10 +127,9 @@ struct CompactJSONTests {
       startedAt: Instant(1_795_341_600), method: "POST", url: "http://h/device/v1/registration",
       requestHeaders: [HeaderField("X-Odd", String(repeating: "\u{1}\u{202E}", count: 200))],
       requestBody: body, status: 400, responseBody: body)
-    let mine = Data(HARDocument.entryBytes(exchange))
-    let a = try JSONSerialization.jsonObject(with: mine) as? NSDictionary
-    let b = try JSONSerialization.jsonObject(with: try Self.encoder(exchange)) as? NSDictionary
-    #expect(a != nil && a == b)
+    let mine = HARDocument.entryBytes(exchange)
+    let theirs = try Self.promised(exchange)
+    #expect(mine == theirs, "\(Self.difference(mine, theirs))")
     #expect(!mine.contains(0x01))
   }
 
@@ -134,10 +148,9 @@ struct CompactJSONTests {
         HeaderField("Set-Cookie", "last=0123456789"),
       ],
       responseBody: Array("{}".utf8))
-    let mine = Data(HARDocument.entryBytes(exchange))
-    let a = try JSONSerialization.jsonObject(with: mine) as? NSDictionary
-    let b = try JSONSerialization.jsonObject(with: try Self.encoder(exchange)) as? NSDictionary
-    #expect(a != nil && a == b, "\(String(decoding: mine, as: UTF8.self))")
+    let mine = HARDocument.entryBytes(exchange)
+    let theirs = try Self.promised(exchange)
+    #expect(mine == theirs, "\(Self.difference(mine, theirs))")
     for secret in ["rs-first-0123456789", "session=second", "third=3", "last=0123456789"] {
       #expect(!String(decoding: mine, as: UTF8.self).contains(secret))
     }

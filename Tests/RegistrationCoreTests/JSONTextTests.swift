@@ -55,11 +55,11 @@ struct JSONTextTests {
     // Texts of escapes and plain runs in every mix, each written into every room from none
     // to the most it needs, with guard bytes after the room: a write past it changes them.
     let pieces = ["a", "abcdefg", "\"", "\u{1}", "é", "\u{202E}", "😀", "\\", "\u{7F}"]
-    var generator = SystemRandomNumberGenerator()
+    // Seeded: a failure names its text, and the next run meets the same texts again.
+    var generator = SplitMix64(seed: 0x4A53_4F4E)
     for _ in 0..<300 {
-      let text = (0..<Int.random(in: 1...12, using: &generator)).map { _ in
-        pieces.randomElement(using: &generator) ?? "a"
-      }.joined()
+      let text = (0...generator.below(12)).map { _ in pieces[generator.below(pieces.count)] }
+        .joined()
       var utf8 = Array(text.utf8)
       let most = JSONText.escapedRoom(utf8.count)
       for room in 0...most {
