@@ -231,8 +231,7 @@ public enum ConfigurationFile {
     builder.serverURL = try string("marketing_cloud_server_url")
     if let sdk = try string("regscope_sdk") {
       guard let profile = SDKProfile(loose: sdk) else {
-        throw entry.fail(
-          "regscope_sdk", "must be \(SDKProfile.choices); got \"\(sdk)\"", source: source)
+        throw entry.fail("regscope_sdk", SDKProfile.refusal(loose: sdk), source: source)
       }
       builder.profile = profile
     }

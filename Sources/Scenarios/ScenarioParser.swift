@@ -91,8 +91,7 @@ extension YAMLReader {
       case "sdk":
         let text = try string(value, "sdk")
         guard let profile = SDKProfile(loose: text) else {
-          throw ScenarioError(
-            position(value), "sdk must be \(SDKProfile.choices); got \"\(text)\"")
+          throw ScenarioError(position(value), "sdk \(SDKProfile.refusal(loose: text))")
         }
         setup.profile = profile
       case "requestTimeout":

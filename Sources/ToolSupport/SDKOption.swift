@@ -17,11 +17,6 @@ public struct SDKOption: ParsableArguments {
 
   public func validate() throws {
     guard let name, SDKProfile(loose: name) == nil else { return }
-    if let problem = SDKProfile.versionProblem(loose: name) {
-      throw ValidationError("--sdk \"\(TerminalText.escaped(name))\": \(problem)")
-    }
-    throw ValidationError(
-      "--sdk must be \(SDKProfile.choices), a version read (\(SDKProfile.versionsRead)) written whole, like android@8.2.1 (the patch matters: 8.2.1 and 8.2.2 differ on the wire); got \"\(TerminalText.escaped(name))\""
-    )
+    throw ValidationError("--sdk \(SDKProfile.refusal(loose: name))")
   }
 }

@@ -44,6 +44,15 @@ struct ConfigurationTests {
           #"[{"name":"p","appid":"a","accesstoken":"t","marketing_cloud_server_url":"https://x","regscope_sdk":"windows"}]"#
             .utf8), source: "sdk.json", name: "p")
     } throws: { "\($0)".contains("regscope_sdk") && "\($0)".contains("documented|ios|android") }
+    // A version the grammar refuses says what a version is, as --sdk does.
+    #expect {
+      try ConfigurationFile.parse(
+        Data(
+          #"[{"name":"p","appid":"a","accesstoken":"t","marketing_cloud_server_url":"https://x","regscope_sdk":"android@8.-1.0"}]"#
+            .utf8), source: "sdk.json", name: "p")
+    } throws: {
+      "\($0)".contains("regscope_sdk") && "\($0)".contains("three whole numbers joined by dots")
+    }
   }
 
   @Test("R7.1 a file of named configurations; one is chosen by name; unknown keys ignored")

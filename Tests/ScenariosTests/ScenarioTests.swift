@@ -110,6 +110,9 @@ struct ScenarioTests {
       ("name: x\nsteps:\n  - { at: 1m }\n", 3, 5, "needs do:, expect: or say:"),
       ("steps: []\n", 1, 1, "needs a name"),
       ("name: x\nconfig: { platform: Windows }\nsteps: []\n", 2, 21, "iOS or Android"),
+      // A version the grammar refuses is explained with the grammar, as --sdk explains it.
+      ("name: x\nconfig: { sdk: android@8.01.0 }\nsteps: []\n", 2, 16, "no leading zero"),
+      ("name: x\nconfig: { sdk: windows }\nsteps: []\n", 2, 16, "a version read (8.0.0"),
       ("name: x\ndevice: { timezone: east }\nsteps: []\n", 2, 11, "UTC offset"),
       ("name: x\nsteps:\n  - { at: 0s, do: launch\n", 4, 1, "not valid YAML"),
     ])

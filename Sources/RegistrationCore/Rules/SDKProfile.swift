@@ -205,6 +205,16 @@ extension SDKProfile {
     return "\(name.rawValue) \(version) is not a version read (\(versionsRead))"
   }
 
+  /// What follows the key's name (`--sdk`, a scenario's `sdk:`, a config's `regscope_sdk`) in
+  /// the error that refuses `text`: why its version is not one, with the grammar, or what may
+  /// be written there. One text, so every place that reads a profile explains it alike.
+  public static func refusal(loose text: String) -> String {
+    let shown = TerminalText.escaped(text)
+    if let problem = versionProblem(loose: text) { return "\"\(shown)\": \(problem)" }
+    return
+      "must be \(choices), a version read (\(versionsRead)) written whole, like android@8.2.1 (the patch matters: 8.2.1 and 8.2.2 differ on the wire); got \"\(shown)\""
+  }
+
   /// When a change goes out under this profile, in a few words, for the inspector.
   public var changeRule: String {
     switch schedule {
