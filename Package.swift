@@ -23,7 +23,6 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
-    .package(url: "https://github.com/apple/swift-crypto", from: "3.12.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
@@ -36,11 +35,7 @@ let package = Package(
     // Every call into the C library, one file with a Linux and a Darwin branch.
     .target(name: "SystemCalls", swiftSettings: strictSwift6),
     // Sans-I/O: the record, the input rules, the throttle/backoff decisions, the payload.
-    .target(
-      name: "RegistrationCore",
-      dependencies: [.product(name: "Crypto", package: "swift-crypto")],
-      swiftSettings: strictSwift6
-    ),
+    .target(name: "RegistrationCore", swiftSettings: strictSwift6),
     // The time seam shared by the engine and the local server: real, scaled, virtual.
     .target(name: "Clocks", dependencies: ["RegistrationCore"], swiftSettings: strictSwift6),
     // The shell: clock, SQLite store, transport, listeners.

@@ -1,4 +1,3 @@
-import Crypto
 import Foundation
 
 /// The registration object, exactly as it goes on the wire (R6.2) and as listeners receive it
@@ -169,8 +168,8 @@ public enum BodyHash {
   public static func digest(_ bytes: [UInt8], _ kind: SDKProfile.BodyHashKind) -> String {
     switch kind {
     case .fnv1a64: return fnv1a64(bytes)
-    case .sha1: return "sha1:" + hex(Insecure.SHA1.hash(data: bytes))
-    case .sha256: return "sha256:" + hex(SHA256.hash(data: bytes))
+    case .sha1: return "sha1:" + hex(SHADigest.sha1(bytes))
+    case .sha256: return "sha256:" + hex(SHADigest.sha256(bytes))
     }
   }
 
