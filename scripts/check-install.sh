@@ -35,6 +35,15 @@ for tool in regscope regctl; do
     echo "check-install: the manual page of $tool does not load cleanly: $warnings" >&2
     failed=1
   fi
+  # The page reads as --help does: its EXAMPLES are the help's, and its EXIT STATUS the help's.
+  page="$prefix/share/man/man1/$tool.1"
+  help_examples="$("$binary" --help | sed -n '/^EXAMPLES:/,/^$/p' | grep '^  [a-z]' | sed 's/^ *//')"
+  page_examples="$(sed -n '/^\.Sh EXAMPLES/,/^\.Ed/p' "$page" | grep -v '^\.')"
+  if [ -z "$help_examples" ] || [ "$help_examples" != "$page_examples" ] \
+    || ! grep -q '^64   a wrong option' "$page"; then
+    echo "check-install: the manual page of $tool has not the examples and exit statuses of its --help" >&2
+    failed=1
+  fi
 done
 # A headless run end to end, with nothing from the toolchain.
 env -i PATH=/usr/bin:/bin HOME="$prefix" "$prefix/bin/regctl" run --quiet throttle-coalesces

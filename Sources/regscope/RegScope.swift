@@ -30,10 +30,8 @@ struct RegScope: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     commandName: "regscope",
     abstract: "Watch and drive mobile-push device registration in your terminal.",
-    discussion: """
-      With no options it opens on its embedded default: the local Engagement server in \
-      process, a demo app configuration, state under $XDG_STATE_HOME/regscope. Press ? for keys.
-      """,
+    usage: RegScopeHelp.usage,
+    discussion: RegScopeHelp.discussion,
     version: RegScopeVersion.described)
 
   @OptionGroup var options: SessionOptions
