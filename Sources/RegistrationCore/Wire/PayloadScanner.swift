@@ -179,68 +179,16 @@ enum PayloadScanner {
         if text.allSatisfy({ $0 < 0x80 }) { return String(decoding: text, as: UTF8.self) }
         return String(validating: text, as: UTF8.self)
       }
-      var text = Array(bytes[start..<index])
-      while index < bytes.count {
-        let byte = bytes[index]
-        if byte == UInt8(ascii: "\"") {
-          at = index + 1
-          return String(validating: text, as: UTF8.self)
-        }
-        guard byte == UInt8(ascii: "\\") else {
-          text.append(byte)
-          index += 1
-          continue
-        }
-        guard index + 1 < bytes.count else { return nil }
-        let escape = bytes[index + 1]
-        index += 2
-        switch escape {
-        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): text.append(escape)
-        case UInt8(ascii: "b"): text.append(0x08)
-        case UInt8(ascii: "f"): text.append(0x0C)
-        case UInt8(ascii: "n"): text.append(0x0A)
-        case UInt8(ascii: "r"): text.append(0x0D)
-        case UInt8(ascii: "t"): text.append(0x09)
-        case UInt8(ascii: "u"):
-          guard let scalar = unicodeEscape(&index) else { return nil }
-          text.append(contentsOf: String(Character(scalar)).utf8)
-        default: return nil
-        }
+      // Escaped: find the closing quote (an escape is two bytes, or more that JSONEscapes
+      // checks), then decode the inside.
+      while index < bytes.count, bytes[index] != UInt8(ascii: "\"") {
+        index += bytes[index] == UInt8(ascii: "\\") ? 2 : 1
       }
-      return nil
-    }
-
-    /// The scalar of `\uXXXX` (the `\u` already read), with its low surrogate when it is a
-    /// high one.
-    private func unicodeEscape(_ index: inout Int) -> Unicode.Scalar? {
-      guard let high = hex4(at: index) else { return nil }
-      index += 4
-      guard (0xD800...0xDBFF).contains(high) else { return Unicode.Scalar(high) }
-      guard index + 6 <= bytes.count, bytes[index] == UInt8(ascii: "\\"),
-        bytes[index + 1] == UInt8(ascii: "u"), let low = hex4(at: index + 2),
-        (0xDC00...0xDFFF).contains(low)
+      guard index < bytes.count,
+        let text = JSONEscapes.decoded(UnsafeBufferPointer(rebasing: bytes[start..<index]))
       else { return nil }
-      index += 6
-      return Unicode.Scalar(0x10000 + ((high - 0xD800) << 10) + (low - 0xDC00))
-    }
-
-    private func hex4(at index: Int) -> UInt32? {
-      guard index + 4 <= bytes.count else { return nil }
-      var value: UInt32 = 0
-      for offset in 0..<4 {
-        guard let digit = Self.hexDigit(bytes[index + offset]) else { return nil }
-        value = value << 4 | digit
-      }
-      return value
-    }
-
-    private static func hexDigit(_ byte: UInt8) -> UInt32? {
-      switch byte {
-      case 0x30...0x39: UInt32(byte - 0x30)
-      case 0x41...0x46: UInt32(byte - 0x41 + 10)
-      case 0x61...0x66: UInt32(byte - 0x61 + 10)
-      default: nil
-      }
+      at = index + 1
+      return String(validating: text, as: UTF8.self)
     }
 
     private mutating func takeNull() -> Bool { takeWord("null") }

@@ -74,19 +74,7 @@ extension StrictJSON.Reader {
   }
 
   mutating func hex4() -> UInt32? {
-    guard at + 4 <= bytes.count else { return nil }
-    var value: UInt32 = 0
-    for offset in 0..<4 {
-      let byte = bytes[at + offset]
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-      default: return nil
-      }
-      value = value << 4 | UInt32(digit)
-    }
+    guard let value = JSONEscapes.hex4(bytes, at: at) else { return nil }
     at += 4
     return value
   }
@@ -177,45 +165,11 @@ extension StrictJSON.Reader {
       : "byte 0x" + String(byte, radix: 16, uppercase: true)
   }
 
-  /// A key's text after its escapes (already checked).
+  /// A key's text after its escapes (already checked, so never nil; a replacement character
+  /// if ever it were).
   static func unescaped(_ inside: Slice<UnsafeBufferPointer<UInt8>>) -> String {
-    var text: [UInt8] = []
-    var index = inside.startIndex
-    func hex(_ at: Int) -> UInt32 {
-      var value: UInt32 = 0
-      for offset in 0..<4 {
-        let byte = inside[at + offset]
-        let digit: UInt8 =
-          isDigit(byte) ? byte - 48 : (byte | 0x20) - UInt8(ascii: "a") + 10
-        value = value << 4 | UInt32(digit)
-      }
-      return value
-    }
-    while index < inside.endIndex {
-      let byte = inside[index]
-      guard byte == UInt8(ascii: "\\") else {
-        text.append(byte)
-        index += 1
-        continue
-      }
-      let kind = inside[index + 1]
-      index += 2
-      switch kind {
-      case UInt8(ascii: "b"): text.append(0x08)
-      case UInt8(ascii: "f"): text.append(0x0C)
-      case UInt8(ascii: "n"): text.append(0x0A)
-      case UInt8(ascii: "r"): text.append(0x0D)
-      case UInt8(ascii: "t"): text.append(0x09)
-      case UInt8(ascii: "u"):
-        var scalar = hex(index)
-        index += 4
-        if (0xD800...0xDBFF).contains(scalar) {
-          scalar = 0x10000 + ((scalar - 0xD800) << 10) + (hex(index + 2) - 0xDC00)
-          index += 6
-        }
-        text.append(contentsOf: String(Character(Unicode.Scalar(scalar) ?? "\u{FFFD}")).utf8)
-      default: text.append(kind)
-      }
+    guard let text = JSONEscapes.decoded(UnsafeBufferPointer(rebasing: inside)) else {
+      return "\u{FFFD}"
     }
     return String(decoding: text, as: UTF8.self)
   }
