@@ -39,8 +39,9 @@ public final class ExchangeRecorder: Sendable {
 struct CaptureMiddleware: RouterMiddleware {
   typealias Context = EngagementRequestContext
   let recorder: ExchangeRecorder
-  let maxBodyBytes: Int
-  let scheme: String
+  /// The front's rules: the capture's URL and how an answer completes an exchange, as the
+  /// fast path records its own.
+  let rules: FrontRules
   /// The server's clock: a request's time in the capture is the time the watch judged it at.
   let clock: any EngineClock
   /// Whether the routes behind note the body they read (the local routes do; the relay's
@@ -62,7 +63,7 @@ struct CaptureMiddleware: RouterMiddleware {
     {
       requestCopy = nil
     } else {
-      let copy = BytesCopy(limit: maxBodyBytes)
+      let copy = BytesCopy(limit: rules.maxBodyBytes)
       request.body = RequestBody(
         asyncSequence: request.body.map { buffer in
           copy.append(buffer)
@@ -70,10 +71,9 @@ struct CaptureMiddleware: RouterMiddleware {
         })
       requestCopy = copy
     }
-    let host = request.head.authority ?? "127.0.0.1"
     var exchange = CapturedExchange(
       startedAt: startedAt, method: request.method.rawValue,
-      url: "\(scheme)://\(host)\(request.uri.description)",
+      url: rules.url(authority: request.head.authority, uri: request.uri.description),
       requestHeaders: [HeaderField](request.headers),
       status: nil)
     var response = try await next(request, context)
@@ -82,14 +82,9 @@ struct CaptureMiddleware: RouterMiddleware {
     let notes = context.exchange.taken()
     if let answer = notes.answer {
       exchange.requestBody = requestCopy?.bytes ?? notes.body
-      exchange.duration = Self.seconds(since: started)
-      if context.channel.isActive {
-        exchange.responseBody = answer
-      } else {
-        // The app gave up before its answer was ready: it got none.
-        exchange.status = nil
-        exchange.error = Self.dropped
-      }
+      FrontRules.complete(
+        &exchange, status: response.status.code, headers: exchange.responseHeaders, body: answer,
+        since: started, delivered: context.channel.isActive)
       recorder.record(exchange)
       return response
     }
@@ -107,24 +102,17 @@ struct CaptureMiddleware: RouterMiddleware {
       } catch {
         // A dropped connection: the app got no answer.
         recorded.status = nil
-        recorded.error = Self.dropped
-        recorded.duration = Self.seconds(since: started)
+        recorded.error = FrontRules.dropped
+        recorded.duration = FrontRules.seconds(since: started)
         recorder.record(recorded)
         throw error
       }
-      recorded.duration = Self.seconds(since: started)
+      recorded.duration = FrontRules.seconds(since: started)
       recorder.record(recorded)
     }
     return response
   }
 
-  /// What an exchange whose app got no answer says.
-  static let dropped = "the connection was dropped before the answer ended"
-
-  static func seconds(since start: ContinuousClock.Instant) -> Double {
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-  }
 }
 
 extension [HeaderField] {

@@ -218,31 +218,6 @@ final class ConnectionGuardHandler: ChannelDuplexHandler, RemovableChannelHandle
   }
 }
 
-/// A `Content-Length` past the body limit is answered 413 at once, before any of it is read,
-/// and the connection closed.
-struct DeclaredLengthMiddleware: RouterMiddleware {
-  typealias Context = EngagementRequestContext
-  let limit: Int
-
-  func handle(
-    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-  ) async throws -> Response {
-    guard let declared = request.headers[.contentLength],
-      declared.utf8.allSatisfy({ (48...57).contains($0) }), !declared.isEmpty
-    else { return try await next(request, context) }
-    // All digits: one too long for an Int is past any limit too.
-    let length = Int(declared) ?? .max
-    guard length > limit else { return try await next(request, context) }
-    return EngagementRoutes.closingUnread(
-      EngagementRoutes.json(
-        413,
-        EngagementServerCore.errorBody(
-          "bodyTooLarge",
-          "the body would be \(declared) bytes; this server takes at most \(limit)", field: nil)),
-      context: context)
-  }
-}
-
 /// Tells a request's handler when its client has gone: the end of its input (an SDK never
 /// half-closes, so EOF means it gave up) or the connection closing. The relay abandons the
 /// tenant call then. Hummingbird's own channel does not cancel a handler when its client goes.

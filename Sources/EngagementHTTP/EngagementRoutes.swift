@@ -33,15 +33,14 @@ enum EngagementRoutes {
   ) -> Router<EngagementRequestContext> {
     let router = Router(context: EngagementRequestContext.self)
     let allowed = AllowedMethods()
-    router.add(middleware: HostCheckMiddleware(names: options.hostNames))
+    let rules = FrontRules(options)
+    router.add(middleware: FrontRulesMiddleware(rules: rules))
     router.add(middleware: JSONErrorMiddleware(allowed: allowed))
-    router.add(middleware: DeclaredLengthMiddleware(limit: options.maxBodyBytes))
     // Every device exchange is recorded as it went over the wire (the API's HAR view, --har).
     let device = RouteCollection(context: EngagementRequestContext.self)
       .add(
         middleware: CaptureMiddleware(
-          recorder: recorder, maxBodyBytes: options.maxBodyBytes,
-          scheme: options.tls == nil ? "http" : "https", clock: server.clock,
+          recorder: recorder, rules: rules, clock: server.clock,
           routesNoteBodies: options.upstream == nil))
     if let upstream = options.upstream {
       RelayRoutes(server: server, upstream: upstream, options: options).add(to: device)
@@ -58,12 +57,14 @@ enum EngagementRoutes {
     return router
   }
 
-  static func answer(_ answer: ServerAnswer, options: EngagementHTTPServer.Options)
-    async -> Response
-  {
+  /// The server's answer as a response; `token` is the subscriber token a registration was
+  /// given.
+  static func answer(
+    _ answer: ServerAnswer, options: EngagementHTTPServer.Options, token: String? = nil
+  ) async -> Response {
     switch answer {
     case .respond(let status, let body, let retryAfter):
-      return json(status, body, retryAfter: retryAfter)
+      return json(status, body, retryAfter: retryAfter, token: token)
     case .hang:
       try? await Task.sleep(for: hangDelay(options))
       return json(504, hungBody)
@@ -108,27 +109,29 @@ enum EngagementRoutes {
     let body = response.body
     response.body = ResponseBody(contentLength: body.contentLength) { writer in
       try await body.write(writer)
-      channel.eventLoop.execute {
-        channel.close(mode: .output, promise: nil)
-        channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
-      }
+      channel.eventLoop.execute { closeUnread(channel) }
     }
     return response
   }
 
-  static func json(_ status: Int, _ body: [UInt8], retryAfter: Double? = nil) -> Response {
-    Response(
-      status: HTTPResponse.Status(code: status),
-      headers: jsonFields(length: body.count, retryAfter: retryAfter),
-      body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
+  /// Shuts the output at once (the client sees the answer end) and closes the connection a
+  /// second later, once the client has had time to read it: closed at once, the bytes it
+  /// still sends would reset the connection, and its answer with it.
+  static func closeUnread(_ channel: any Channel) {
+    channel.close(mode: .output, promise: nil)
+    channel.eventLoop.scheduleTask(in: .seconds(1)) { channel.close(promise: nil) }
   }
 
-  /// A JSON answer's headers, in the order both paths send them (`RegistrationFastPath`).
-  static func jsonFields(length: Int, retryAfter: Double?) -> HTTPFields {
-    var headers: HTTPFields = [.contentType: "application/json"]
-    if let retryAfter { headers[.retryAfter] = NumberText.compact(retryAfter.rounded(.up)) }
-    headers[.contentLength] = String(length)
-    return headers
+  /// A JSON answer, its fields as every path writes them (`FrontRules.answerFields`;
+  /// `closingUnread` adds `Connection: close` last, as the list puts it).
+  static func json(
+    _ status: Int, _ body: [UInt8], retryAfter: Double? = nil, token: String? = nil
+  ) -> Response {
+    Response(
+      status: HTTPResponse.Status(code: status),
+      headers: HTTPFields(
+        answer: FrontRules.answerFields(length: body.count, retryAfter: retryAfter, token: token)),
+      body: ResponseBody(byteBuffer: ByteBuffer(bytes: body)))
   }
 
   /// A hang fault's late answer, and how late: a delay that is not a number of seconds a

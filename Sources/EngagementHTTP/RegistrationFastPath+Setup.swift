@@ -13,8 +13,8 @@ extension RegistrationFastPath {
     let server: LocalEngagementServer
     let recorder: ExchangeRecorder
     let options: EngagementHTTPServer.Options
-    let hostCheck: HostCheckMiddleware
-    let scheme: String
+    /// The front's rules, as Hummingbird's middleware and routes apply them.
+    let rules: FrontRules
     /// Registrations answered here (`EngagementHTTPServer.fastPathAnswers`).
     let answers: Answers
     /// Where registrations wait for the server's actor, taken a batch a hop: one inbox an
@@ -57,8 +57,7 @@ extension RegistrationFastPath {
       self.options = options
       self.answers = answers
       inboxes = LoopInboxes(server)
-      hostCheck = HostCheckMiddleware(names: options.hostNames)
-      scheme = options.tls == nil ? "http" : "https"
+      rules = FrontRules(options)
     }
 
     /// Whether a fast path is worth adding: not for a relay, nor while `--any-app` has an
@@ -67,17 +66,21 @@ extension RegistrationFastPath {
 
     static let path = "/" + RegistrationRoute.path
 
-    /// A request this path may answer, going by its head (as read, before `HTTPTypes`).
-    func mayTake(_ head: HTTPRequestHead, fields: HeadFields) -> Bool {
+    /// The request of a head this path takes, or nil for Hummingbird's: a registration of
+    /// HTTP/1 whose body has a declared length the watch keeps whole, no other framing, and
+    /// no fault set (a fault answers first, on the full path). Whether the front's rules
+    /// refuse it is decided once, when it has been read (`FrontRules`).
+    func request(for head: HTTPRequestHead) -> FastPathRequest? {
       guard head.method == .POST, head.uri == Self.path, head.version.major == 1,
         !server.faultSet.load(ordering: .relaxed)
-      else { return false }
-      guard !fields.framedOtherwise, !fields.hostRepeated, let declared = fields.contentLength,
-        let length = Int(declared), length >= 0, length <= DeviceWatch.bodyLimit,
-        length <= options.maxBodyBytes
-      else { return false }
-      return fields.authority.map { HostCheckMiddleware.accepts($0, names: hostCheck.names) }
-        ?? true
+      else { return nil }
+      let fields = HeadFields(head.headers)
+      guard !fields.framedOtherwise, let declared = fields.contentLength,
+        let length = Int(declared), length >= 0, length <= DeviceWatch.bodyLimit
+      else { return nil }
+      return FastPathRequest(
+        head: head, fields: fields, body: ByteBuffer(), startedAt: server.clock.now(),
+        started: .now)
     }
   }
 }

@@ -52,16 +52,16 @@ struct FastPathFieldsTests {
   }
 
   @Test(
-    "an answer's fields as the full path writes them, for the capture and on the wire",
+    "an answer's fields, one list for the capture, Hummingbird's response and the fast path's wire",
     arguments: [(12, nil, nil), (0, 30.0, nil), (57, 0.4, "rs-0123"), (3, nil, "rs-4567")]
       as [(Int, Double?, String?)])
   func answerFields(length: Int, retryAfter: Double?, token: String?) throws {
-    var full = EngagementRoutes.jsonFields(length: length, retryAfter: retryAfter)
-    if let token { full[DeviceRoutes.subscriberToken] = token }
-    let fast = AnswerFields(length: length, retryAfter: retryAfter, token: token)
-    #expect(fast.recorded == [HeaderField](full))
-    full[.date] = "Thu, 26 Nov 2026 18:00:00 GMT"
-    let wire = fast.wire(date: "Thu, 26 Nov 2026 18:00:00 GMT")
-    #expect(wire.map { [$0.name, $0.value] } == HTTPHeaders(full).map { [$0.name, $0.value] })
+    let fields = FrontRules.answerFields(length: length, retryAfter: retryAfter, token: token)
+    let full = EngagementRoutes.json(
+      200, Array(repeating: 0x20, count: length), retryAfter: retryAfter, token: token
+    ).headers
+    #expect(fields == [HeaderField](full))
+    #expect(fields.first?.name == "Content-Type")
+    #expect(fields.contains { $0.name == "X-Subscriber-Token" } == (token != nil))
   }
 }

@@ -1,45 +1,11 @@
-import EngagementCore
 import Foundation
-import Hummingbird
 import NIOCore
-import RegistrationCore
 
-/// Refuses a request whose `Host` is a name this receiver was not told about: a web page can
-/// point a name it controls at 127.0.0.1 (DNS rebinding) and then read the devices, inject
-/// faults or adopt the app through the visitor's browser. IP addresses (the emulator's
-/// 10.0.2.2, a LAN address, loopback) and `localhost` are always accepted; other names only
-/// when given (`--host-name`). The answer is a 421 that says why.
-struct HostCheckMiddleware: RouterMiddleware {
-  typealias Context = EngagementRequestContext
-  let names: Set<String>
-
-  init(names: [String]) { self.names = Set(names.map { $0.lowercased() }) }
-
-  func handle(
-    _ request: Request, context: Context, next: (Request, Context) async throws -> Response
-  ) async throws -> Response {
-    // RFC 9112 3.2: a request with more than one Host is a 400; which one a proxy or a
-    // browser took is anyone's guess.
-    let hosts = request.headers.lazy.filter { $0.name.canonicalName == "host" }.count
-    if hosts > (request.head.authority == nil ? 1 : 0) {
-      return EngagementRoutes.json(
-        400,
-        EngagementServerCore.errorBody(
-          "invalidHost", "the request has more than one Host header (RFC 9112 3.2)",
-          field: "Host"))
-    }
-    guard let authority = request.head.authority, !Self.accepts(authority, names: names) else {
-      return try await next(request, context)
-    }
-    let host = TerminalText.escaped(String(Self.hostPart(of: authority).prefix(200)))
-    return EngagementRoutes.json(
-      421,
-      EngagementServerCore.errorBody(
-        "misdirectedRequest",
-        "this receiver answers to loopback, IP addresses and the names given with --host-name, not \"\(host)\" (a name pointed at it by someone else could read it through a browser); add --host-name \(host) if it is yours",
-        field: "Host"))
-  }
-
+/// Which `Host` a request may name (`FrontRules.refusal`): a web page can point a name it
+/// controls at 127.0.0.1 (DNS rebinding) and then read the devices, inject faults or adopt the
+/// app through the visitor's browser. IP addresses (the emulator's 10.0.2.2, a LAN address,
+/// loopback) and `localhost` are always accepted; other names only when given (`--host-name`).
+enum HostNames {
   /// The host of `authority`, without its port: `[::1]:8080` is `::1`.
   static func hostPart(of authority: String) -> Substring {
     if authority.hasPrefix("["), let close = authority.firstIndex(of: "]") {
