@@ -77,7 +77,7 @@ public func freeLoopbackPort() -> Int? {
 
 /// A blocking loopback client for tests that must look at the socket between sending and
 /// reading: `receiveWaiting` reads only what has already arrived, without waiting.
-public final class LoopbackClient {
+public final class LoopbackClient: Sendable {
   private let descriptor: Int32
 
   public init?(port: Int) {
@@ -109,6 +109,20 @@ public final class LoopbackClient {
       answer += chunk.prefix(count)
     }
     return String(decoding: answer, as: UTF8.self)
+  }
+
+  /// What the server sends until it closes the connection, or until nothing more has come for
+  /// `timeout` seconds (blocking: call it off the pool). `closed`: the server closed it.
+  public func receiveUntilClosed(timeout: Int = 10) -> (answer: String, closed: Bool) {
+    var answer: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    while poll(&waiting, 1, Int32(timeout * 1000)) > 0 {
+      let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+      if count <= 0 { return (String(decoding: answer, as: UTF8.self), true) }
+      answer += chunk.prefix(count)
+    }
+    return (String(decoding: answer, as: UTF8.self), false)
   }
 
   deinit { close(descriptor) }
