@@ -15,8 +15,8 @@ enum ReceiveServer {
     let server = try LocalEngagementServer(
       settings: ServerSettings(
         appID: ReceivePath.app, accessToken: ReceivePath.token, processingDelay: 300),
-      store: ServerStore.temporary(), clock: clock, eventSink: { _, _ in },
-      announcesFindings: true)
+      store: ServerStore.temporary(), clock: clock, announcesFindings: true)
+    server.changes.observe { _ in }
     let facts = RequestFacts(userAgent: ReceivePath.userAgent)
     var sink = 0
     for index in 0..<count {

@@ -3,7 +3,7 @@ extension DeviceWatch {
   /// fleet every registration drops the device seen longest ago, whose memory is cold: its
   /// many frees cost more than the rest of the watch's work, and made on the server's actor
   /// they held up every request waiting for it. A front takes them with its answer and lets
-  /// them go after the actor is released (`LocalEngagementServer.receiveReleasingOutside`).
+  /// them go after the actor is released (`LocalEngagementServer.receiveAll(taking:)`).
   public struct Evicted: Sendable {
     /// At most this many wait for a taker; past it they are let go where they are dropped.
     static let held = 64

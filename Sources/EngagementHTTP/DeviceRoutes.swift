@@ -11,6 +11,14 @@ import RegistrationCore
 struct DeviceRoutes {
   let server: LocalEngagementServer
   let options: EngagementHTTPServer.Options
+  /// The route's way into the server, as the fast path's: registrations a hop a batch.
+  let inbox: RegistrationInbox
+
+  init(server: LocalEngagementServer, options: EngagementHTTPServer.Options) {
+    self.server = server
+    self.options = options
+    inbox = RegistrationInbox(server)
+  }
 
   static let subscriberToken = HTTPFields.Element.Name("X-Subscriber-Token")!
   static let sdkVersion = HTTPFields.Element.Name("X-SDK-Version")!
@@ -35,9 +43,10 @@ struct DeviceRoutes {
 
   /// The registration (S1, S7) and the SDK's other routes, answered here.
   func add(to collection: RouteCollection<EngagementRequestContext>) {
-    let (server, options) = (self.server, self.options)
+    let (server, options, inbox) = (self.server, self.options, self.inbox)
     collection.post(RouterPath(stringLiteral: RegistrationRoute.path)) { request, context in
-      await Self.register(request, context: context, server: server, options: options)
+      await Self.register(
+        request, context: context, server: server, inbox: inbox, options: options)
     }
     for (method, path, name, answer) in Self.others {
       collection.on(RouterPath(path), method: method) { request, context -> Response in
@@ -80,7 +89,7 @@ struct DeviceRoutes {
   /// server read (or hold) a large body; a fault still answers before any check.
   private static func register(
     _ request: Request, context: EngagementRequestContext, server: LocalEngagementServer,
-    options: EngagementHTTPServer.Options
+    inbox: RegistrationInbox, options: EngagementHTTPServer.Options
   ) async -> Response {
     var request = request
     if server.adoptsFirstApp, await server.adoptedApp == nil,
@@ -104,7 +113,7 @@ struct DeviceRoutes {
       let facts = facts(request)
       return EngagementRoutes.closingUnread(
         await EngagementRoutes.answer(
-          server.receive(.invalid(answer, refusal: refusal), facts: facts).answer,
+          inbox.receive(.invalid(answer, refusal: refusal), facts: facts).answer,
           options: options),
         context: context)
     }
@@ -119,7 +128,7 @@ struct DeviceRoutes {
           reason: "the body is larger than \(options.maxBodyBytes) bytes"))
       return EngagementRoutes.closingUnread(
         await EngagementRoutes.answer(
-          server.receive(refusal, facts: facts(request)).answer,
+          inbox.receive(refusal, facts: facts(request)).answer,
           options: options), context: context)
     }
     // Decoding and checking run here, in parallel across connections; only accepting the
@@ -127,9 +136,7 @@ struct DeviceRoutes {
     let validation = EngagementServerCore.validate(
       authorization: request.headers[.authorization], body: Array(buffer.readableBytesView),
       settings: server.validationSettings)
-    let (answer, token, evicted) = await server.receiveReleasingOutside(
-      validation, facts: facts(request))
-    _ = consume evicted  // let go here, not on the server's actor
+    let (answer, token) = await inbox.receive(validation, facts: facts(request))
     var response = await EngagementRoutes.answer(answer, options: options)
     if case .respond(_, let body, _) = answer { context.exchange.answered(body) }
     if let token { response.headers[subscriberToken] = token }

@@ -251,8 +251,9 @@ public final class EngagementHTTPServer: Sendable {
 
   /// Follows the server's fault: stops listening while it is down, listens again after.
   private func superviseDownFaults() async {
+    let schedule = server.changes.signal(.schedule)
     while !Task.isCancelled {
-      let generation = server.changes.generation
+      let generation = schedule.generation
       let down = await server.isDown()
       let listening = state.withLock { $0.listener != nil }  // started, not yet stopping
       if down && listening {
@@ -261,7 +262,7 @@ public final class EngagementHTTPServer: Sendable {
         _ = try? await listen()
       }
       let until = down ? await server.fault?.until : nil
-      await server.clock.sleep(until: until, orUntil: server.changes, movesPast: generation)
+      await server.clock.sleep(until: until, orUntil: schedule, movesPast: generation)
     }
   }
 }

@@ -1,12 +1,16 @@
+import EngagementCore
 import EngagementServer
+import RegistrationCore
 import Synchronization
 
 /// Registrations a front took, waiting for the server's actor: one task takes every one that
-/// waits in a single hop onto the actor. A task each (made, switched to the actor and back,
-/// freed) cost a twentieth of a fleet registration; under load a hop now carries all that the
-/// connections read while the actor was busy. Each is still received on its own and in the
-/// order it came (`LocalEngagementServer.receive(_:facts:)`), and a connection has at most
-/// one waiting, so its answers keep its requests' order.
+/// waits in a single hop onto the actor (`LocalEngagementServer.receiveAll(taking:)`, the
+/// server's one way in). A task each (made, switched to the actor and back, freed) cost a
+/// twentieth of a fleet registration; under load a hop now carries all that the connections
+/// read while the actor was busy. Each is still received on its own and in the order it came,
+/// and a connection has at most one waiting, so its answers keep its requests' order. The fast
+/// path submits from its event loop (`submit`, `deliver`); Hummingbird's route awaits its
+/// answer (`receive`).
 public final class RegistrationInbox: Sendable {
   /// A registration and where its answer goes (kept by the server's module, whose actor
   /// receives the batch).
@@ -23,6 +27,16 @@ public final class RegistrationInbox: Sendable {
     waiting.withLock { waiting in
       waiting.append(registration)
       return waiting.count == 1
+    }
+  }
+
+  /// One registration's answer and subscriber token, received with whatever else waits.
+  public func receive(_ validation: EngagementServerCore.Validation, facts: RequestFacts) async
+    -> (answer: ServerAnswer, subscriberToken: String?)
+  {
+    await withCheckedContinuation { answered in
+      let first = submit(Waiting(validation, facts: facts) { answered.resume(returning: ($0, $1)) })
+      if first { Task { await self.deliver() } }
     }
   }
 

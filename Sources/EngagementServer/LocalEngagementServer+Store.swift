@@ -30,7 +30,7 @@ extension LocalEngagementServer {
   /// the commit window.
   func committed(since mark: UnwrittenMark, at now: Instant) {
     if unwritten.events.count > mark.events {
-      for event in unwritten.events[mark.events...] { eventSink?(event, now) }
+      for event in unwritten.events[mark.events...] { changes.send(.event(event, at: now)) }
       unwritten.events.removeSubrange(mark.events...)
     }
     guard unwrittenMark.stored > mark.stored else { return }

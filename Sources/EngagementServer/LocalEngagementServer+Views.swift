@@ -11,6 +11,24 @@ extension LocalEngagementServer {
 
   public func stats() -> ServerStats { core.stats() }
 
+  /// What a receiver's screen shows, read in one turn of the actor: a registration is either
+  /// in all of it (the counts, its device in the watch) or in none.
+  public struct ReceiverReading: Sendable {
+    public var server: ServerSnapshot
+    /// The most recently seen first.
+    public var watched: [DeviceWatch.Device]
+    /// `adoptionNotice`.
+    public var notice: String?
+    public var now: Instant
+  }
+
+  public func receiverReading(limit: Int = 100, watched: Int = 200) -> ReceiverReading {
+    let now = clock.now()
+    return ReceiverReading(
+      server: core.snapshot(limit: limit, now: now, storeProblem: storeProblem),
+      watched: watch.newest(watched), notice: adoptionNotice, now: now)
+  }
+
   /// The counts with the settings and the fault they depend on, read at one instant.
   public func overview() -> (stats: ServerStats, settings: ServerSettings, fault: ServerFault?) {
     (core.stats(), core.settings, core.fault)

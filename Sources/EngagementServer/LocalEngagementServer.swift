@@ -4,7 +4,9 @@ import RegistrationCore
 import Synchronization
 
 /// The local Engagement server: the pure core, its store and a clock. The HTTP front and the
-/// in-process transport of scenarios both talk to this actor.
+/// in-process transport of scenarios both talk to this actor. Registrations come in one way
+/// (`receiveAll(taking:)`, `LocalEngagementServer+Receive`); what changed goes out one way
+/// (`changes`).
 public actor LocalEngagementServer {
   public nonisolated let clock: any EngineClock
   /// Read by the views (`LocalEngagementServer+Views`); changed only in this file.
@@ -12,9 +14,6 @@ public actor LocalEngagementServer {
   let store: ServerStore
   /// Where the server keeps its data: a SQLite file, or "in memory".
   public nonisolated var storeLocation: String { store.location }
-  let eventSink: (@Sendable (ServerEvent, Instant) -> Void)?
-  /// Told after every request a real app's device made (its timeline changed).
-  private var watchSink: (@Sendable () -> Void)?
   /// Writes the group commit's transactions off the actor.
   let writer: StoreWriter
   var storeProblem: String? { writer.storeProblem }
@@ -26,23 +25,23 @@ public actor LocalEngagementServer {
   var unwritten = EngagementServerCore.Changes()
   /// Requests whose changes wait in `unwritten`.
   var unwrittenRequests = 0
-  /// Fired after each group commit's transaction (what a test of the commit waits on).
-  public nonisolated let stored = ChangeSignal()
   /// How long a change may wait for others to share its transaction (wall-clock: it bounds
   /// what a crash of the server can lose, whatever its clock).
   let commitWindow: Duration
   var flushScheduled = false
   /// What real apps sent, device by device, and what the rules say of it.
   var watch = DeviceWatch(makeToken: LocalEngagementServer.pooledToken)
-  /// Fired when the processing schedule or the fault changes.
-  public nonisolated let changes = ChangeSignal()
+  /// Every change, as it happens: the events, the watch, the schedule, the store.
+  public nonisolated let changes = ServerChanges()
+  /// Registrations that came in through `receiveAll(taking:)`, whatever path brought them.
+  public nonisolated let entered = Atomic<Int>(0)
 
   /// Loads what `store` holds; settings given here override the stored demographics only when
   /// `settings.definedAttributes` is set.
   public init(
     settings: ServerSettings, store: ServerStore, clock: any EngineClock, seed: UInt64 = 0x5EED,
-    eventSink: (@Sendable (ServerEvent, Instant) -> Void)? = nil, adoptsFirstApp: Bool = false,
-    announcesFindings: Bool = false, commitWindow: Duration = .milliseconds(20)
+    adoptsFirstApp: Bool = false, announcesFindings: Bool = false,
+    commitWindow: Duration = .milliseconds(20)
   ) throws {
     self.commitWindow = commitWindow
     self.announcesFindings = announcesFindings
@@ -53,88 +52,13 @@ public actor LocalEngagementServer {
     }
     core = EngagementServerCore(settings: settings, seed: seed, stored: stored)
     self.store = store
-    writer = StoreWriter(store: store, written: self.stored)
+    writer = StoreWriter(store: store, changes: changes)
     self.clock = clock
-    self.eventSink = eventSink
     checked = Mutex(settings)
     self.adoptsFirstApp = adoptsFirstApp
   }
 
-  // MARK: Requests
-
-  /// One `POST /device/v1/registration` (S1, S7).
-  public func receive(authorization: String?, body: [UInt8]) -> ServerAnswer {
-    receive(
-      EngagementServerCore.validate(
-        authorization: authorization, body: body, settings: core.settings))
-  }
-
-  /// Receives a request already validated outside the actor (see `validationSettings`).
-  public func receive(_ validation: EngagementServerCore.Validation) -> ServerAnswer {
-    receive(validation, facts: RequestFacts()).answer
-  }
-
-  /// The same, for a real app: the registration joins its device's timeline and is judged
-  /// (`watch`); the answer carries the device's `X-Subscriber-Token`.
-  public func receive(_ validation: EngagementServerCore.Validation, facts: RequestFacts) -> (
-    answer: ServerAnswer, subscriberToken: String?
-  ) {
-    let now = clock.now()
-    var validation = validation
-    if adoptsFirstApp, case .invalid(let answer, var refusal) = validation {
-      refusal.setting = .anyApp
-      validation = .invalid(answer, refusal: refusal)
-    }
-    // Straight into the changes the store has yet to get; this request's events are said,
-    // then dropped from them (the store keeps none).
-    let mark = unwrittenMark
-    let receipt = core.receiveNoting(validation, now: now, into: &unwritten)
-    let answer = receipt.answer
-    // A fault that ran out (its count, its time) gives the fast path back.
-    if !receipt.faultSet { faultSet.store(false, ordering: .relaxed) }
-    if case .invalid(let refused, let refusal) = validation {
-      // Shown against its device (or its client) at once; said, naming it, at most once a
-      // minute each.
-      let announced =
-        answer == refused ? watch.recordRefusal(refusal, facts: facts, at: now) : nil
-      let events = unwritten.events[mark.events...].compactMap { event -> ServerEvent? in
-        guard case .refused(let status, let reason, _) = event else { return event }
-        return announced.map { .refused(status: status, reason: reason, deviceID: $0) }
-      }
-      unwritten.events.replaceSubrange(mark.events..., with: events)
-      committed(since: mark, at: now)
-      watched()
-      return (answer, nil)
-    }
-    committed(since: mark, at: now)
-    // Wake the processing loop only when the earliest deadline moved, not on every request.
-    if receipt.deadlineMoved { self.changes.fire() }
-    guard case .valid(let payload, let body) = validation, let deviceID = payload.deviceID,
-      !deviceID.isEmpty
-    else { return (answer, nil) }
-    var status: Int?
-    var retryAfter: RetryAfter.Value?
-    if case .respond(let code, _, let after) = answer {
-      // Sent as whole seconds (`EngagementRoutes.json`).
-      (status, retryAfter) = (code, after.map { .delaySeconds($0.rounded(.up)) })
-    }
-    let token = watch.record(
-      deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
-      retryAfter: retryAfter, server: core.judgeFacts(excluding: deviceID))
-    announceFindings(of: deviceID, at: now)
-    watched()
-    // The token goes out with an answer the app takes, as the tenant's does: a 2xx.
-    return (answer, status.map(RetryPolicy.isSuccess) == true ? token : nil)
-  }
-
-  /// `receive(_:facts:)` for a front that lets the devices the watch dropped go after the
-  /// actor is released (`DeviceWatch.Evicted`).
-  public func receiveReleasingOutside(
-    _ validation: EngagementServerCore.Validation, facts: RequestFacts
-  ) -> (answer: ServerAnswer, subscriberToken: String?, evicted: DeviceWatch.Evicted) {
-    let (answer, token) = receive(validation, facts: facts)
-    return (answer, token, watch.takeEvicted())
-  }
+  // MARK: Requests (the registration's own way in: `LocalEngagementServer+Receive`)
 
   /// Relay mode: an injected fault answers first (S7), as it does locally; nil when none
   /// applies, and the request goes on to the real tenant.
@@ -161,7 +85,7 @@ public actor LocalEngagementServer {
     if let status, RetryPolicy.isSuccess(status: status) {
       let (_, changes) = core.receive(validation, now: now)
       commit(changes, at: now)
-      self.changes.fire()
+      self.changes.send(.schedule)
     }
     _ = watch.record(
       deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
@@ -174,26 +98,18 @@ public actor LocalEngagementServer {
 
   /// A receiver says each finding as an event (its output and timeline); a simulated
   /// device's server keeps them to the watch, so scenario event streams stay as they were.
-  private let announcesFindings: Bool
+  let announcesFindings: Bool
 
   /// Says the violations and warnings just found, a few a device a minute at most.
-  private func announceFindings(of deviceID: String, at now: Instant) {
-    guard announcesFindings, let eventSink else { return }
+  func announceFindings(of deviceID: String, at now: Instant) {
+    guard announcesFindings else { return }
     for finding in watch.findingsToAnnounce(of: deviceID, at: now) {
-      eventSink(.finding(deviceID: deviceID, finding: finding), now)
+      changes.send(.event(.finding(deviceID: deviceID, finding: finding), at: now))
     }
   }
 
-  /// Called after each request that changes a watched device's record.
-  public func onWatch(_ sink: @escaping @Sendable () -> Void) { watchSink = sink }
-
-  /// Fired after each request that changes a watched device's record: what a QA run waits on.
-  public nonisolated let watchChanged = ChangeSignal()
-
-  private func watched() {
-    watchSink?()
-    watchChanged.fire()
-  }
+  /// After each request that changes a watched device's record: what a QA run waits on.
+  func watched() { changes.send(.watched) }
 
   /// A call to one of the SDK's other device routes: recorded against its device.
   public func receiveOther(
@@ -293,7 +209,8 @@ public actor LocalEngagementServer {
       $0.accessToken = token
     }
     adoptedApp = (appID, TokenText.masked(token))
-    eventSink?(.adopted(appID: appID, maskedToken: TokenText.masked(token)), clock.now())
+    changes.send(
+      .event(.adopted(appID: appID, maskedToken: TokenText.masked(token)), at: clock.now()))
     watched()
     return true
   }
@@ -301,13 +218,14 @@ public actor LocalEngagementServer {
   /// Runs processing on the clock until cancelled: sleeps until the next registration is due
   /// or something changes. No ticker.
   public func run() async {
+    let schedule = changes.signal(.schedule)
     while !Task.isCancelled {
-      let generation = changes.generation
+      let generation = schedule.generation
       if let deadline = core.nextDeadline, deadline <= clock.now() {
         processDue()
         continue
       }
-      await clock.sleep(until: core.nextDeadline, orUntil: changes, movesPast: generation)
+      await clock.sleep(until: core.nextDeadline, orUntil: schedule, movesPast: generation)
     }
   }
 
@@ -316,7 +234,7 @@ public actor LocalEngagementServer {
   public func setFault(_ fault: ServerFault?) {
     core.setFault(fault)
     faultSet.store(fault != nil, ordering: .relaxed)
-    changes.fire()
+    changes.send(.schedule)
   }
 
   /// Whether a fault was injected (and not yet cleared), readable without a hop to the actor:

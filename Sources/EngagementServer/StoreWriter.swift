@@ -18,12 +18,12 @@ final class StoreWriter: Sendable {
   /// Past this many batches waiting, the server waits for the store (`backlogged`), as it did
   /// when it wrote them itself: a store slower than the requests must not fill the memory.
   static let backlogLimit = 4
-  /// Fired after each batch's transaction.
-  let written: ChangeSignal
+  /// Told `.stored` after each batch's transaction.
+  private let changes: ServerChanges
 
-  init(store: ServerStore, written: ChangeSignal) {
+  init(store: ServerStore, changes: ServerChanges) {
     self.store = store
-    self.written = written
+    self.changes = changes
   }
 
   var storeProblem: String? { problem.withLock { $0 } }
@@ -43,7 +43,7 @@ final class StoreWriter: Sendable {
         // The core keeps serving from memory; the problem is shown, not hidden.
         problem.withLock { $0 = "\(error)" }
       }
-      written.fire()
+      changes.send(.stored)
     }
   }
 

@@ -183,7 +183,7 @@ public struct QARunner: Sendable {
     case .expect(let expectation):
       let deadline = started + (step.timeout ?? 300)
       while true {
-        let generation = server.watchChanged.generation
+        let generation = server.changes.signal(.watched).generation
         if state.bound[choice] == nil, let id = await find(choice, before: state.before) {
           state.bound[choice] = id
         }
@@ -203,7 +203,8 @@ public struct QARunner: Sendable {
             step, expectation, choice: choice, state: state, started: started,
             result: { result($0, $1, state.bound[choice]) })
         }
-        await clock.sleep(until: deadline, orUntil: server.watchChanged, movesPast: generation)
+        await clock.sleep(
+          until: deadline, orUntil: server.changes.signal(.watched), movesPast: generation)
       }
     }
   }

@@ -69,8 +69,12 @@ public final class DeviceSession: Session {
       settings: ServerSettings(
         appID: setup.appID, accessToken: setup.accessToken,
         processingDelay: setup.processingDelay, definedAttributes: setup.definedAttributes),
-      store: place.serverStore, clock: place.clock.engineClock,
-      eventSink: { event, now in log.append(RunEvent(t: now, body: .server(event))) })
+      store: place.serverStore, clock: place.clock.engineClock)
+    server.changes.observe { change in
+      if case .event(let event, let at) = change {
+        log.append(RunEvent(t: at, body: .server(event)))
+      }
+    }
     var front: (any ServerFront)?
     var simulated: SimulatedTransport?
     let configuration: RegistrationConfiguration
@@ -295,12 +299,16 @@ public final class DeviceSession: Session {
     try await engine?.snapshot()
   }
 
-  /// The device, the local server (bounded) and the clock at one instant.
+  /// The device, then the local server (bounded), then the clock. Not one instant: the device
+  /// and the server are two actors, each read whole in one turn of its own, and a live clock
+  /// may move a send between the two turns. The order is what keeps the parts in agreement:
+  /// the server answers a registration before the device hears the answer, so whatever the
+  /// device shows answered, the server read after it holds; and the clock, read last, is never
+  /// earlier than anything either shows.
   public func snapshot() async -> SessionSnapshot {
-    .device(
-      .init(
-        device: try? await deviceSnapshot(), server: isRemote ? nil : await server.snapshot(),
-        now: now, rate: rate))
+    let device = try? await deviceSnapshot()
+    let server = isRemote ? nil : await server.snapshot()
+    return .device(.init(device: device, server: server, now: now, rate: rate))
   }
 
   /// Pushes a fresh snapshot to `watcher` after every change (events, commands, the clock's

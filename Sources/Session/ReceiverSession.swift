@@ -45,14 +45,20 @@ public final class ReceiverSession: Session {
     log.onAppend { _ in publisher.changed() }
     server = try LocalEngagementServer(
       settings: setup.settings, store: try setup.store ?? ServerStore.temporary(),
-      clock: setup.clock, seed: setup.seed,
-      eventSink: { event, now in log.append(RunEvent(t: now, body: .server(event))) },
-      adoptsFirstApp: setup.options.anyApp, announcesFindings: true)
+      clock: setup.clock, seed: setup.seed, adoptsFirstApp: setup.options.anyApp,
+      announcesFindings: true)
+    // Its events to the log (which tells the publisher); a device seen, to the screen.
+    server.changes.observe { change in
+      switch change {
+      case .event(let event, let at): log.append(RunEvent(t: at, body: .server(event)))
+      case .watched: publisher.changed()
+      case .schedule, .stored: break
+      }
+    }
     front = try await network.openReceiver(for: server, options: setup.options)
     options = setup.options
     clock = setup.clock
     self.publisher = publisher
-    await server.onWatch { publisher.changed() }
     processing = Mutex(Task { [server] in await server.run() })
     publisher.start { [weak self] in await self?.snapshot() }
   }
@@ -78,11 +84,14 @@ public final class ReceiverSession: Session {
     await server.fields(of: deviceID)
   }
 
+  /// Read in one turn of the server's actor (`receiverReading`): three reads, one after
+  /// another, could show a registration in the counts and not its device, or the reverse.
   public func snapshot() async -> SessionSnapshot {
-    .receiver(
+    let reading = await server.receiverReading(watched: 200)
+    return .receiver(
       .init(
-        server: await server.snapshot(), watched: await server.watchedDevices(newest: 200),
-        notice: await server.adoptionNotice, now: clock.now()))
+        server: reading.server, watched: reading.watched, notice: reading.notice,
+        now: reading.now))
   }
 
   public func watch(_ watcher: @escaping @Sendable (SessionSnapshot) -> Void) {

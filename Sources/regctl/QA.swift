@@ -237,8 +237,9 @@ final class QAProgressLine: Sendable {
 enum QARegistrationFeed {
   static func follow(_ server: LocalEngagementServer) async {
     var shown: [String: Int] = [:]
+    let watched = server.changes.signal(.watched)
     while !Task.isCancelled {
-      let generation = server.watchChanged.generation
+      let generation = watched.generation
       for device in await server.watchedDevices(newest: 20).reversed() {
         let already = shown[device.deviceID] ?? 0
         guard device.registrationCount > already else { continue }
@@ -259,7 +260,7 @@ enum QARegistrationFeed {
           )
         }
       }
-      await server.clock.sleep(until: nil, orUntil: server.watchChanged, movesPast: generation)
+      await server.clock.sleep(until: nil, orUntil: watched, movesPast: generation)
     }
   }
 }

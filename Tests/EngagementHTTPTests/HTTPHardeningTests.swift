@@ -86,7 +86,9 @@ struct HTTPHardeningTests {
       let port = try #require(rig.baseURL.port)
       let stopping = StopOnce(rig.front)
       // What a QA run does when its last step passes: stop at once (and then exit).
-      await rig.server.onWatch { stopping.stop() }
+      rig.server.changes.observe { change in
+        if change == .watched { stopping.stop() }
+      }
       let body = #"{"deviceID":"STOP-\#(attempt)","etAppId":"\#(appID)","platform":"iOS"}"#
       let client = try #require(LoopbackClient(port: port))
       client.send(

@@ -55,6 +55,32 @@ struct RegistrationInboxTests {
     #expect(await server.stats().pending == 6)
   }
 
+  @Test("a caller that awaits its answer (Hummingbird's route) gets its own, its device's token")
+  func awaitedAnswers() async throws {
+    let server = try Self.server()
+    let inbox = RegistrationInbox(server)
+    let answers = await withTaskGroup(of: (String, Int?, String?).self) { group in
+      for index in 0..<20 {
+        group.addTask {
+          let device = "A\(index)"
+          let validation = EngagementServerCore.validate(
+            authorization: "Bearer \(token)",
+            body: Array(sdkBody(device: device, platform: "iOS").utf8),
+            settings: server.validationSettings)
+          let (answer, subscriberToken) = await inbox.receive(validation, facts: RequestFacts())
+          guard case .respond(let status, _, _) = answer else { return (device, nil, nil) }
+          return (device, status, subscriberToken)
+        }
+      }
+      return await group.reduce(into: []) { $0.append($1) }
+    }
+    #expect(answers.count == 20 && answers.allSatisfy { $0.1 == 201 })
+    for (device, _, subscriberToken) in answers {
+      #expect(await server.watchedDevice(device)?.subscriberToken == subscriberToken)
+    }
+    #expect(server.entered.load(ordering: .relaxed) == 20)
+  }
+
   @Test("a delivery with nothing waiting answers nothing and keeps the server as it was")
   func emptyDelivery() async throws {
     let server = try Self.server()

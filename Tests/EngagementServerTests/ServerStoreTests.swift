@@ -73,10 +73,10 @@ struct ServerStoreTests {
       _ = await server.receive(authorization: "Bearer \(token)", body: body(device: "D\(index)"))
     }
     #expect(try reader.load(window: 1_000).received == 0)
-    let generation = server.stored.generation
+    let generation = server.changes.signal(.stored).generation
     _ = await server.receive(authorization: "Bearer \(token)", body: body(device: "LAST"))
     // Written by a task of its own, at once: the window (an hour) has nothing to do with it.
-    await server.stored.wait(after: generation)
+    await server.changes.signal(.stored).wait(after: generation)
     #expect(try reader.load(window: 1_000).received == batch)
   }
 

@@ -136,7 +136,7 @@ struct QAPlanRunTests {
     let runner = QARunner(server: rig.server, ask: { _, text in await app.act(text) })
     let run = Task { await runner.run(plan) }
     // The runner rests on step 2 (nothing else waits on the watch here), then Ctrl-C.
-    while rig.server.watchChanged.waiting == 0 { await Task.yield() }
+    while rig.server.changes.signal(.watched).waiting == 0 { await Task.yield() }
     run.cancel()
     let report = await run.value
     #expect(report.results.map(\.verdict) == [.pass, .interrupted, .notRun])

@@ -77,7 +77,7 @@ struct QARig {
     }
     while !done.withLock({ $0 }) {
       // Nothing but the runner waits on the watch here: a waiter is the runner at rest.
-      guard server.watchChanged.waiting > 0, take(.clock) else {
+      guard server.changes.signal(.watched).waiting > 0, take(.clock) else {
         await Task.yield()
         continue
       }
