@@ -147,7 +147,7 @@ let package = Package(
     .target(
       name: "TenantAPI",
       dependencies: [
-        "RegistrationCore", "SystemCalls",
+        "RegistrationCore", "SystemCalls", "Clocks",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -269,6 +269,12 @@ let package = Package(
       dependencies: ["regctl", "regscope", "TestSupport"],
       swiftSettings: strictSwift6
     ),
+    // The tenant client against the stand-in tenant, in virtual time.
+    .testTarget(
+      name: "TenantAPITests",
+      dependencies: ["TenantAPI", "TestSupport", "Clocks", "RegistrationCore"],
+      swiftSettings: strictSwift6
+    ),
     // Runs the regctl binary as a user would.
     .testTarget(
       name: "RegctlTests",
@@ -303,8 +309,8 @@ let package = Package(
     .target(
       name: "ToolSupport",
       dependencies: [
-        "RegistrationCore", "RegistrationEngine", "EngagementCore", "Session", "SessionValues",
-        "SystemCalls",
+        "RegistrationCore", "RegistrationEngine", "EngagementCore", "EngagementServer", "Session",
+        "SessionValues", "SystemCalls", "TenantAPI",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6

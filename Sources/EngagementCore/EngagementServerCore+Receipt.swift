@@ -27,7 +27,7 @@ extension EngagementServerCore {
   public mutating func judgeFacts(excluding deviceID: String) -> ServerFacts {
     let contactDevices = contactDevices
     return ServerFacts(
-      definedAttributes: settings.definedAttributes,
+      definedAttributes: settings.definedAttributes, demographicsSet: settings.demographicsSet,
       contactStillHasOtherDevices: { key in
         contactDevices[key]?.contains { $0 != deviceID } ?? false
       })

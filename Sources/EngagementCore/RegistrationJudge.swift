@@ -27,12 +27,16 @@ public struct JudgedRequest: Sendable {
 /// What the judge asks of the server: its attribute table, and who else holds a contact.
 public struct ServerFacts {
   public var definedAttributes: Set<String>?
+  /// The tenant's attribute set `definedAttributes` was read from, when it was.
+  public var demographicsSet: String?
   public var contactStillHasOtherDevices: (String) -> Bool
 
   public init(
-    definedAttributes: Set<String>?, contactStillHasOtherDevices: @escaping (String) -> Bool
+    definedAttributes: Set<String>?, demographicsSet: String? = nil,
+    contactStillHasOtherDevices: @escaping (String) -> Bool
   ) {
     self.definedAttributes = definedAttributes
+    self.demographicsSet = demographicsSet
     self.contactStillHasOtherDevices = contactStillHasOtherDevices
   }
 }
@@ -73,7 +77,7 @@ public enum RegistrationJudge {
       } else if repeated {
         findings.append(repeatedRecord(request, memory: memory))
       }
-      findings += content(payload, profile: profile, definedAttributes: server.definedAttributes)
+      findings += content(payload, profile: profile, server: server)
       findings += upgrade(payload, memory: memory).map { [$0] } ?? []
       findings += contactKey(request, payload: payload, memory: &memory, server: server)
     }
@@ -233,9 +237,30 @@ public enum RegistrationJudge {
   static let wholeRegistrationLost =
     "processing rejects the whole registration after its 201 (S5): its contact key, push token, tags and every other attribute are lost with it"
 
-  static func content(
-    _ payload: RegistrationPayload, profile: SDKProfile, definedAttributes: Set<String>?
-  ) -> [Finding] {
+  /// S5 for attributes the table lacks. With the tenant's own table the fix is in the
+  /// tenant: the set named, and where to add them.
+  static func undefinedFinding(_ undefined: [String], set: String?) -> Finding {
+    guard let set = set.map(TerminalText.escaped) else {
+      return Finding(
+        code: .undefinedAttribute, rule: "S5",
+        message:
+          "not in the app's attribute set: \(Self.names(undefined)), so \(Self.wholeRegistrationLost)",
+        severity: .warning)
+    }
+    return Finding(
+      code: .undefinedAttribute, rule: "S5",
+      message:
+        "not in the tenant's \(set): \(Self.names(undefined)), so \(Self.wholeRegistrationLost)",
+      severity: .warning,
+      fix:
+        "add \(Self.names(undefined)) to \(set) in Contact Builder, or stop sending \(undefined.count == 1 ? "it" : "them")"
+    )
+  }
+
+  static func content(_ payload: RegistrationPayload, profile: SDKProfile, server: ServerFacts)
+    -> [Finding]
+  {
+    let definedAttributes = server.definedAttributes
     var findings: [Finding] = []
     let missing = RequiredFields.missing(in: payload)
     if !missing.isEmpty {
@@ -266,12 +291,7 @@ public enum RegistrationJudge {
     }
     let undefined = undefinedAll.filter { !reserved.contains($0) }
     if !undefined.isEmpty {
-      findings.append(
-        Finding(
-          code: .undefinedAttribute, rule: "S5",
-          message:
-            "not in the app's attribute set: \(Self.names(undefined)), so \(Self.wholeRegistrationLost)",
-          severity: .warning))
+      findings.append(undefinedFinding(undefined, set: server.demographicsSet))
     }
     if let key = payload.subscriberKey, InputRules.isGenericContactKey(key) {
       findings.append(

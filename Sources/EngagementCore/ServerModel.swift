@@ -8,6 +8,9 @@ public struct ServerSettings: Hashable, Sendable {
   public var processingDelay: Double
   /// The demographics table (S5): nil accepts every attribute, as a fresh local server does.
   public var definedAttributes: Set<String>?
+  /// The tenant's attribute set the table was read from (`--tenant`: "MobilePush
+  /// Demographics"); nil for a table typed here. Findings name it, with the fix in the tenant.
+  public var demographicsSet: String?
   /// How many of the newest registrations the views keep in memory. Older ones are counted,
   /// and stay in the SQLite file when there is one; the views never grow past this.
   public var registrationWindow: Int

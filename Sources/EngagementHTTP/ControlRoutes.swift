@@ -5,8 +5,8 @@ import Hummingbird
 import NIOCore
 import RegistrationCore
 
-/// The API's controls (`/api/demographics`, `/api/faults`): they change what every client
-/// sees, so the whole group needs the app's token.
+/// The API's controls (`/api/demographics`, `/api/tenant/refresh`, `/api/faults`): they change
+/// what every client sees, so the whole group needs the app's token.
 struct ControlRoutes {
   let server: LocalEngagementServer
   let options: EngagementHTTPServer.Options
@@ -43,6 +43,17 @@ struct ControlRoutes {
       }
       try await server.defineAttributes(names)
       return EngagementRoutes.json(200, ServerAPIViews.encode(["attributes": names?.sorted()]))
+    }
+    collection.post("tenant/refresh") { _, _ -> Response in
+      guard let answer = await server.refreshDemographics() else {
+        return EngagementRoutes.json(
+          409,
+          EngagementServerCore.errorBody(
+            "noTenant",
+            "this server was started without --tenant: its demographics are the ones given (--defined-attributes, PUT /api/demographics), not a tenant's",
+            field: nil))
+      }
+      return EngagementRoutes.json(answer.refreshed ? 200 : 502, ServerAPIViews.encode(answer))
     }
     collection.post("faults") { request, context -> Response in
       guard let body = await EngagementRoutes.readBody(request, options) else {

@@ -35,6 +35,8 @@ public actor LocalEngagementServer {
   public nonisolated let changes = ServerChanges()
   /// Registrations that came in through `receiveAll(taking:)`, whatever path brought them.
   public nonisolated let entered = Atomic<Int>(0)
+  /// Reads the tenant's demographics again (`--tenant`), set by the tool that started it.
+  public nonisolated let demographicsRefresh = Mutex<DemographicsRefresher?>(nil)
 
   /// Loads what `store` holds; settings given here override the stored demographics only when
   /// `settings.definedAttributes` is set.

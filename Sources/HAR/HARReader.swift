@@ -15,12 +15,19 @@ public enum HARReader {
 
   /// Judges every SDK registration in `paths`, merged and ordered by start time. An entry
   /// that cannot be read is an error naming it, unless `skipUnreadable` (then it is counted).
+  /// With `definedAttributes` (and the tenant's set they came from), attributes the table
+  /// lacks are found (S5).
   public static func judge(
-    _ paths: [String], skipUnreadable: Bool = false, replay: FieldReplay? = nil
+    _ paths: [String], skipUnreadable: Bool = false, replay: FieldReplay? = nil,
+    definedAttributes: Set<String>? = nil, demographicsSet: String? = nil
   ) throws(HARError) -> CaptureJudge {
     var documents: [(name: String, bytes: Data)] = []
     for path in paths { documents.append((path, try load(path))) }
-    return try judge(owning: &documents, skipUnreadable: skipUnreadable, replay: replay)
+    var judge = CaptureJudge()
+    judge.definedAttributes = definedAttributes
+    judge.demographicsSet = demographicsSet
+    return try Self.judge(
+      owning: &documents, skipUnreadable: skipUnreadable, replay: replay, into: judge)
   }
 
   /// The same, for documents already in memory (`name` says where each came from).
@@ -36,9 +43,9 @@ public enum HARReader {
   /// (`HAREntryShrinker`) before it is built, so no second copy of a huge body is made.
   static func judge(
     owning documents: inout [(name: String, bytes: Data)], skipUnreadable: Bool,
-    replay: FieldReplay? = nil
+    replay: FieldReplay? = nil, into start: CaptureJudge = CaptureJudge()
   ) throws(HARError) -> CaptureJudge {
-    var judge = CaptureJudge()
+    var judge = start
     judge.replay = replay
     var found: [(time: Double, file: Int, range: Range<Int>, index: Int)] = []
     var unreadable: [(file: Int, index: Int, byte: Int)] = []

@@ -39,9 +39,14 @@ struct AttributeSetPage: Decodable {
 }
 
 /// The tenant's MobilePush Demographics attribute set: the names processing accepts.
-public struct TenantDemographics: Sendable {
+public struct TenantDemographics: Sendable, Equatable {
   public var setName: String
   public var attributes: [String]
+
+  public init(setName: String, attributes: [String]) {
+    self.setName = setName
+    self.attributes = attributes
+  }
 }
 
 extension TenantClient {

@@ -5,7 +5,7 @@ import HAR
 import RegistrationCore
 import ToolSupport
 
-struct Judge: ParsableCommand {
+struct Judge: AsyncParsableCommand {
   static let configuration = CommandConfiguration(
     abstract: "Judge the SDK registrations in captured traffic (HAR 1.2 files).",
     discussion: """
@@ -40,11 +40,14 @@ struct Judge: ParsableCommand {
 
   @Option(
     help:
-      "With --fields or --explain: the demographics table processing is replayed with, comma-separated (default: every attribute accepted).",
+      "The demographics table, comma-separated: attributes it lacks are found (S5), and --fields and --explain replay processing with it (default: every attribute accepted).",
     transform: {
       Set($0.split(separator: ",").map { InputRules.trimmed(String($0)) }.filter { !$0.isEmpty })
     })
   var definedAttributes: Set<String>?
+
+  @OptionGroup(title: "The tenant's demographics, instead of --defined-attributes")
+  var tenant: TenantOption
 
   @Flag(
     help:
@@ -52,19 +55,33 @@ struct Judge: ParsableCommand {
   )
   var skipUnreadable = false
 
-  func run() throws {
+  func validate() throws {
+    try tenant.checkAlone(typedTable: definedAttributes != nil)
+  }
+
+  func run() async throws {
     let gate = try gateOptions.gate(tool: "regctl judge")
+    let table: TenantTable?
+    do {
+      // Said on stderr: stdout is the report, or JSON a device a line.
+      table = try await tenant.start { Output.error($0) }
+    } catch {
+      Output.error("regctl judge: \(error)")
+      throw ExitCode(2)
+    }
+    let defined = table?.names ?? definedAttributes
     let judge: CaptureJudge
     do {
       judge = try HARReader.judge(
         files, skipUnreadable: skipUnreadable,
-        replay: fields || explain ? FieldReplay(definedAttributes: definedAttributes) : nil)
+        replay: fields || explain ? FieldReplay(definedAttributes: defined) : nil,
+        definedAttributes: defined, demographicsSet: table?.demographics.setName)
     } catch {
       Output.error("regctl judge: \(error)")
       throw ExitCode(2)
     }
     if fields || explain {
-      printStories(judge)
+      printStories(judge, defined: defined)
     } else if json {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -83,8 +100,8 @@ struct Judge: ParsableCommand {
   }
 
   /// `--fields` (JSON, a device a line) or `--explain` (sentences under each device).
-  private func printStories(_ judge: CaptureJudge) {
-    var replay = judge.replay ?? FieldReplay(definedAttributes: definedAttributes)
+  private func printStories(_ judge: CaptureJudge, defined: Set<String>?) {
+    var replay = judge.replay ?? FieldReplay(definedAttributes: defined)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     for story in replay.stories(judge.watch) {

@@ -57,10 +57,13 @@ struct QA: AsyncParsableCommand {
 
   @OptionGroup var receiver: ReceiverArguments
 
+  @OptionGroup(title: "The tenant's demographics") var tenant: TenantOption
+
   func validate() throws {
     if list || print != nil { return }
     guard plan != nil else { throw ValidationError("give a plan: a file, or a name from --list") }
     _ = try receiverApp()
+    try tenant.checkAlone(typedTable: app.definedAttributes != nil)
     try receiver.checkDistinctFiles([("--report", report), ("--junit", junit)])
     if let problem = HTTPNetwork.problem(with: receiver.options) {
       throw ValidationError(problem)
@@ -87,8 +90,17 @@ struct QA: AsyncParsableCommand {
     }
     let loaded = try loadPlan()
     let gate = try gateOptions.gate(tool: "regctl qa")
-    let app = try receiverApp()
+    var app = try receiverApp()
+    let table: TenantTable?
+    do {
+      table = try await tenant.start { Output.line($0) }
+    } catch {
+      Output.error("regctl qa: \(error)")
+      throw ExitCode(2)
+    }
+    table?.apply(to: &app.settings)
     let session = try await openReceiver(app)
+    let refresh = table?.keepFresh(session.server) { Output.line($0.described) }
     Output.line(
       "regctl qa: \(loaded.name), \(loaded.steps.count) steps; point the app at \(session.url)")
     Output.line(app.described)
@@ -104,6 +116,7 @@ struct QA: AsyncParsableCommand {
     let feed = Task { await QARegistrationFeed.follow(session.server) }
     let (finished, signal) = await Self.runUntilSignal(runner, loaded)
     feed.cancel()
+    refresh?.cancel()
     var result = finished
     result.context = QARunContext(
       receiver: session.url, app: app.brief, har: receiver.har.map(TerminalText.escaped))

@@ -44,11 +44,7 @@ struct Serve: AsyncParsableCommand {
 
   func validate() throws {
     _ = try receiverApp()
-    if tenant.tenant != nil && app.definedAttributes != nil {
-      throw ValidationError(
-        "give --tenant or --defined-attributes, not both: with --tenant the demographics are the tenant's"
-      )
-    }
+    try tenant.checkAlone(typedTable: app.definedAttributes != nil)
     try receiver.checkDistinctFiles([("--db", db)])
     if let problem = HTTPNetwork.problem(with: receiver.options) {
       throw ValidationError(problem)
@@ -61,11 +57,10 @@ struct Serve: AsyncParsableCommand {
 
   func run() async throws {
     var app = try receiverApp()
-    if let defined = try await tenant.demographics(quiet: quiet) {
-      app.settings.definedAttributes = defined
-    }
-    let settings = app.settings
     let quiet = self.quiet
+    let table = try await tenant.start { if !quiet || $0.hasPrefix("warning:") { Output.line($0) } }
+    table?.apply(to: &app.settings)
+    let settings = app.settings
     let captureFailed = Mutex(false)
     // Under a fleet, at most `LiveLineBudget.linesPerSecond` event lines a second.
     let lines = LiveEventLines(
@@ -89,6 +84,9 @@ struct Serve: AsyncParsableCommand {
     } catch {
       throw ValidationError("\(error)")
     }
+    let refresh = table?.keepFresh(session.server) { outcome in
+      if !quiet || outcome.failure != nil { Output.line(outcome.described) }
+    }
     Output.line("listening on \(session.url)")
     if !quiet {
       Output.line(
@@ -105,6 +103,7 @@ struct Serve: AsyncParsableCommand {
       Output.line("writing every device request and answer to \(TerminalText.escaped(har))")
     }
     _ = await TerminationSignal.wait()
+    refresh?.cancel()
     await session.stop()
     lines.finish()
     if let written = session.front.written { Output.line(written) }

@@ -7,9 +7,9 @@ struct TenantCommand: AsyncParsableCommand {
     commandName: "tenant",
     abstract: "Ask your Marketing Cloud tenant what it holds (docs/tenant.md).",
     discussion: """
-      regctl tenant check --tenant FILE [--app-id ID] authenticates with the installed \
-      package's API integration and prints the MobilePush Demographics attributes, or says \
-      what is wrong.
+      regctl tenant check --tenant FILE [--app-id ID] [--tenant-timeout SECONDS] \
+      authenticates with the installed package's API integration and prints the MobilePush \
+      Demographics attributes, or says what is wrong.
       """,
     subcommands: [TenantCheck.self])
 }

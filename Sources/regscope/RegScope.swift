@@ -79,6 +79,9 @@ struct RegScope: AsyncParsableCommand {
   @OptionGroup(title: "With --receive: the app it accepts (or --config)")
   var app: AppCredentials
 
+  @OptionGroup(title: "With --receive: the tenant's demographics")
+  var tenant: TenantOption
+
   @Option(
     help: ArgumentHelp(
       "With --receive: run a QA plan (a file, or a built-in: regctl qa --list) beside the timeline.",
@@ -231,13 +234,17 @@ extension RegScope {
 
 extension RegScope {
   /// Launches the app, or, in a demo, plays the scenario, which launches it when it says
-  /// (after `server down`, say).
+  /// (after `server down`, say). A receiver's task keeps the tenant's demographics fresh.
   func start(_ opened: OpenedJob, wake: @escaping @Sendable (Wake) -> Void) async -> Task<
     Void, Never
   >? {
     guard let demo = opened.demo else {
       _ = try? await opened.session.execute(.launch)
-      return nil
+      // A receiver with --tenant: its demographics kept current, each refresh said.
+      guard let table = opened.tenant, let receiver = opened.receiver else { return nil }
+      return table.keepFresh(receiver.server) {
+        wake(.message(.notice($0.described, isError: $0.failure != nil)))
+      }
     }
     demo.session.pace?.whenFastForwarding { wake(.message(.demo(.fastForward(seconds: $0)))) }
     return Task { await ScenarioPlayer.play(demo.scenario, on: demo.session, report: wake) }

@@ -29,6 +29,8 @@ struct OpenedJob {
   var receiver: ReceiverSession?
   /// What the receiver's empty device list says of the app to configure, under its address.
   var receivingApp: [String] = []
+  /// `--tenant`: the tenant's demographics the receiver started with, to keep fresh.
+  var tenant: TenantTable?
 }
 
 extension RegScope {
@@ -55,6 +57,7 @@ extension RegScope {
       )
     }
     if receive { try validateReceiver() }
+    if tenant.tenant != nil && !receive { throw ValidationError("--tenant goes with --receive") }
     if qa != nil && !receive { throw ValidationError("--qa goes with --receive") }
     if (stepByStep || captionSeconds != DemoPace.defaultCaptionHold) && scenario == nil {
       throw ValidationError("--step and --caption-seconds go with --scenario")
@@ -75,6 +78,7 @@ extension RegScope {
 
   private func validateReceiver() throws {
     _ = try receiverApp()
+    try tenant.checkAlone(typedTable: app.definedAttributes != nil)
     if let problem = HTTPNetwork.problem(with: receiver.options) {
       throw ValidationError(problem)
     }
@@ -133,7 +137,10 @@ extension RegScope {
   /// without one, the demo's. A receiving session starts afresh: what it judges lives as long
   /// as it runs.
   private func openReceiver(_ factory: SessionFactory, log: RunLog) async throws -> OpenedJob {
-    let app = try receiverApp()
+    var app = try receiverApp()
+    // Said before the screen opens, and again in its header and warnings.
+    let table = try await tenant.start { Output.error($0) }
+    table?.apply(to: &app.settings)
     let opened = try await factory.open(
       .receiver(ReceiverSetup(settings: app.settings, options: receiver.options)), log: log)
     guard let session = opened.receiver else { throw SessionError.noDevice("--receive") }
@@ -144,16 +151,20 @@ extension RegScope {
         ? "demo app \(app.settings.appID), token \(app.settings.accessToken)"
         : "app \(app.settings.appID)"
     let relay = receiver.upstream.map { ", relayed to " + HTTPNetwork.relayShown($0) } ?? ""
+    let demographics = table.map {
+      " · the tenant's \($0.demographics.setName) (\($0.demographics.attributes.count))"
+    }
     return OpenedJob(
       // Where to point the app first: a narrow header cuts the end, not the address (the
       // demo app's id and token are whole in the empty device list).
-      session: session, title: "\(session.destination)\(relay) · \(shownApp)",
-      warnings: (receiver.exposureWarning.map { [$0] } ?? []) + app.warnings,
+      session: session, title: "\(session.destination)\(relay) · \(shownApp)\(demographics ?? "")",
+      warnings: (receiver.exposureWarning.map { [$0] } ?? []) + app.warnings
+        + (table?.warnings ?? []),
       hasLocalServer: true,
       receivingAt: session.url, receiver: session,
       receivingApp: app.source == .demo && !app.anyApp
         ? ["with the demo app's id and token:", app.settings.appID, app.settings.accessToken]
-        : [])
+        : [], tenant: table)
   }
 
   /// The app the receiver accepts: `--app-id` and a token, the app's --config, --any-app, or

@@ -41,6 +41,11 @@ public struct CaptureJudge: Sendable {
   /// Set to tell each field's story (`regctl judge --fields`): the registrations the tenant
   /// took, replayed through processing.
   public var replay: FieldReplay?
+  /// The demographics table, when one is known (`regctl judge --tenant` or
+  /// `--defined-attributes`): an attribute it lacks is found (S5) as the live judge finds it.
+  public var definedAttributes: Set<String>?
+  /// The tenant's attribute set that table was read from, named in the finding.
+  public var demographicsSet: String?
 
   public init() {}
 
@@ -90,7 +95,7 @@ public struct CaptureJudge: Sendable {
       deviceID: deviceID, payload: payload, body: exchange.requestBody, facts: exchange.facts,
       at: exchange.startedAt, status: exchange.status, retryAfter: retryAfter,
       server: ServerFacts(
-        definedAttributes: nil,
+        definedAttributes: definedAttributes, demographicsSet: demographicsSet,
         contactStillHasOtherDevices: { book.hasOtherDevices($0, than: deviceID) }),
       issuedToken: exchange.responseHeader("X-Subscriber-Token"))
     if let status = exchange.status, RetryPolicy.isSuccess(status: status) {

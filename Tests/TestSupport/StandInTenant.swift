@@ -1,14 +1,13 @@
 import Foundation
 import Synchronization
-import TestSupport
 
 /// A stand-in Marketing Cloud tenant on loopback, written from the documented requests and
 /// answers (docs/tenant.md cites the pages): `POST /v2/token` with client credentials, and
 /// `GET /contacts/v1/attributeSetDefinitions` in pages behind the bearer token. Each
 /// `Behaviour` is one documented failure. It is not a live tenant: it answers what the
 /// documentation says, no more.
-final class StandInTenant: Sendable {
-  enum Behaviour: Sendable {
+public final class StandInTenant: Sendable {
+  public enum Behaviour: Sendable {
     case good
     /// 401 `invalid_client` to every token request.
     case refuseSecret
@@ -28,9 +27,11 @@ final class StandInTenant: Sendable {
     case noDemographics
   }
 
-  static let clientID = "standin-client-id"
-  static let secret = "standin-secret-0123456789abcdef"
-  static let demographics = ["Device ID", "System Token", "FirstName", "LastName", "Interests"]
+  public static let clientID = "standin-client-id"
+  public static let secret = "standin-secret-0123456789abcdef"
+  public static let demographics = [
+    "Device ID", "System Token", "FirstName", "LastName", "Interests",
+  ]
 
   struct State {
     var port = 0
@@ -38,6 +39,8 @@ final class StandInTenant: Sendable {
     /// Each token request's body, as sent.
     var tokenBodies: [[UInt8]] = []
     var restCalls: [(path: String, authorization: String?, at: Date)] = []
+    /// The MobilePush Demographics attributes it answers now (`define` changes them).
+    var demographics = StandInTenant.demographics
   }
 
   /// What it was asked, shared with the server's threads.
@@ -48,7 +51,7 @@ final class StandInTenant: Sendable {
   private let state = Shared()
   private let server: CaptureServer
 
-  init(_ behaviour: Behaviour = .good) throws {
+  public init(_ behaviour: Behaviour = .good) throws {
     let state = self.state
     server = try CaptureServer { request in
       state.lock.withLock { Self.answer(request, behaviour, &$0) }
@@ -56,22 +59,27 @@ final class StandInTenant: Sendable {
     state.lock.withLock { $0.port = server.port }
   }
 
-  var port: Int { server.port }
-  var tokensIssued: Int { state.lock.withLock { $0.issued } }
+  public var port: Int { server.port }
+  public var tokensIssued: Int { state.lock.withLock { $0.issued } }
   /// The token requests' bodies, parsed.
-  var tokenBodies: [[String: Any]] {
+  public var tokenBodies: [[String: Any]] {
     state.lock.withLock { $0.tokenBodies }.map {
       (try? JSONSerialization.jsonObject(with: Data($0))) as? [String: Any] ?? [:]
     }
   }
-  var restCalls: [(path: String, authorization: String?, at: Date)] {
+  public var restCalls: [(path: String, authorization: String?, at: Date)] {
     state.lock.withLock { $0.restCalls }
   }
 
-  func stop() { server.stop() }
+  public func stop() { server.stop() }
+
+  /// What an admin does in Contact Builder: the set's attributes from now on.
+  public func define(_ attributes: [String]) {
+    state.lock.withLock { $0.demographics = attributes }
+  }
 
   /// A `--tenant` file for this stand-in (mode 600), under a fresh temporary directory.
-  func file(authPath: String = "", extra: String = "") throws -> String {
+  public func file(authPath: String = "", extra: String = "") throws -> String {
     let directory = FileManager.default.temporaryDirectory
       .appendingPathComponent("tenant-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -118,10 +126,11 @@ final class StandInTenant: Sendable {
     case .slow(let seconds):
       return .after(
         seconds: seconds,
-        CaptureServer.Reply.answerBytes("200 OK", body: page(1, all: sets(behaviour))))
+        CaptureServer.Reply.answerBytes(
+          "200 OK", body: page(1, all: sets(behaviour, state.demographics))))
     default:
       let number = Int(query(request.path, "$page") ?? "1") ?? 1
-      return .answer("200 OK", body: page(number, all: sets(behaviour)))
+      return .answer("200 OK", body: page(number, all: sets(behaviour, state.demographics)))
     }
   }
 
@@ -152,7 +161,7 @@ final class StandInTenant: Sendable {
   }
 
   /// The attribute sets, as the definitions route names them (`key`, `name.value`, attributes).
-  private static func sets(_ behaviour: Behaviour) -> [(
+  private static func sets(_ behaviour: Behaviour, _ demographics: [String]) -> [(
     key: String, name: String, attributes: [String]
   )] {
     var sets = [
