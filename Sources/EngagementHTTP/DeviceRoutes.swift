@@ -85,8 +85,8 @@ struct DeviceRoutes {
     return .success(body)
   }
 
-  /// The token is checked before the body is read, so a client without it cannot make the
-  /// server read (or hold) a large body; a fault still answers before any check.
+  /// A registration, by the front's rules (`FrontRules.registration`), as the fast path takes
+  /// one; a fault still answers before any check.
   private static func register(
     _ request: Request, context: EngagementRequestContext, server: LocalEngagementServer,
     inbox: RegistrationInbox, options: EngagementHTTPServer.Options
@@ -101,46 +101,22 @@ struct DeviceRoutes {
         authorization: request.headers[.authorization],
         payload: try? WireDecoding.payload(from: Data(body.readableBytesView)).get())
     }
-    if case .invalid(let answer, var refusal)? = EngagementServerCore.authorize(
-      request.headers[.authorization], settings: server.validationSettings)
-    {
-      // A small body is read to learn which device was refused, so the receiver can show it;
-      // a larger one is left unread and the connection closed.
-      if let small = try? await request.collectBody(upTo: DeviceWatch.bodyLimit) {
-        context.exchange.read(small)
-        refusal.payload = try? WireDecoding.payload(from: Data(small.readableBytesView)).get()
-      }
-      let facts = facts(request)
-      return EngagementRoutes.closingUnread(
-        await EngagementRoutes.answer(
-          inbox.receive(.invalid(answer, refusal: refusal), facts: facts).answer,
-          options: options),
-        context: context)
-    }
-    let buffer: ByteBuffer
-    do {
-      buffer = try await request.collectBody(upTo: options.maxBodyBytes)
-      context.exchange.read(buffer)
-    } catch {
-      let refusal = EngagementServerCore.Validation.refused(
-        Refusal(
-          kind: .bodyTooLarge, status: 413,
-          reason: "the body is larger than \(options.maxBodyBytes) bytes"))
-      return EngagementRoutes.closingUnread(
-        await EngagementRoutes.answer(
-          inbox.receive(refusal, facts: facts(request)).answer,
-          options: options), context: context)
-    }
+    // The token first: a client without it reads no more than the watch keeps (S1).
+    let rules = FrontRules(options)
+    let authorization = request.headers[.authorization]
+    let refused = EngagementServerCore.authorize(
+      authorization, settings: server.validationSettings)
+    let read = try? await request.collectBody(upTo: rules.registrationBodyLimit(refused: refused))
+    if let read { context.exchange.read(read) }
     // Decoding and checking run here, in parallel across connections; only accepting the
     // registration goes through the server's actor.
-    let validation = EngagementServerCore.validate(
-      authorization: request.headers[.authorization], body: Array(buffer.readableBytesView),
-      settings: server.validationSettings)
+    let (validation, closes) = rules.registration(
+      authorization: authorization, refused: refused,
+      body: read.map { Array($0.readableBytesView) }, settings: server.validationSettings)
     let (answer, token) = await inbox.receive(validation, facts: facts(request))
-    var response = await EngagementRoutes.answer(answer, options: options)
+    let response = await EngagementRoutes.answer(answer, options: options, token: token)
     if case .respond(_, let body, _) = answer { context.exchange.answered(body) }
-    if let token { response.headers[subscriberToken] = token }
-    return response
+    return closes ? EngagementRoutes.closingUnread(response, context: context) : response
   }
 
 }
