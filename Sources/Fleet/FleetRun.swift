@@ -58,7 +58,9 @@ public struct FleetReport: Sendable, Hashable {
 /// the split.
 public enum FleetRun {
   /// `cores`: how many the machine has online (the tool reads it); the report is the same
-  /// whatever the number.
+  /// whatever the number. Each worker gives other tasks a turn every thousand households;
+  /// cancelled (the inspector quit), it stops there and returns what it counted so far, which
+  /// the caller drops.
   public static func run(
     _ plan: FleetPlan, cores: Int = 1, progress: (@Sendable (Int) -> Void)? = nil
   ) async -> FleetReport {
@@ -75,6 +77,12 @@ public enum FleetRun {
         group.addTask {
           var report = empty
           for (done, index) in range.enumerated() {
+            if done % 1_000 == 999 {
+              // The workers fill the cooperative threads: a turn for the other tasks (the
+              // inspector's session, its quit) now and then, and a cancelled run stops.
+              await Task.yield()
+              if Task.isCancelled { break }
+            }
             var household = Household(plan: plan, index: index)
             household.run(into: &report)
             if done % 10_000 == 9_999 { progress?(10_000) }

@@ -87,7 +87,7 @@ public struct InspectorModel: Sendable {
   public enum TimeStyle: Sendable { case wallClock, elapsed }
   public var timeStyle: TimeStyle = .wallClock
   /// The zone wall-clock times are shown in: the machine's, as the tool gives it.
-  public var zone: LocalZone = .utc
+  public var zone: LocalZone
   /// A demo's caption area (`regscope --scenario`).
   public var demo: DemoCaptions?
 
@@ -122,7 +122,8 @@ public struct InspectorModel: Sendable {
   /// A model as a session starts: everything after this changes only in `update`.
   public init(
     width: Int, height: Int, title: String, themeName: String = "default",
-    glyphs: Glyphs = .unicode, hasLocalServer: Bool = true, receivingAt: String? = nil
+    glyphs: Glyphs = .unicode, hasLocalServer: Bool = true, receivingAt: String? = nil,
+    zone: LocalZone = .utc
   ) {
     self.receivingAt = receivingAt
     screen = receivingAt == nil ? .device : .receiver
@@ -132,6 +133,7 @@ public struct InspectorModel: Sendable {
     self.themeName = themeName
     self.glyphs = glyphs
     self.hasLocalServer = hasLocalServer
+    self.zone = zone
   }
 
   /// The screen of the session's job, which `F` returns to from the Fleet view.

@@ -1,102 +1,3 @@
-/// The panes, numbered as the keys that focus them.
-public enum PaneID: Int, CaseIterable, Sendable, Hashable {
-  case record = 1
-  case pending
-  case throttle
-  case backoff
-  case events
-  case server
-  case payload
-
-  public var title: String {
-    switch self {
-    case .record: "Contact record"
-    case .pending: "Pending changes"
-    case .throttle: "Throttle"
-    case .backoff: "Backoff"
-    case .events: "Events"
-    case .server: "Server"
-    case .payload: "Payload"
-    }
-  }
-}
-
-/// Everything a key can do.
-public enum Action: Hashable, Sendable {
-  case quit
-  case help
-  case commandLine
-  case filter
-  case back
-  case focusNext
-  case focusPrevious
-  case focus(PaneID)
-  case scrollUp
-  case scrollDown
-  case pageUp
-  case pageDown
-  case top
-  case bottom
-  case toggleAppState
-  case pauseResume
-  case faster
-  case slower
-  case jumpToDeadline
-  case fail503
-  case fail429
-  case hang
-  case toggleDown
-  case restart
-  case editAttributes
-  case editTags
-  case editContactKey
-  case cycleTheme
-  case fleet
-  /// QA: show or hide the plan's checklist; go on after an ask; choose a step to open.
-  case qaChecklist
-  case fieldsToggle
-  /// The Fields pane: open the chosen field's story, or close it.
-  case openField
-  case qaProceed
-  case qaPreviousStep
-  case qaNextStep
-  /// A demo: its checks in words, or as the scenario's expressions.
-  case toggleExpressions
-  // Editors
-  case confirm
-  case cancel
-  case add
-  case remove
-  case nextField
-}
-
-public struct KeyBinding: Sendable {
-  public var keys: [Key]
-  public var action: Action
-  /// Shown in the status bar when set (short).
-  public var hint: String?
-  /// Shown in the `?` overlay.
-  public var help: String
-  /// What the session must offer for the key to work.
-  public var needs: SessionAbilities = []
-  /// The screens whose table holds it: elsewhere the key is neither shown nor obeyed.
-  public var screens: Set<InspectorModel.Screen> = [.device, .receiver, .fleet]
-
-  /// Whether the binding works in a session with these abilities.
-  public func isEnabled(_ abilities: SessionAbilities) -> Bool { abilities.isSuperset(of: needs) }
-}
-
-public enum KeyContext: Sendable, Hashable {
-  case normal
-  case commandLine
-  case filter
-  case help
-  case attributeEditor
-  case tagEditor
-  case contactKeyEditor
-  case tooSmall
-}
-
 /// The one key table: the status bar and the help overlay are drawn from it, and key presses
 /// are looked up in it, so they can never disagree.
 public enum KeyTable {
@@ -112,7 +13,7 @@ public enum KeyTable {
         KeyBinding(
           keys: [.escape], action: .cancel, hint: "cancel", help: "Leave the command line"),
         KeyBinding(
-          keys: [.up, .down], action: .scrollUp, hint: "history", help: "Earlier commands"),
+          [(.up, .scrollUp), (.down, .scrollDown)], hint: "history", help: "Earlier commands"),
       ]
     case .filter:
       [
@@ -128,7 +29,7 @@ public enum KeyTable {
     case .attributeEditor:
       [
         KeyBinding(
-          keys: [.up, .down], action: .scrollDown, hint: "row", help: "Move between rows"),
+          [(.up, .scrollUp), (.down, .scrollDown)], hint: "row", help: "Move between rows"),
         KeyBinding(
           keys: [.tab], action: .nextField, hint: "key/value", help: "Switch between key and value"),
         KeyBinding(keys: [.control("n")], action: .add, hint: "new", help: "Add a row"),
@@ -143,7 +44,7 @@ public enum KeyTable {
     case .tagEditor:
       [
         KeyBinding(
-          keys: [.up, .down], action: .scrollDown, hint: "move", help: "Move between tags"),
+          [(.up, .scrollUp), (.down, .scrollDown)], hint: "move", help: "Move between tags"),
         KeyBinding(
           keys: [.control("d"), .delete], action: .remove, hint: "remove",
           help: "Remove the tag (the SDK's own are locked)"),
@@ -222,11 +123,10 @@ public enum KeyTable {
     KeyBinding(keys: [.tab], action: .focusNext, hint: nil, help: "Next pane"),
     KeyBinding(keys: [.backTab], action: .focusPrevious, hint: nil, help: "Previous pane"),
     KeyBinding(
-      keys: PaneID.allCases.map { .character(Character(String($0.rawValue))) },
-      action: .focus(.record), hint: nil, help: "Go to pane 1-7", screens: [.device]),
+      PaneID.allCases.map { ($0.key, .focus($0)) }, hint: nil, help: "Go to pane 1-7",
+      screens: [.device]),
     KeyBinding(
-      keys: ReceiverScreen.Pane.allCases.map { .character(Character(String($0.rawValue))) },
-      action: .focus(.record), hint: nil,
+      ReceiverScreen.Pane.allCases.map { ($0.key, .focusReceiver($0)) }, hint: nil,
       help: "Go to pane 1-4: devices, timeline, findings, body", screens: [.receiver]),
     KeyBinding(
       keys: [.up, .character("k")], action: .scrollUp, hint: nil, help: "Scroll up",
@@ -251,10 +151,10 @@ public enum KeyTable {
       keys: [.down, .character("j")], action: .scrollDown, hint: nil,
       help: "Devices: the one below; other panes: scroll down", screens: [.receiver]),
     KeyBinding(
-      keys: [.pageUp, .pageDown], action: .pageUp, hint: nil,
+      [(.pageUp, .pageUp), (.pageDown, .pageDown)], hint: nil,
       help: "Devices: 5 up or down; other panes: a page", screens: [.receiver]),
     KeyBinding(
-      keys: [.character("g"), .character("G")], action: .top, hint: nil,
+      [(.character("g"), .top), (.character("G"), .bottom)], hint: nil,
       help: "Devices: the first or last; other panes: top or bottom", screens: [.receiver]),
     KeyBinding(keys: [.character("T")], action: .cycleTheme, hint: nil, help: "Next colour theme"),
     KeyBinding(
@@ -301,21 +201,11 @@ public enum KeyTable {
     bindings(context, on: screen).first { $0.keys.contains(key) }
   }
 
-  /// The action for `key` in `context` on `screen`, if the table has one. A binding of two
-  /// keys in opposite directions (Page Up and Down, `g` and `G`) gives each its own.
+  /// The action for `key` in `context` on `screen`: the one the table gives it, if any.
   public static func action(
     for key: Key, in context: KeyContext, on screen: InspectorModel.Screen = .device
   ) -> Action? {
-    guard let binding = binding(for: key, in: context, on: screen) else { return nil }
-    switch (binding.action, key) {
-    case (.focus, .character(let character)):
-      return Int(String(character)).flatMap(PaneID.init(rawValue:)).map(Action.focus)
-    case (.pageUp, .pageDown): return .pageDown
-    case (.scrollDown, .up), (.scrollUp, .up): return .scrollUp
-    case (.scrollUp, .down): return .scrollDown
-    case (.top, .character("G")): return .bottom
-    default: return binding.action
-    }
+    binding(for: key, in: context, on: screen)?.action(for: key)
   }
 
   /// The status bar's hints for a context: `q quit  ? help  : command ...`.

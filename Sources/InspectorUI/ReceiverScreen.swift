@@ -10,6 +10,9 @@ public struct ReceiverScreen: Sendable {
     case timeline
     case findings
     case body
+
+    /// The key that focuses it: its number.
+    public var key: Key { .character(Character(String(rawValue))) }
   }
 
   public var focus: Pane = .devices
@@ -64,16 +67,10 @@ extension Inspector {
   /// The receiver's focus and scroll keys. Up, Down, Page Up, Page Down, `g` and `G` move the
   /// chosen device in the device list, and the view in any other pane.
   static func receiverKey(_ action: Action, _ model: inout InspectorModel) -> Bool {
-    let panes = ReceiverScreen.Pane.allCases
     switch action {
-    case .focusNext:
-      model.receiver.focus = panes[(model.receiver.focus.rawValue) % panes.count]
-    case .focusPrevious:
-      model.receiver.focus =
-        panes[(model.receiver.focus.rawValue + panes.count - 2) % panes.count]
-    case .focus(let pane):
-      guard let chosen = ReceiverScreen.Pane(rawValue: pane.rawValue) else { return true }
-      model.receiver.focus = chosen
+    case .focusNext: model.receiver.focus = model.receiver.focus.cycled(by: 1)
+    case .focusPrevious: model.receiver.focus = model.receiver.focus.cycled(by: -1)
+    case .focusReceiver(let pane): model.receiver.focus = pane
     case .scrollUp, .scrollDown, .pageUp, .pageDown, .top, .bottom:
       if model.receiver.focus == .body, model.receiver.fieldsShown, !model.receiver.fieldOpened,
         model.receiver.fields?.fields.isEmpty == false
@@ -110,19 +107,18 @@ extension Inspector {
     refreshReceiverBody(&model)
   }
 
+  /// Moves the focused pane's view over the lines the layout gives it
+  /// (`ReceiverPanes.laidOut`, which the view draws from).
   static func scrollReceiverPane(_ action: Action, _ model: inout InspectorModel) {
     let pane = model.receiver.focus
-    guard
-      let rect = ReceiverScreen.rects(width: model.width, height: model.height)[pane],
-      var view = model.receiver.views[pane]
+    guard let laidOut = ReceiverPanes.laidOut(pane, model), var view = model.receiver.views[pane]
     else { return }
-    let count = ReceiverPanes.lines(pane, model, width: rect.inner.width).count
-    let height = rect.inner.height
+    let (count, height) = (laidOut.lines.count, laidOut.height)
     if pane == .body, let qa = model.receiver.qa, model.receiver.qaShown {
       // The checklist opens at its step: scrolling starts from there.
       var view = model.receiver.qaView
       if view.first == nil {
-        view.place(at: QAPane.lines(model, qa, width: rect.inner.width).focusRow - 1)
+        view.place(at: QAPane.lines(model, qa, width: laidOut.rect.inner.width).focusRow - 1)
       }
       move(&view, action, count: count, height: height)
       model.receiver.qaView = view

@@ -4,12 +4,15 @@ import RegistrationCore
 import SessionValues
 
 extension Inspector {
-  /// `F`: opens the Fleet view (computing the default fleet the first time), or closes it.
+  /// `F`: opens the Fleet view, or closes it.
   static func fleetKey(_ model: inout InspectorModel) -> [InspectorEffect] {
-    if model.screen == .fleet {
-      model.screen = model.jobScreen
-      return []
-    }
+    guard model.screen == .fleet else { return openFleet(&model) }
+    model.screen = model.jobScreen
+    return []
+  }
+
+  /// The Fleet view, its default fleet computed the first time.
+  static func openFleet(_ model: inout InspectorModel) -> [InspectorEffect] {
     model.screen = .fleet
     if model.fleet == nil {
       model.flash = InspectorModel.Flash(

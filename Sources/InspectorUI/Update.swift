@@ -19,6 +19,13 @@ public enum InspectorMessage: Sendable {
   case jumped(to: Instant?)
   case themeChanged(name: String, monochrome: Bool)
   case glyphs(Glyphs)
+  /// The app a receiver's user configures, said under its address until one registers.
+  case receivingApp([String])
+  /// A demo begins (`--scenario`): its caption area, and times since its start.
+  case demoStarted(DemoCaptions)
+  /// `--fleet`: the Fleet view as the inspector opens (as `F` does, but in any mode and at any
+  /// size, and never closing it).
+  case openFleet
   /// Something outside the session to tell the user (a demo ending, a failed theme load).
   case notice(String, isError: Bool)
   /// A fleet finished computing: the Fleet view plays it from `startedAt`.
@@ -61,22 +68,16 @@ public enum Inspector {
     case .resize(let width, let height):
       model.width = width
       model.height = height
-      return []
     case .snapshot(let snapshot):
       show(snapshot, in: &model)
       return fieldsWanted(&model)
-    case .fields(let stories, let deviceID):
-      showFields(stories, of: deviceID, &model)
-      return []
-    case .clock(let now):
-      model.now = now
-      return []
+    case .fields(let stories, let deviceID): showFields(stories, of: deviceID, &model)
+    case .clock(let now): model.now = now
     case .commandsFinished(let results):
       guard !results.isEmpty else { return [] }
       model.flash = InspectorModel.Flash(
         text: results.map(\.text).joined(separator: "; "),
         isError: results.contains(where: \.isError))
-      return []
     case .rateSet(let rate, let accepted):
       model.flash =
         accepted
@@ -84,41 +85,33 @@ public enum Inspector {
           text: rate == 0 ? "time paused" : "time runs at \(formatRate(rate))x", isError: false)
         : InspectorModel.Flash(
           text: "this clock is virtual: it moves by the scenario", isError: true)
-      return []
     case .jumped(let instant):
       model.flash = InspectorModel.Flash(
         text: instant.map { "jumped to \(model.format($0))" } ?? "nothing is scheduled",
         isError: false)
-      return []
     case .themeChanged(let name, let monochrome):
       model.themeName = name
       model.flash = InspectorModel.Flash(
         text: "theme \(name)\(monochrome ? " (monochrome: NO_COLOR or no colours)" : "")",
         isError: false)
-      return []
-    case .glyphs(let glyphs):
-      model.glyphs = glyphs
-      return []
+    case .glyphs(let glyphs): model.glyphs = glyphs
+    case .receivingApp(let lines): model.receivingApp = lines
+    case .demoStarted(let captions):
+      model.demo = captions
+      model.timeStyle = .elapsed
+    case .openFleet: return openFleet(&model)
     case .fleetReady(let show):
       model.fleet = show
       model.flash = InspectorModel.Flash(
         text: "fleet: \(show.plan.devices) devices, playing", isError: false)
-      return []
-    case .qa(let checklist):
-      model.receiver.qa = checklist
-      return []
-    case .demo(let note):
-      model.demo?.take(note)
-      return []
+    case .qa(let checklist): model.receiver.qa = checklist
+    case .demo(let note): model.demo?.take(note)
     case .notice(let text, let isError):
       model.flash = InspectorModel.Flash(text: text, isError: isError)
-      return []
-    case .events(let events):
-      append(events, to: &model)
-      return []
-    case .key(let key):
-      return handle(key, &model)
+    case .events(let events): append(events, to: &model)
+    case .key(let key): return handle(key, &model)
     }
+    return []
   }
 
   /// What the session pushed: the device, the server, the receiver's devices, the clock.
@@ -236,8 +229,8 @@ public enum Inspector {
       guard model.screen != .receiver else { return fieldsBack(&model) }
       model.deviceScreen.eventFilter = ""
       model.deviceScreen.eventsBack = 0
-    case .focusNext, .focusPrevious, .focus, .scrollUp, .scrollDown, .pageUp, .pageDown, .top,
-      .bottom:
+    case .focusNext, .focusPrevious, .focus, .focusReceiver, .scrollUp, .scrollDown, .pageUp,
+      .pageDown, .top, .bottom:
       // Another device chosen: the Fields pane asks for its fields.
       if model.screen == .receiver, receiverKey(action, &model) { return fieldsWanted(&model) }
       deviceKey(action, &model)
@@ -302,20 +295,17 @@ public enum Inspector {
 
   /// Focus and scrolling on the device screen: the panes of the layout, the events' tail.
   static func deviceKey(_ action: Action, _ model: inout InspectorModel) {
-    let panes = PaneID.allCases
     switch action {
-    case .focusNext:
-      model.deviceScreen.focus = panes[model.deviceScreen.focus.rawValue % panes.count]
-    case .focusPrevious:
-      model.deviceScreen.focus =
-        panes[(model.deviceScreen.focus.rawValue + panes.count - 2) % panes.count]
+    case .focusNext: model.deviceScreen.focus = model.deviceScreen.focus.cycled(by: 1)
+    case .focusPrevious: model.deviceScreen.focus = model.deviceScreen.focus.cycled(by: -1)
     case .focus(let pane): model.deviceScreen.focus = pane
     case .scrollUp: scroll(&model, by: -1)
     case .scrollDown: scroll(&model, by: 1)
     case .pageUp: scroll(&model, by: -page(model))
     case .pageDown: scroll(&model, by: page(model))
     case .top: scroll(&model, by: -1_000_000)
-    default: scroll(&model, by: 1_000_000)
+    case .bottom: scroll(&model, by: 1_000_000)
+    default: break
     }
   }
 
@@ -324,6 +314,8 @@ public enum Inspector {
     max(1, (model.layout.panes[model.deviceScreen.focus]?.inner.height ?? 11) - 1)
   }
 
+  /// Moves the focused pane's view over the lines the layout gives it (`Panes.laidOut`, which
+  /// the view draws from): the events by their count, as they draw their own tail.
   static func scroll(_ model: inout InspectorModel, by delta: Int) {
     if model.deviceScreen.focus == .events {
       let count = model.deviceScreen.visibleEvents.count
@@ -332,9 +324,8 @@ public enum Inspector {
       return
     }
     let pane = model.deviceScreen.focus
-    guard let rect = model.layout.panes[pane] else { return }
-    let count = Panes.lines(pane, model, width: rect.inner.width).count
+    guard let laidOut = Panes.laidOut(pane, model) else { return }
     model.deviceScreen.views[pane, default: ScrollView(end: .top)].scroll(
-      by: delta, count: count, height: rect.inner.height)
+      by: delta, count: laidOut.lines.count, height: laidOut.height)
   }
 }

@@ -43,8 +43,7 @@ final class App {
     model = InspectorModel(
       width: size.width, height: size.height, title: title, themeName: theme.name,
       glyphs: terminal.utf8 ? .unicode : .ascii, hasLocalServer: hasLocalServer,
-      receivingAt: receivingAt)
-    model.zone = .system
+      receivingAt: receivingAt, zone: .system)
     themes =
       [theme]
       + Theme.builtInNames.filter { $0 != theme.name }.compactMap { ThemeLoader.builtIn($0)?.theme }
@@ -58,24 +57,25 @@ final class App {
   func useASCII() { dispatch(.glyphs(.ascii)) }
 
   /// The app a receiver's user configures, said under its address until one registers.
-  func showReceivingApp(_ lines: [String]) { model.receivingApp = lines }
+  func showReceivingApp(_ lines: [String]) { dispatch(.receivingApp(lines)) }
 
   /// Demo mode: the caption area, and times since the demo's start.
   func showDemo(_ scenario: Scenario, pace: DemoPace?) {
     demoPace = pace
-    model.timeStyle = .elapsed
-    model.demo = DemoCaptions(
-      name: TerminalText.escaped(scenario.name), description: scenario.description,
-      steps: scenario.steps.count, stepByStep: pace?.holdsForKey ?? false)
+    dispatch(
+      .demoStarted(
+        DemoCaptions(
+          name: TerminalText.escaped(scenario.name), description: scenario.description,
+          steps: scenario.steps.count, stepByStep: pace?.holdsForKey ?? false)))
   }
 
   func flash(_ text: String, isError: Bool) { dispatch(.notice(text, isError: isError)) }
 
-  /// Opens the Fleet view as if `F` were pressed (`regscope --fleet`).
-  func openFleet() { dispatch(.key(.character("F"))) }
+  /// `regscope --fleet`: the Fleet view from the start.
+  func openFleet() { dispatch(.openFleet) }
 
-  /// The one way the model changes: `update`, then every effect it asked for. True when an
-  /// effect is to quit.
+  /// The one way the model changes: `update` (the only code that assigns to it), then every
+  /// effect it asked for. True when an effect is to quit.
   @discardableResult
   private func dispatch(_ message: InspectorMessage) -> Bool {
     perform(Inspector.update(&model, message))
@@ -178,15 +178,7 @@ final class App {
       case .loadFields(let deviceID):
         work.submit(.fields(deviceID: deviceID))
       case .runFleet:
-        let (plans, wakes, now) = (fleetPlans, self.wakes, session.now)
-        Task.detached {
-          var reports: [FleetReport] = []
-          for plan in plans {
-            reports.append(await FleetRun.run(plan, cores: SystemCalls.onlineCores))
-          }
-          wakes.post(
-            .message(.fleetReady(FleetShow(plan: plans[0], reports: reports, startedAt: now))))
-        }
+        work.submit(.fleet(fleetPlans, startedAt: session.now))
       case .qaProceed:
         qa?.proceed()
       case .demoProceed:

@@ -52,11 +52,13 @@ enum Measure {
       work()
       return clock.now - start
     }
-    // A whole frame built, and drawn onto a screen that shows something else.
+    // A whole frame built, and drawn onto a screen that shows something else: each pane in
+    // turn focused by its key, as a user moves round them.
     var builds: [Duration] = []
     var wholeDraws: [Duration] = []
+    let panes = PaneID.allCases
     for frame in 0..<frames {
-      model.deviceScreen.focus = PaneID(rawValue: frame % 7 + 1) ?? .record
+      feed(.key(panes[frame % panes.count].key))
       var buffer = CellBuffer(width: 0, height: 0)
       builds.append(time { buffer = Inspector.view(model) })
       terminal.forgetScreen()
@@ -64,7 +66,7 @@ enum Measure {
     }
     // A countdown's next second, as an idle wake does it: the clock moves, what depends on it
     // is painted again in place, only the changed cells are written.
-    model.deviceScreen.focus = .record
+    feed(.key(PaneID.record.key))
     terminal.draw(Inspector.view(model))
     var ticks: [Duration] = []
     var cells: [Int] = []

@@ -56,4 +56,35 @@ struct MessageTests {
     _ = Inspector.update(&m, .glyphs(.ascii))
     #expect(m.glyphs == .ascii)
   }
+
+  @Test("what the inspector opens with: the receiver's app, a demo's captions, the zone")
+  func opening() {
+    let zone = LocalZone { _ in 3600 }
+    var m = InspectorModel(width: 120, height: 40, title: "t", zone: zone)
+    #expect(m.zone.offsetFromUTC(0) == 3600 && m.timeStyle == .wallClock && m.demo == nil)
+    _ = Inspector.update(&m, .receivingApp(["app id 1234", "token abcd"]))
+    #expect(m.receivingApp == ["app id 1234", "token abcd"])
+    let captions = DemoCaptions(name: "retry", description: "a 503, then a retry", steps: 3)
+    #expect(Inspector.update(&m, .demoStarted(captions)).isEmpty)
+    #expect(m.demo == captions && m.timeStyle == .elapsed)
+  }
+
+  @Test("--fleet opens the Fleet view in any mode and at any size, computing the fleet once")
+  func openFleet() {
+    // Too small for any key but q: a faked F press would be dropped here.
+    var m = InspectorModel(width: 40, height: 10, title: "t")
+    #expect(Inspector.update(&m, .openFleet) == [.runFleet])
+    #expect(m.screen == .fleet)
+    // In the help overlay, F would close nothing and open nothing.
+    var help = InspectorModel(width: 120, height: 40, title: "t")
+    _ = Inspector.update(&help, .key(.character("?")))
+    #expect(Inspector.update(&help, .openFleet) == [.runFleet])
+    #expect(help.screen == .fleet)
+    // Asked again it stays open (F would close it), and the fleet is not computed twice.
+    _ = Inspector.update(
+      &help,
+      .fleetReady(FleetShow(plan: FleetShow.defaultPlans()[0], reports: [], startedAt: .zero)))
+    #expect(Inspector.update(&help, .openFleet).isEmpty)
+    #expect(help.screen == .fleet)
+  }
 }

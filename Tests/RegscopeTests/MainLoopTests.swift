@@ -86,4 +86,78 @@ struct MainLoopTests {
     #expect(tags.contains("second") && !tags.contains("first"))
     await session.stop()
   }
+
+  static func fleets(_ wakes: [Wake]) -> [FleetShow] {
+    wakes.compactMap { wake -> FleetShow? in
+      if case .message(.fleetReady(let show)) = wake { return show }
+      return nil
+    }
+  }
+
+  /// Session work whose wakes the test awaits: no cooperative thread is held in poll() while
+  /// the fleet needs them.
+  static func streamedWork(_ session: any Session) -> (
+    SessionWork, AsyncStream<Wake>, AsyncStream<Wake>.Continuation
+  ) {
+    let (wakes, posted) = AsyncStream.makeStream(of: Wake.self)
+    return (SessionWork(session: session, report: { posted.yield($0) }), wakes, posted)
+  }
+
+  @Test("a fleet asked for is computed beside the jobs and reported with its start")
+  func fleetReported() async throws {
+    let session = try await DeviceSession.start(SessionSetup())
+    let (work, wakes, _) = Self.streamedWork(session)
+    var plans = FleetShow.defaultPlans()
+    for index in plans.indices { plans[index].devices = 200 }
+    work.submit(.fleet(plans, startedAt: Instant(7)))
+    var shown: FleetShow?
+    for await wake in wakes {
+      shown = Self.fleets([wake]).first
+      if shown != nil { break }
+    }
+    let show = try #require(shown)
+    #expect(show.reports.count == plans.count && show.startedAt == Instant(7))
+    #expect(show.reports.allSatisfy { $0.devices == 200 })
+    await work.finish()
+    await session.stop()
+  }
+
+  @Test(
+    "a command asked while a fleet computes is not held behind it", .timeLimit(.minutes(1)))
+  func commandBesideFleet() async throws {
+    let session = try await DeviceSession.start(SessionSetup())
+    let (work, wakes, _) = Self.streamedWork(session)
+    // Minutes of work on every core.
+    var plans = FleetShow.defaultPlans()
+    for index in plans.indices { plans[index].devices = 1_000_000 }
+    work.submit(.fleet(plans, startedAt: .zero))
+    work.submit(.commands([.launch]))
+    var before: [Wake] = []
+    for await wake in wakes {
+      if case .message(.commandsFinished) = wake { break }
+      before.append(wake)
+    }
+    #expect(Self.fleets(before).count == 0, "the fleet came back before the command")
+    await work.finish()
+    await session.stop()
+  }
+
+  @Test(
+    "quitting cancels a fleet still computing: at once, it reports nothing, outlives nothing",
+    .timeLimit(.minutes(1)))
+  func fleetCancelledOnFinish() async throws {
+    let session = try await DeviceSession.start(SessionSetup())
+    let (work, wakes, posted) = Self.streamedWork(session)
+    // Minutes of work uncancelled: quitting does not wait for it.
+    var plans = FleetShow.defaultPlans()
+    for index in plans.indices { plans[index].devices = 1_000_000 }
+    work.submit(.fleet(plans, startedAt: .zero))
+    await work.finish()
+    // finish() returns once the fleet's task has ended: nothing can be posted after it.
+    posted.finish()
+    var taken: [Wake] = []
+    for await wake in wakes { taken.append(wake) }
+    #expect(Self.fleets(taken).count == 0)
+    await session.stop()
+  }
 }

@@ -10,7 +10,7 @@ enum Panes {
       events(model, inner, &canvas)
       return
     }
-    let lines = self.lines(pane, model, width: inner.width)
+    let lines = laidOut(pane, model)?.lines ?? []
     let start = model.deviceScreen.views[pane, default: ScrollView(end: .top)].firstLine(
       count: lines.count, height: inner.height)
     for (row, segments) in lines.dropFirst(start).prefix(inner.height).enumerated() {
@@ -24,8 +24,14 @@ enum Panes {
     }
   }
 
-  /// A pane's lines at this width: what it draws and what its keys scroll (the events pane
-  /// draws its own tail).
+  /// A pane where the layout puts it, with its lines at that width: what the view draws and
+  /// what the keys scroll over, so both see one length and one page.
+  static func laidOut(_ pane: PaneID, _ model: InspectorModel) -> LaidOutPane? {
+    guard let rect = model.layout.panes[pane] else { return nil }
+    return LaidOutPane(rect: rect, lines: lines(pane, model, width: rect.inner.width))
+  }
+
+  /// A pane's lines at this width (the events pane draws its own tail).
   static func lines(_ pane: PaneID, _ model: InspectorModel, width: Int) -> [Line] {
     let lines: [Line] =
       switch pane {
@@ -45,4 +51,12 @@ enum Panes {
   static func label(_ name: String, _ width: Int = 12) -> Span {
     (TextWidth.column(name, width), .dim)
   }
+}
+
+/// A scrolling pane as laid out: its box, and the lines it holds at the box's width.
+struct LaidOutPane {
+  let rect: Rect
+  let lines: [Line]
+  /// The rows it shows: the box less its border.
+  var height: Int { rect.inner.height }
 }

@@ -18,11 +18,19 @@ enum ReceiverPanes {
         drawDevices(model, selected, in: rect, &canvas)
         continue
       }
-      let lines = self.lines(pane, model, width: rect.inner.width)
+      let lines = laidOut(pane, model)?.lines ?? []
       scrolled(
         lines, in: rect, &canvas, start: start(pane, model, count: lines.count, rect: rect),
         unit: "lines")
     }
+  }
+
+  /// A pane where the layout puts it, with its lines at that width: what the view draws and
+  /// what the keys scroll over, so both see one length and one page.
+  static func laidOut(_ pane: ReceiverScreen.Pane, _ model: InspectorModel) -> LaidOutPane? {
+    guard let rect = ReceiverScreen.rects(width: model.width, height: model.height)[pane]
+    else { return nil }
+    return LaidOutPane(rect: rect, lines: lines(pane, model, width: rect.inner.width))
   }
 
   /// The first line a pane shows: where its view is, or, for the QA checklist not yet
@@ -57,7 +65,7 @@ enum ReceiverPanes {
     }
   }
 
-  /// A pane's lines at this width: what it draws and what its keys scroll.
+  /// A pane's lines at this width.
   static func lines(_ pane: ReceiverScreen.Pane, _ model: InspectorModel, width: Int)
     -> [Line]
   {
