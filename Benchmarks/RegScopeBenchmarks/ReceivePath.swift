@@ -41,8 +41,9 @@ enum ReceivePath {
       let deviceID = payload.deviceID ?? ""
       // What the server's actor hands the judge.
       let issued = watch.record(
-        deviceID: deviceID, payload: payload, body: received, facts: facts,
-        at: now, status: 201, retryAfter: nil, server: core.judgeFacts(excluding: deviceID))
+        ReceivedRegistration(
+          deviceID: deviceID, payload: payload, body: received, facts: facts,
+          at: now, status: 201, retryAfter: nil, server: core.judgeFacts(excluding: deviceID)))
       sink &+= issued.utf8.count
       let exchange = CapturedExchange(
         startedAt: now, duration: 0.001, method: "POST",

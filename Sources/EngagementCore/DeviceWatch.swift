@@ -17,7 +17,9 @@ public struct RequestFacts: Sendable, Hashable {
 
 /// Every device that registered with the local server, as a real app's QA sees it: its
 /// timeline (bounded), its findings (counted), the SDK it runs, the subscriber token handed to
-/// it and whether it comes back, and its calls to the other device routes. Pure.
+/// it and whether it comes back, and its calls to the other device routes. Pure: its tokens
+/// come from the source it is given (`makeToken`), the system's random one only at the edge
+/// (`LocalEngagementServer.pooledToken`).
 public struct DeviceWatch: Sendable {
   public struct Device: Sendable {
     public var deviceID: String
@@ -109,10 +111,11 @@ public struct DeviceWatch: Sendable {
   /// Dropped devices remembered (`droppedLimit`, fewer in tests).
   private let rememberedDrops: Int
 
-  /// `makeToken` hands out subscriber tokens: from the system's random source unless a test
-  /// needs fixed ones.
+  /// `makeToken` hands out subscriber tokens, as the engine's `makeDeviceID` names a device:
+  /// the live server passes the system's random source, a capture's judge none (the tenant
+  /// issued them), a test a seeded or fixed one.
   public init(
-    makeToken: @escaping @Sendable () -> String = DeviceWatch.randomToken,
+    makeToken: @escaping @Sendable () -> String,
     keptDevices: Int = DeviceWatch.deviceLimit, rememberedDrops: Int = DeviceWatch.droppedLimit
   ) {
     self.makeToken = makeToken
@@ -124,11 +127,10 @@ public struct DeviceWatch: Sendable {
   public func wasDropped(_ deviceID: String) -> Bool { dropped[StableHash.of(deviceID)] != nil }
 
   /// Records a registration and judges it. Returns the subscriber token to answer with.
-  public mutating func record(
-    deviceID: String, payload received: RegistrationPayload?, body: [UInt8], facts: RequestFacts,
-    at now: Instant, status: Int?, retryAfter: RetryAfter.Value?, server: ServerFacts,
-    issuedToken: String? = nil, refusal: Refusal? = nil, local: Bool = false
-  ) -> String {
+  public mutating func record(_ registration: ReceivedRegistration) -> String {
+    let (deviceID, received, facts, now) =
+      (registration.deviceID, registration.payload, registration.facts, registration.at)
+    let (status, refusal) = (registration.status, registration.refusal)
     // What the watch remembers of a body (5,000 devices' last ones) holds values cut as the
     // server keeps them; the judge compares cut with cut, fingerprints included.
     let payload = received.map(ProcessingRules.kept)
@@ -164,9 +166,9 @@ public struct DeviceWatch: Sendable {
       if status != nil { device.forgiveSetupRefusals() }
       findings = RegistrationJudge.judge(
         JudgedRequest(
-          payload: payload, at: now, status: status, retryAfter: retryAfter,
+          payload: payload, at: now, status: status, retryAfter: registration.retryAfter,
           profile: device.identity.profile),
-        memory: &device.memory, server: server)
+        memory: &device.memory, server: registration.server)
       // How the body was read, beside when it was sent: a key twice is read as the tenant
       // reads it, and said.
       if let duplicated = Finding.duplicateKeys(in: received) { findings.append(duplicated) }
@@ -178,12 +180,12 @@ public struct DeviceWatch: Sendable {
       ? device.registrations.last { !$0.refused } : nil
     let entry = WatchedRegistration(
       at: now, interval: previous.map { now - $0.at }, status: status,
-      retryAfter: retryAfter?.seconds, body: Self.kept(body),
-      changes: changes, findings: findings, local: local,
+      retryAfter: registration.retryAfter?.seconds, body: Self.kept(registration.body),
+      changes: changes, findings: findings, local: registration.local,
       subscriberTokenSent: facts.subscriberToken != nil)
     device.append(entry)
     // Relayed, the tenant hands the token out: the one the app must send back.
-    if let issuedToken { device.subscriberToken = issuedToken }
+    if let issuedToken = registration.issuedToken { device.subscriberToken = issuedToken }
     if refusal == nil, let status, RetryPolicy.isSuccess(status: status),
       !device.subscriberToken.isEmpty
     {
@@ -204,10 +206,11 @@ public struct DeviceWatch: Sendable {
     let named = refusal.payload?.deviceID.map(InputRules.trimmed) ?? ""
     let deviceID = named.isEmpty ? Self.standIn(for: facts) : named
     _ = record(
-      deviceID: deviceID, payload: refusal.payload, body: [], facts: facts, at: now,
-      status: refusal.status, retryAfter: nil,
-      server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in true }),
-      refusal: refusal)
+      ReceivedRegistration(
+        deviceID: deviceID, payload: refusal.payload, body: [], facts: facts, at: now,
+        status: refusal.status,
+        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in true }),
+        refusal: refusal))
     let announced = devices.modify(deviceID) { device -> Bool in
       if let said = device.refusalAnnouncedAt, now - said < 60 { return false }
       device.refusalAnnouncedAt = now

@@ -11,10 +11,11 @@ struct KeptValuesTests {
   static func record(_ watch: inout DeviceWatch, _ value: String, at: Double) -> [Finding] {
     let body = sdkBody(device: "BIG", attributes: ["Notes": value])
     _ = watch.record(
-      deviceID: "BIG", payload: try? WireDecoding.payload(from: Data(body.utf8)).get(),
-      body: Array(body.utf8), facts: RequestFacts(userAgent: androidAgent), at: Instant(at),
-      status: 201, retryAfter: nil,
-      server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+      ReceivedRegistration(
+        deviceID: "BIG", payload: try? WireDecoding.payload(from: Data(body.utf8)).get(),
+        body: Array(body.utf8), facts: RequestFacts(userAgent: androidAgent), at: Instant(at),
+        status: 201, retryAfter: nil,
+        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false })))
     return watch.devices["BIG"]?.registrations.last?.findings ?? []
   }
 

@@ -13,14 +13,15 @@ struct WatchOrderTests {
     let text = sdkBody(device: device)
     let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(text.utf8))
     _ = watch.record(
-      deviceID: device, payload: payload, body: Array(text.utf8), facts: RequestFacts(),
-      at: Instant(at), status: 201, retryAfter: nil,
-      server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+      ReceivedRegistration(
+        deviceID: device, payload: payload, body: Array(text.utf8), facts: RequestFacts(),
+        at: Instant(at), status: 201, retryAfter: nil,
+        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false })))
   }
 
   @Test("seen again moves a device to the front; past the limit the one seen longest ago goes")
   func order() throws {
-    var watch = DeviceWatch(keptDevices: 3)
+    var watch = DeviceWatch(makeToken: seededTokens(1), keptDevices: 3)
     for (index, device) in ["A", "B", "C", "A"].enumerated() {
       try Self.record(&watch, device, at: Double(index))
     }
@@ -38,7 +39,7 @@ struct WatchOrderTests {
   @Test(
     "dropped devices are remembered up to a limit, oldest forgotten first, a returning one at once")
   func droppedRemembered() throws {
-    var watch = DeviceWatch(keptDevices: 1, rememberedDrops: 3)
+    var watch = DeviceWatch(makeToken: seededTokens(1), keptDevices: 1, rememberedDrops: 3)
     for (index, device) in ["A", "B", "C", "D", "A", "E"].enumerated() {
       try Self.record(&watch, device, at: Double(index))
     }
@@ -55,7 +56,7 @@ struct WatchOrderTests {
 
   @Test("thousands of repeat visits keep the queue small and the order right")
   func repeats() throws {
-    var watch = DeviceWatch(keptDevices: 10)
+    var watch = DeviceWatch(makeToken: seededTokens(1), keptDevices: 10)
     for round in 0..<500 {
       for device in 0..<5 { try Self.record(&watch, "D\(device)", at: Double(round * 5 + device)) }
     }
@@ -65,7 +66,7 @@ struct WatchOrderTests {
 
   @Test("the devices dropped for the limit are handed to whoever takes them, a few at most")
   func evictedTaken() throws {
-    var watch = DeviceWatch(keptDevices: 2)
+    var watch = DeviceWatch(makeToken: seededTokens(1), keptDevices: 2)
     for (index, device) in ["A", "B", "A", "C", "D"].enumerated() {
       try Self.record(&watch, device, at: Double(index))
     }
@@ -83,7 +84,7 @@ struct WatchOrderTests {
 
   @Test("the table keeps each device in a slot: freed slots reused, a copy of the watch its own")
   func table() throws {
-    var watch = DeviceWatch(keptDevices: 2)
+    var watch = DeviceWatch(makeToken: seededTokens(1), keptDevices: 2)
     try Self.record(&watch, "A", at: 0)
     try Self.record(&watch, "B", at: 1)
     let before = watch
@@ -104,7 +105,7 @@ struct WatchOrderTests {
 
   @Test("a fleet past the table's reserve keeps the newest, each device found by its id")
   func fleet() throws {
-    var watch = DeviceWatch(keptDevices: 1_500)
+    var watch = DeviceWatch(makeToken: seededTokens(1), keptDevices: 1_500)
     for index in 0..<4_000 { try Self.record(&watch, "F\(index)", at: Double(index)) }
     #expect(watch.devices.count == 1_500)
     #expect(watch.newest(3).map(\.deviceID) == ["F3999", "F3998", "F3997"])
@@ -113,10 +114,5 @@ struct WatchOrderTests {
     #expect(watch.devices.values.count == 1_500)
     // The slots of dropped devices are taken again: the array does not grow with the fleet.
     #expect(watch.devices.slotCount <= 1_501)
-  }
-
-  @Test("a subscriber token is 128 random bits in 32 lower-case hex digits, never the same")
-  func tokens() {
-    #expect(subscriberTokenProblems((0..<1_000).map { _ in DeviceWatch.randomToken() }) == [])
   }
 }

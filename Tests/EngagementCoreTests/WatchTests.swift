@@ -9,7 +9,7 @@ import Testing
 /// Judges one device's registrations the way the watch does: each step is (seconds, body,
 /// status, Retry-After header). The User-Agent picks the SDK's rules.
 struct JudgeRig {
-  var watch = DeviceWatch()
+  var watch = DeviceWatch(makeToken: seededTokens(1))
   var userAgent: String?
   var defined: Set<String>?
   var otherDevices: (String) -> Bool = { _ in false }
@@ -28,10 +28,11 @@ struct JudgeRig {
   ) throws -> [Finding] {
     let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(body.utf8))
     _ = watch.record(
-      deviceID: payload.deviceID ?? "", payload: payload, body: Array(body.utf8),
-      facts: RequestFacts(userAgent: userAgent), at: Instant(at), status: status,
-      retryAfter: retryAfter.flatMap { RetryAfter.parse($0, now: Self.now) },
-      server: ServerFacts(definedAttributes: defined, contactStillHasOtherDevices: otherDevices))
+      ReceivedRegistration(
+        deviceID: payload.deviceID ?? "", payload: payload, body: Array(body.utf8),
+        facts: RequestFacts(userAgent: userAgent), at: Instant(at), status: status,
+        retryAfter: retryAfter.flatMap { RetryAfter.parse($0, now: Self.now) },
+        server: ServerFacts(definedAttributes: defined, contactStillHasOtherDevices: otherDevices)))
     return try #require(watch.devices[payload.deviceID ?? ""]?.registrations.last).findings
   }
 
@@ -238,16 +239,35 @@ struct RegistrationJudgeTests {
     #expect(read.profileName == "android@8.2.1" && !read.judgedBy.contains("not read"))
   }
 
+  @Test(
+    "tokens come from the source the watch is given: a new device draws one, a known one keeps it")
+  func tokensFromItsSource() throws {
+    var watch = DeviceWatch(makeToken: seededTokens(7))
+    let server = ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false })
+    func send(_ device: String, at: Double) throws -> String {
+      let body = sdkBody(device: device)
+      let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(body.utf8))
+      return watch.record(
+        ReceivedRegistration(
+          deviceID: device, payload: payload, body: Array(body.utf8), facts: RequestFacts(),
+          at: Instant(at), status: 201, server: server))
+    }
+    #expect(try send("A", at: 0) == "rs-d70d3259e4e1cb631c663cf4d73c4c04")
+    #expect(try send("B", at: 1) == "rs-022ab1ba804098e6cb293e6770eb3a95")
+    #expect(try send("A", at: 120) == "rs-d70d3259e4e1cb631c663cf4d73c4c04")
+  }
+
   @Test("the watch is bounded: 50 registrations a device, bodies for the newest 5, 8 KB each")
   func bounded() throws {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     let big = sdkBody(attributes: ["Note": String(repeating: "x", count: 20_000)])
     let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(big.utf8))
     for index in 0..<60 {
       _ = watch.record(
-        deviceID: "WATCH-1", payload: payload, body: Array(big.utf8), facts: RequestFacts(),
-        at: Instant(Double(index) * 61), status: 201, retryAfter: nil,
-        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+        ReceivedRegistration(
+          deviceID: "WATCH-1", payload: payload, body: Array(big.utf8), facts: RequestFacts(),
+          at: Instant(Double(index) * 61), status: 201, retryAfter: nil,
+          server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false })))
     }
     let device = try #require(watch.devices["WATCH-1"])
     #expect(device.registrations.count == DeviceWatch.timelineLimit)

@@ -79,9 +79,10 @@ struct WatchLimitsTests {
     #expect(tokens.allSatisfy { $0.hasPrefix("rs-") && $0.count == 3 + 32 })
     var fixed = DeviceWatch(makeToken: { "rs-fixed" })
     let token = fixed.record(
-      deviceID: "D", payload: nil, body: [], facts: RequestFacts(), at: .zero, status: 201,
-      retryAfter: nil,
-      server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+      ReceivedRegistration(
+        deviceID: "D", payload: nil, body: [], facts: RequestFacts(), at: .zero, status: 201,
+        retryAfter: nil,
+        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false })))
     #expect(token == "rs-fixed")
   }
 }

@@ -4,6 +4,7 @@ import Foundation
 import RegistrationCore
 import Session
 import SessionValues
+import TestSupport
 import Testing
 
 @testable import InspectorUI
@@ -72,16 +73,17 @@ struct HostileTextTests {
   ]
 
   static func model(_ ids: [String], selected: String?) throws -> InspectorModel {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     for (index, id) in ids.enumerated() {
       let body = #"{"deviceID":"DEVICE","etAppId":"app","platform":"iOS","tags":["ALL"]}"#
       var payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(body.utf8))
       payload.deviceID = id
       payload.subscriberKey = id
       _ = watch.record(
-        deviceID: id, payload: payload, body: Array(body.utf8), facts: RequestFacts(),
-        at: Instant(Double(index) * 100), status: 201, retryAfter: nil,
-        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+        ReceivedRegistration(
+          deviceID: id, payload: payload, body: Array(body.utf8), facts: RequestFacts(),
+          at: Instant(Double(index) * 100), status: 201, retryAfter: nil,
+          server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false })))
     }
     var model = receiverModel(watch, now: 5_000, receivingAt: "http://127.0.0.1:8080")
     if let selected { model.receiver.selectedDeviceID = selected }

@@ -1,5 +1,6 @@
 import Foundation
 import RegistrationCore
+import TestSupport
 import Testing
 
 @testable import EngagementCore
@@ -54,7 +55,7 @@ struct WhyViewTests {
 
   @Test("W before any device registered says what to do, not that an answer is coming")
   func noDeviceYet() {
-    var model = receiverModel(DeviceWatch(), now: 10)
+    var model = receiverModel(DeviceWatch(makeToken: seededTokens(1)), now: 10)
     #expect(Inspector.update(&model, .key(.character("W"))).isEmpty)
     let text = Inspector.view(model).text
     #expect(!text.contains("asking the server"), "\(text)")
@@ -63,7 +64,7 @@ struct WhyViewTests {
 
   @Test("W asks for the chosen device's fields, shows why, and asks again only when it moves")
   func toggles() throws {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
     var model = receiverModel(watch, now: 10)
     let asked = Inspector.update(&model, .key(.character("W")))
@@ -133,7 +134,7 @@ struct WhyViewTests {
 
   @Test("the Fields pane: a row a field under a cursor, Enter opens its story, Esc goes back")
   func fieldsPane() throws {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
     var model = receiverModel(watch, now: 10)
     _ = Inspector.update(&model, .key(.character("W")))
@@ -164,7 +165,7 @@ struct WhyViewTests {
 
   @Test("the cursor stops at both ends, and the list follows it down a short pane")
   func cursorFollowed() throws {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
     var model = receiverModel(watch, now: 10)
     _ = Inspector.update(&model, .key(.character("W")))
@@ -186,7 +187,7 @@ struct WhyViewTests {
 
   @Test("another device chosen: its fields are asked for at once, from its first field")
   func anotherDevice() throws {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
     try ReceiverViewTests.register(&watch, "TABLET", tags: ["ALL"], at: 2)
     var model = receiverModel(watch, now: 10)
@@ -208,7 +209,7 @@ struct WhyViewTests {
 
   @Test("Enter with no field shown: a hint, not an error; in a QA run it answers the ask")
   func enterElsewhere() throws {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
     var model = receiverModel(watch, now: 10)
     #expect(Inspector.update(&model, .key(.enter)).isEmpty)
@@ -221,7 +222,7 @@ struct WhyViewTests {
 
   @Test("a field's name and value from the app are shown escaped, never as terminal controls")
   func hostileField() throws {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
     var model = receiverModel(watch, now: 10)
     _ = Inspector.update(&model, .key(.character("W")))
@@ -244,7 +245,7 @@ struct WhyViewTests {
 
   @Test("a story shows each note once; a field gone from a later answer leaves no stale story")
   func notesAndReload() throws {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
     var model = receiverModel(watch, now: 10)
     _ = Inspector.update(&model, .key(.character("W")))
@@ -272,7 +273,7 @@ struct WhyViewTests {
 
   @Test("Enter with nothing to open says why; with a QA ask waiting, it answers the ask")
   func enterWithoutFields() throws {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
     var model = receiverModel(watch, now: 10)
     _ = Inspector.update(&model, .key(.character("W")))

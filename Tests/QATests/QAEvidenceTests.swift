@@ -26,11 +26,12 @@ struct QAEvidenceTests {
       let body = sdkBody(
         device: "D", platform: agent == iosAgent ? "iOS" : "Android", tags: send.tags)
       _ = watch.record(
-        deviceID: "D", payload: try? WireDecoding.payload(from: Data(body.utf8)).get(),
-        body: Array(body.utf8),
-        facts: RequestFacts(userAgent: agent, subscriberToken: send.token ? "TOKEN" : nil),
-        at: Instant(send.at), status: send.status, retryAfter: nil,
-        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+        ReceivedRegistration(
+          deviceID: "D", payload: try? WireDecoding.payload(from: Data(body.utf8)).get(),
+          body: Array(body.utf8),
+          facts: RequestFacts(userAgent: agent, subscriberToken: send.token ? "TOKEN" : nil),
+          at: Instant(send.at), status: send.status, retryAfter: nil,
+          server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false })))
     }
     return watch.devices["D"]!
   }

@@ -13,14 +13,15 @@ struct QAFailureDetailTests {
     var watch = DeviceWatch(makeToken: { "t" })
     for (at, tags, status) in bodies {
       _ = watch.record(
-        deviceID: "D",
-        payload: try? WireDecoding.payload(
-          from: Data(sdkBody(device: "D", tags: tags).utf8)
-        ).get(),
-        body: Array(sdkBody(device: "D", tags: tags).utf8),
-        facts: RequestFacts(userAgent: androidAgent), at: Instant(at), status: status,
-        retryAfter: nil,
-        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+        ReceivedRegistration(
+          deviceID: "D",
+          payload: try? WireDecoding.payload(
+            from: Data(sdkBody(device: "D", tags: tags).utf8)
+          ).get(),
+          body: Array(sdkBody(device: "D", tags: tags).utf8),
+          facts: RequestFacts(userAgent: androidAgent), at: Instant(at), status: status,
+          retryAfter: nil,
+          server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false })))
     }
     return watch.devices["D"]!
   }
@@ -91,10 +92,11 @@ struct QAFailureDetailTests {
     let refusedOnly = try #require(watch.devices["D"])
     #expect(QAJudge.decide(.registration, device: refusedOnly, since: 0, runStart: 0) == nil)
     _ = watch.record(
-      deviceID: "D", payload: try WireDecoding.payload(from: Data(body.utf8)).get(),
-      body: Array(body.utf8), facts: RequestFacts(userAgent: androidAgent), at: Instant(5),
-      status: 201, retryAfter: nil,
-      server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+      ReceivedRegistration(
+        deviceID: "D", payload: try WireDecoding.payload(from: Data(body.utf8)).get(),
+        body: Array(body.utf8), facts: RequestFacts(userAgent: androidAgent), at: Instant(5),
+        status: 201, retryAfter: nil,
+        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false })))
     let accepted = try #require(watch.devices["D"])
     #expect(
       QAJudge.decide(.registration, device: accepted, since: 0, runStart: 0)?.verdict == .pass)
@@ -109,10 +111,11 @@ struct QAFailureDetailTests {
     let body = sdkBody(device: "X").replacingOccurrences(
       of: #""deviceID":"X""#, with: #""deviceID":"<script>[x](http://e)`""#)
     _ = watch.record(
-      deviceID: id, payload: try WireDecoding.payload(from: Data(body.utf8)).get(),
-      body: Array(body.utf8), facts: RequestFacts(userAgent: androidAgent), at: Instant(5),
-      status: 201, retryAfter: nil,
-      server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+      ReceivedRegistration(
+        deviceID: id, payload: try WireDecoding.payload(from: Data(body.utf8)).get(),
+        body: Array(body.utf8), facts: RequestFacts(userAgent: androidAgent), at: Instant(5),
+        status: 201, retryAfter: nil,
+        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false })))
     let plan = try #require(BuiltInPlans.plan("first-registration"))
     let report = QAReport(
       plan: plan, results: [], startedAt: Instant(0), endedAt: Instant(1), device: watch.devices[id]

@@ -16,13 +16,15 @@ struct QAUpgradeTests {
         .replacingOccurrences(
           of: #""sdk_Version":"10.0.0""#, with: #""sdk_Version":"\#(version)""#)
       _ = watch.record(
-        deviceID: "U", payload: try? WireDecoding.payload(from: Data(text.utf8)).get(),
-        body: Array(text.utf8),
-        facts: RequestFacts(
-          userAgent:
-            "MarketingCloudSdk/\(version) (iOS 16.5; en_US; Apple/iPhone14,2) com.example.app/1.0"),
-        at: Instant(at), status: 201, retryAfter: nil,
-        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+        ReceivedRegistration(
+          deviceID: "U", payload: try? WireDecoding.payload(from: Data(text.utf8)).get(),
+          body: Array(text.utf8),
+          facts: RequestFacts(
+            userAgent:
+              "MarketingCloudSdk/\(version) (iOS 16.5; en_US; Apple/iPhone14,2) com.example.app/1.0"
+          ),
+          at: Instant(at), status: 201, retryAfter: nil,
+          server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false })))
     }
     return watch.devices["U"]!
   }

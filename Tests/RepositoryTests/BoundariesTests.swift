@@ -112,6 +112,19 @@ struct BoundariesTests {
     #expect(support.contains { $0.path.hasSuffix("/InMemoryTransport.swift") })
   }
 
+  /// The judging core is pure (#44): a subscriber token comes from the source the watch is
+  /// given (`DeviceWatch(makeToken:)`), a made-up key from a seeded generator, so the same
+  /// requests judge to the same state; the system's random source is the server's, at the edge.
+  @Test("EngagementCore draws nothing from the system's random source")
+  func coreDrawsNoRandomness() throws {
+    let drawn = try Regex(#"SystemRandomNumberGenerator|\bUUID\(\)|\.random\(|randomElement\("#)
+    for (path, lines) in try swiftFiles(under: "Sources/EngagementCore") {
+      for (index, line) in lines.enumerated() where line.firstMatch(of: drawn) != nil {
+        Issue.record("\(path):\(index + 1) draws from the system: \(line)")
+      }
+    }
+  }
+
   /// Public API #44 found dead (no caller, or tests only), removed. `RegistrationPayload
   /// .prettyBody` joins the list once RegistrationCore/Wire, edited meanwhile, lets it go.
   static let removed = ["findingsTotal", "isOrphaned", "appendEscaped", "encodedEntry"]

@@ -1,3 +1,6 @@
+import RegistrationCore
+import Synchronization
+
 /// What is wrong with a batch of subscriber tokens for a server to hand out, as sentences; empty
 /// when each is "rs-" and 32 lower-case hex digits, none repeats, and every digit place takes
 /// many values (no half of the 128 bits left at zero).
@@ -17,4 +20,15 @@ public func subscriberTokenProblems(_ tokens: [String]) -> [String] {
     if seen.count <= 8 { problems.append("digit place \(place) takes only \(seen.count) values") }
   }
   return problems
+}
+
+/// Subscriber tokens of the live server's form ("rs-" and 32 hex digits) from a seeded
+/// generator, for `DeviceWatch(makeToken:)`: the same seed hands out the same tokens in the
+/// same order, so a test can name them.
+public func seededTokens(_ seed: UInt64) -> @Sendable () -> String {
+  let random = Mutex(SplitMix64(seed: seed))
+  return {
+    var halves = random.withLock { ($0.next(), $0.next()) }
+    return withUnsafeBytes(of: &halves) { TokenText.hex(prefix: "rs-", $0) }
+  }
 }
