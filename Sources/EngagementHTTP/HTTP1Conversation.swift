@@ -97,9 +97,9 @@ final class HTTP1ConversationHandler: ChannelDuplexHandler, RemovableChannelHand
     }
     let (status, body) = Self.answer(parserError)
     var headers = HTTPHeaders()
-    headers.add(name: "Content-Type", value: "application/json")
-    headers.add(name: "Content-Length", value: String(body.count))
-    headers.add(name: "Connection", value: "close")
+    for field in FrontRules.answerFields(length: body.count, closes: true) {
+      headers.add(name: field.name, value: field.value)
+    }
     context.write(
       wrapOutboundOut(.head(HTTPResponseHead(version: .http1_1, status: status, headers: headers))),
       promise: nil)
