@@ -87,7 +87,7 @@ public final class RegistrationStore: Sendable {
         unscheduled.retry = retry
         return RegistrationState(
           record: try record.contactRecord(),
-          pending: try PendingChangeRow.order(Column("seq")).fetchAll(db).map {
+          pending: try PendingChangeRow.order(PendingChangeRow.Columns.seq).fetchAll(db).map {
             try $0.pendingChange()
           },
           scheduler: try SchedulerRow.fetchOne(db, key: 1)?.scheduler(retry: retry)
@@ -151,7 +151,8 @@ public final class RegistrationStore: Sendable {
   public func history(limit: Int = 100) throws(StoreError) -> [SendRecord] {
     do {
       return try database.read { db in
-        try SendHistoryRow.order(Column("id").desc).limit(limit).fetchAll(db).map(\.sendRecord)
+        try SendHistoryRow.order(SendHistoryRow.Columns.id.desc).limit(limit).fetchAll(db).map(
+          \.sendRecord)
       }
     } catch {
       throw .corrupt(path: location, detail: Self.describe(error))
