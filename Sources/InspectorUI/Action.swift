@@ -67,6 +67,8 @@ public enum Action: Hashable, Sendable {
   case qaNextStep
   /// A demo: its checks in words, or as the scenario's expressions.
   case toggleExpressions
+  /// The receiver with --tenant: the tenant's demographics read again now.
+  case refreshDemographics
   // Editors
   case confirm
   case cancel

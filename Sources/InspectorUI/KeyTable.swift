@@ -165,6 +165,10 @@ public enum KeyTable {
       help: "Fields: why each of the chosen device's fields did or did not arrive (or back)",
       screens: [.receiver]),
     KeyBinding(
+      keys: [.character("D")], action: .refreshDemographics, hint: nil,
+      help: "Demographics: read the tenant's again now (--tenant)", needs: .localServer,
+      screens: [.receiver]),
+    KeyBinding(
       keys: [.character("Q")], action: .qaChecklist, hint: nil,
       help: "QA: show or hide the plan's checklist", needs: .qaRun, screens: [.receiver]),
     // Enter is looked up here first: with no field shown it goes on after a QA ask, so the

@@ -48,6 +48,8 @@ public enum InspectorEffect: Sendable, Hashable {
   case demoProceed
   case setRate(Double)
   case jumpToNextDeadline
+  /// `D`: ask the tenant for its demographics again (`--tenant`).
+  case refreshDemographics
   case cycleTheme
   /// Compute the default fleet for the Fleet view.
   case runFleet
@@ -263,6 +265,7 @@ public enum Inspector {
     case .toggleExpressions: toggleExpressions(&model)
     case .fieldsToggle: return fieldsKey(&model)
     case .openField: return openField(&model)
+    case .refreshDemographics: return [.refreshDemographics]
     case .confirm, .cancel, .add, .remove, .nextField: break
     }
     return []

@@ -175,6 +175,8 @@ final class App {
         if dispatch(.rateSet(rate, accepted: session.setRate(rate))) { return true }
       case .jumpToNextDeadline:
         work.submit(.jumpToNextDeadline)
+      case .refreshDemographics:
+        work.submit(.refreshDemographics)
       case .loadFields(let deviceID):
         work.submit(.fields(deviceID: deviceID))
       case .runFleet:

@@ -79,7 +79,7 @@ struct RegScope: AsyncParsableCommand {
   @OptionGroup(title: "With --receive: the app it accepts (or --config)")
   var app: AppCredentials
 
-  @OptionGroup(title: "With --receive: the tenant's demographics")
+  @OptionGroup(title: "With --receive: the tenant's demographics (D reads them again)")
   var tenant: TenantOption
 
   @Option(

@@ -157,7 +157,7 @@ extension RegScope {
     return OpenedJob(
       // Where to point the app first: a narrow header cuts the end, not the address (the
       // demo app's id and token are whole in the empty device list).
-      session: session, title: "\(session.destination)\(relay) · \(shownApp)\(demographics ?? "")",
+      session: session, title: "\(session.destination)\(relay)\(demographics ?? "") · \(shownApp)",
       warnings: (receiver.exposureWarning.map { [$0] } ?? []) + app.warnings
         + (table?.warnings ?? []),
       hasLocalServer: true,

@@ -13,6 +13,8 @@ final class SessionWork: Sendable {
     case commands([Command])
     case jumpToNextDeadline
     case fields(deviceID: String)
+    /// `D`: the tenant's demographics read again.
+    case refreshDemographics
     /// The Fleet view's fleet: these plans on one population, played from `startedAt`.
     case fleet([FleetPlan], startedAt: Instant)
   }
@@ -37,6 +39,10 @@ final class SessionWork: Sendable {
             report(.message(.jumped(to: await session.jumpToNextDeadline())))
           case .fields(let deviceID):
             report(.message(.fields(await session.fields(of: deviceID), deviceID: deviceID)))
+          case .refreshDemographics:
+            if let notice = await TenantKey.refresh(session) {
+              report(.message(.notice(notice, isError: true)))
+            }
           case .fleet(let plans, let startedAt):
             beside.addTask { await Self.fleet(plans, startedAt: startedAt, report: report) }
           }
