@@ -1,3 +1,4 @@
+import EngagementServer
 import Fleet
 import InspectorUI
 import RegistrationCore
@@ -22,7 +23,11 @@ final class SessionWork: Sendable {
   private let jobs: AsyncStream<Job>.Continuation
   private let worker: Task<Void, Never>
 
-  init(session: any Session, report: @escaping @Sendable (Wake) -> Void) {
+  /// `server` is the receiver's own, for `D` (`--tenant`); nil for every other session.
+  init(
+    session: any Session, server: LocalEngagementServer? = nil,
+    report: @escaping @Sendable (Wake) -> Void
+  ) {
     let (stream, jobs) = AsyncStream.makeStream(of: Job.self)
     self.jobs = jobs
     worker = Task {
@@ -40,7 +45,7 @@ final class SessionWork: Sendable {
           case .fields(let deviceID):
             report(.message(.fields(await session.fields(of: deviceID), deviceID: deviceID)))
           case .refreshDemographics:
-            if let notice = await TenantKey.refresh(session) {
+            if let notice = await TenantKey.refresh(server) {
               report(.message(.notice(notice, isError: true)))
             }
           case .fleet(let plans, let startedAt):
