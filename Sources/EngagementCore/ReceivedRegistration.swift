@@ -39,20 +39,3 @@ public struct ReceivedRegistration {
     self.local = local
   }
 }
-
-extension DeviceWatch {
-  /// The old spelling, kept only while the server's calls (in files other changes are
-  /// editing) reach a commit in the new one; nothing in the working tree calls it.
-  @available(*, deprecated, renamed: "record(_:)")
-  public mutating func record(
-    deviceID: String, payload: RegistrationPayload?, body: [UInt8], facts: RequestFacts,
-    at now: Instant, status: Int?, retryAfter: RetryAfter.Value?, server: ServerFacts,
-    issuedToken: String? = nil, refusal: Refusal? = nil, local: Bool = false
-  ) -> String {
-    record(
-      ReceivedRegistration(
-        deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
-        retryAfter: retryAfter, server: server, issuedToken: issuedToken, refusal: refusal,
-        local: local))
-  }
-}

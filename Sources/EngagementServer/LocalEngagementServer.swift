@@ -90,10 +90,11 @@ public actor LocalEngagementServer {
       self.changes.send(.schedule)
     }
     _ = watch.record(
-      deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
-      retryAfter: retryAfter, server: core.judgeFacts(excluding: deviceID),
-      issuedToken: issuedToken,
-      local: local)
+      ReceivedRegistration(
+        deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
+        retryAfter: retryAfter, server: core.judgeFacts(excluding: deviceID),
+        issuedToken: issuedToken,
+        local: local))
     announceFindings(of: deviceID, at: now)
     watched()
   }

@@ -4,6 +4,7 @@ import Foundation
 import RegistrationCore
 import Session
 import SessionValues
+import TestSupport
 import Testing
 
 @testable import InspectorUI
@@ -38,15 +39,16 @@ struct ReceiverViewTests {
     let text = body(device, tags: tags)
     let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(text.utf8))
     _ = watch.record(
-      deviceID: device, payload: payload, body: Array(text.utf8), facts: RequestFacts(),
-      at: Instant(at), status: 201, retryAfter: nil,
-      server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+      ReceivedRegistration(
+        deviceID: device, payload: payload, body: Array(text.utf8), facts: RequestFacts(),
+        at: Instant(at), status: 201, retryAfter: nil,
+        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false })))
   }
 
   /// Two devices: an iOS app that kept to the rules, and a client whose User-Agent is not a
   /// shipped SDK's (so held to the documented contract) that retried at once after a 503.
   static func model() throws -> InspectorModel {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     let ios = "MarketingCloudSdk/10.0.0 (iOS 17.5; en_US; Apple/iPhone15,2) com.example.app/1.0.0"
     let steps: [(String, Double, [String], Int, String)] = [
       ("GOOD", 0, ["a"], 201, ios), ("GOOD", 61, ["a", "b"], 201, ios),
@@ -56,17 +58,18 @@ struct ReceiverViewTests {
       let text = body(device, tags: tags)
       let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(text.utf8))
       _ = watch.record(
-        deviceID: device, payload: payload, body: Array(text.utf8),
-        facts: RequestFacts(userAgent: userAgent), at: Instant(at), status: status,
-        retryAfter: nil,
-        server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false }))
+        ReceivedRegistration(
+          deviceID: device, payload: payload, body: Array(text.utf8),
+          facts: RequestFacts(userAgent: userAgent), at: Instant(at), status: status,
+          retryAfter: nil,
+          server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false })))
     }
     return receiverModel(watch, now: 110)
   }
 
   @Test("first contact: a refused app is listed with the reason and the fix; --any-app says so")
   func refused() throws {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     let body = Self.body("PIXEL-8", tags: ["ALL"])
     let payload = try JSONDecoder().decode(RegistrationPayload.self, from: Data(body.utf8))
     let facts = RequestFacts(
@@ -97,7 +100,7 @@ struct ReceiverViewTests {
 
   @Test("the device list scrolls with the selection; the marker stays on screen, with where it is")
   func scrolls() throws {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     for index in 0..<40 {
       try Self.register(&watch, "dev-\(index)", tags: ["ALL"], at: Double(index))
     }
@@ -115,7 +118,7 @@ struct ReceiverViewTests {
 
   @Test("the device shown stays chosen, by id, when a registration re-sorts the list under it")
   func selectionFollowsTheDevice() throws {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     for (index, id) in ["dev-a", "dev-b", "dev-c"].enumerated() {
       try Self.register(&watch, id, tags: ["ALL"], at: Double(index))
     }
@@ -146,7 +149,7 @@ struct ReceiverViewTests {
 
   @Test("a long timeline and many findings say where they are; Page Up goes back through them")
   func timelineScrolls() throws {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     for index in 0..<30 {
       try Self.register(&watch, "HAMMER", tags: ["t\(index)"], at: Double(index))
     }
@@ -167,7 +170,7 @@ struct ReceiverViewTests {
   @Test(
     "every receiver pane takes focus (Tab, Shift-Tab, 1-4) and scrolls; g and G choose a device")
   func panesTakeFocus() throws {
-    var watch = DeviceWatch()
+    var watch = DeviceWatch(makeToken: seededTokens(1))
     for index in 0..<30 {
       try Self.register(&watch, "HAMMER", tags: ["t\(index)"], at: Double(index))
     }

@@ -92,12 +92,13 @@ public struct CaptureJudge: Sendable {
     }
     let book = contacts
     _ = watch.record(
-      deviceID: deviceID, payload: payload, body: exchange.requestBody, facts: exchange.facts,
-      at: exchange.startedAt, status: exchange.status, retryAfter: retryAfter,
-      server: ServerFacts(
-        definedAttributes: definedAttributes, demographicsSet: demographicsSet,
-        contactStillHasOtherDevices: { book.hasOtherDevices($0, than: deviceID) }),
-      issuedToken: exchange.responseHeader("X-Subscriber-Token"))
+      ReceivedRegistration(
+        deviceID: deviceID, payload: payload, body: exchange.requestBody, facts: exchange.facts,
+        at: exchange.startedAt, status: exchange.status, retryAfter: retryAfter,
+        server: ServerFacts(
+          definedAttributes: definedAttributes, demographicsSet: demographicsSet,
+          contactStillHasOtherDevices: { book.hasOtherDevices($0, than: deviceID) }),
+        issuedToken: exchange.responseHeader("X-Subscriber-Token")))
     if let status = exchange.status, RetryPolicy.isSuccess(status: status) {
       contacts.accept(payload, deviceID: deviceID)
       replay?.add(payload, body: exchange.requestBody, at: exchange.startedAt)
