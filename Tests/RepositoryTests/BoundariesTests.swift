@@ -125,9 +125,10 @@ struct BoundariesTests {
     }
   }
 
-  /// Public API #44 found dead (no caller, or tests only), removed. `RegistrationPayload
-  /// .prettyBody` joins the list once RegistrationCore/Wire, edited meanwhile, lets it go.
-  static let removed = ["findingsTotal", "isOrphaned", "appendEscaped", "encodedEntry"]
+  /// Public API #44 found dead (no caller, or tests only), removed.
+  static let removed = [
+    "findingsTotal", "isOrphaned", "appendEscaped", "encodedEntry", "prettyBody",
+  ]
 
   @Test("the dead public API #44 removed stays removed", arguments: BoundariesTests.removed)
   func deadSymbolGone(_ symbol: String) throws {

@@ -151,14 +151,6 @@ public struct RegistrationPayload: Hashable, Sendable, Codable {
 
   /// The canonical body as bytes, without the copy into `Data`.
   public func encodedBytes() -> [UInt8] { CanonicalBody.encode(self) }
-
-  /// Human-readable JSON for the inspector and the SDK-state dump.
-  public func prettyBody() -> String {
-    let encoder = JSONEncoder()
-    encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-    let data = (try? encoder.encode(self)) ?? Data()
-    return String(decoding: data, as: UTF8.self)
-  }
 }
 
 /// A body's fingerprint, so "identical to the last one the server acknowledged" (R3.4) can be
