@@ -251,7 +251,9 @@ final class InteractiveProcess: @unchecked Sendable {
     _ = Watchdog(process: process, seconds: 60)
   }
 
-  func send(_ text: String) { input.fileHandleForWriting.write(Data(text.utf8)) }
+  /// Writes to the child's input. A child that has gone (its input closed) is not a crash of
+  /// the test run: the write is dropped, and the next `readLine` finds the output ended.
+  func send(_ text: String) { try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8)) }
 
   var processIdentifier: Int32 { process.processIdentifier }
 
