@@ -121,43 +121,4 @@ struct MainLoopTests {
     await work.finish()
     await session.stop()
   }
-
-  @Test(
-    "a command asked while a fleet computes is not held behind it", .timeLimit(.minutes(1)))
-  func commandBesideFleet() async throws {
-    let session = try await DeviceSession.start(SessionSetup())
-    let (work, wakes, _) = Self.streamedWork(session)
-    // Minutes of work on every core.
-    var plans = FleetShow.defaultPlans()
-    for index in plans.indices { plans[index].devices = 1_000_000 }
-    work.submit(.fleet(plans, startedAt: .zero))
-    work.submit(.commands([.launch]))
-    var before: [Wake] = []
-    for await wake in wakes {
-      if case .message(.commandsFinished) = wake { break }
-      before.append(wake)
-    }
-    #expect(Self.fleets(before).count == 0, "the fleet came back before the command")
-    await work.finish()
-    await session.stop()
-  }
-
-  @Test(
-    "quitting cancels a fleet still computing: at once, it reports nothing, outlives nothing",
-    .timeLimit(.minutes(1)))
-  func fleetCancelledOnFinish() async throws {
-    let session = try await DeviceSession.start(SessionSetup())
-    let (work, wakes, posted) = Self.streamedWork(session)
-    // Minutes of work uncancelled: quitting does not wait for it.
-    var plans = FleetShow.defaultPlans()
-    for index in plans.indices { plans[index].devices = 1_000_000 }
-    work.submit(.fleet(plans, startedAt: .zero))
-    await work.finish()
-    // finish() returns once the fleet's task has ended: nothing can be posted after it.
-    posted.finish()
-    var taken: [Wake] = []
-    for await wake in wakes { taken.append(wake) }
-    #expect(Self.fleets(taken).count == 0)
-    await session.stop()
-  }
 }
