@@ -115,7 +115,9 @@ struct FastPathLifecycleTests {
     let (answers, torn) = Self.split(text)
     #expect(closed, "the server closed the connection")
     #expect(torn.isEmpty, "no torn answer: \(String(decoding: torn.prefix(200), as: UTF8.self))")
-    #expect(!answers.isEmpty && answers.count < count)
+    // How many go out before the stop lands is the scheduler's: often some, sometimes all 40.
+    // What is held is that each that went is whole and its own request's.
+    #expect(!answers.isEmpty && answers.count <= count)
     let tokens = rig.tokens()
     for (index, answer) in answers.enumerated() {
       #expect(answer.statusLine == "HTTP/1.1 201 Created")

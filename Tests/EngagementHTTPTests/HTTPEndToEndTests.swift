@@ -302,7 +302,7 @@ struct HTTPEndToEndTests {
         "/api/contacts", "/api/demographics", "/api/devices", "/api/devices/{deviceID}/explain",
         "/api/devices/{deviceID}/fields", "/api/devices/{deviceID}/har",
         "/api/devices/{deviceID}/registrations", "/api/faults", "/api/registrations", "/api/stats",
-        "/device/v1/event/analytic", "/device/v1/location/{appId}/fence",
+        "/api/tenant/refresh", "/device/v1/event/analytic", "/device/v1/location/{appId}/fence",
         "/device/v1/location/{appId}/proximity", "/device/v1/registration",
         "/device/v1/{appId}/message", "/device/v1/{appId}/sync/{deviceId}",
         "/devicestatistics/v1/analytic", "/devicestatistics/v1/event", "/openapi.json",

@@ -34,7 +34,10 @@ struct ReceiverSnapshotTests {
     }
     var torn: [String] = []
     var snapshots = 0
-    while true {
+    // Bounded, and a turn for the senders between two snapshots: an unbounded loop of actor
+    // calls kept a cooperative thread of the whole parallel test run busy.
+    while snapshots < 400 {
+      await Task.yield()
       let finished = await server.stats().received == senders * each
       guard case .receiver(let view) = await receiver.snapshot() else {
         Issue.record("a receiver pushes a receiver snapshot")
