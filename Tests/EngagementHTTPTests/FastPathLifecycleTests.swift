@@ -151,8 +151,9 @@ struct FastPathLifecycleTests {
       #expect(closed && torn.isEmpty, "fast path: \(fast)")
       #expect(
         received.map(\.statusLine) == ["HTTP/1.1 201 Created", expected], "fast path: \(fast)")
-      // The fast path took the head before the fault, and answered it.
-      #expect(rig.front.fastPathAnswers == (fast ? 2 : 0))
+      // The fast path answered FM-0; FM-1 too when its head was read before the fault came
+      // (the scheduler's, no hook), else it handed it on: the answer is the same either way.
+      #expect(fast ? (1...2).contains(rig.front.fastPathAnswers) : rig.front.fastPathAnswers == 0)
       answers.append(received)
       await rig.front.stop()
     }
@@ -201,8 +202,14 @@ struct FastPathLifecycleTests {
     let (text, closed) = try await offThePool { reading.receiveUntilClosed() }
     let (answers, torn) = Self.split(text)
     #expect(closed && torn.isEmpty)
-    #expect(answers.map(\.statusLine) == ["HTTP/1.1 201 Created", "HTTP/1.1 201 Created"])
-    #expect(await rig.server.watchedDevice("Q-3") != nil)
+    // Whether Q-3's head was read before the stop reached the connection is the scheduler's
+    // (no hook tells the test): read, it is answered whole and kept; not yet read, the
+    // connection counts as idle and closes after Q-2's answer. Never a torn or lost answer.
+    let statuses = answers.map(\.statusLine)
+    #expect(
+      statuses == ["HTTP/1.1 201 Created", "HTTP/1.1 201 Created"]
+        || statuses == ["HTTP/1.1 201 Created"])
+    if statuses.count == 2 { #expect(await rig.server.watchedDevice("Q-3") != nil) }
     await stopping.value
   }
 }
