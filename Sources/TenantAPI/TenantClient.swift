@@ -16,6 +16,8 @@ public actor TenantClient {
 
   /// The longest a 429's Retry-After is waited; past it the throttle is said instead.
   public static let longestWait: Double = 30
+  /// The longest a token is kept, whatever its `expires_in` says.
+  public static let longestTokenLife: Double = 86_400
   /// How many 429s in a row one request waits out.
   static let throttleRetries = 2
 
@@ -132,8 +134,11 @@ public actor TenantClient {
     }
     // Renewed a quarter of its life early, at most five minutes (Salesforce's advice): a
     // request never starts with a token about to lapse.
-    let margin = min(300, expires / 4)
-    return Token(value: value, rest: rest, renewAt: sent + .seconds(expires - margin))
+    // A life past a day (a tenant answering 1e30) is taken as a day: Salesforce's are about
+    // 20 minutes, and a larger one would trap the instant's arithmetic.
+    let life = min(expires, Self.longestTokenLife)
+    let margin = min(300, life / 4)
+    return Token(value: value, rest: rest, renewAt: sent + .seconds(life - margin))
   }
 
   private func send(_ request: HTTPClientRequest, what: String, uri: String)

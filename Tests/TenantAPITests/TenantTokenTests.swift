@@ -52,4 +52,21 @@ struct TenantTokenTests {
     #expect(tenant.restCalls.first?.authorization == "Bearer token-1")
     #expect(tenant.restCalls.dropFirst().allSatisfy { $0.authorization == "Bearer token-2" })
   }
+
+  @Test("an expires_in past any clock (1e30, 99999999999999999999): kept a day, no trap")
+  func hugeLife() async throws {
+    for life in ["1e30", "99999999999999999999"] {
+      let tenant = try StandInTenant(.tokenLife(life))
+      defer { tenant.stop() }
+      let offset = Offset()
+      let client = try Self.client(tenant, offset: offset)
+      _ = try await client.demographics()
+      offset.set(.seconds(86_400 - 301))
+      _ = try await client.demographics()
+      #expect(tenant.tokensIssued == 1, "\(life)")
+      offset.set(.seconds(86_400))
+      _ = try await client.demographics()
+      #expect(tenant.tokensIssued == 2, "\(life): renewed within a day")
+    }
+  }
 }

@@ -17,6 +17,8 @@ public final class StandInTenant: Sendable {
     case expireFirstToken
     /// Tokens that expire at once: every REST call needs a new one.
     case shortLivedTokens
+    /// Tokens whose `expires_in` is this JSON number, as written (`1e30`).
+    case tokenLife(String)
     /// The definitions come back with `items` that is not an array.
     case malformed
     /// The definitions take this many seconds to come.
@@ -149,8 +151,12 @@ public final class StandInTenant: Sendable {
       body["client_id"] as? String == clientID, body["client_secret"] as? String == secret
     else { return .answer("401 Unauthorized", body: refused) }
     state.issued += 1
-    let expires: Int
-    if case .shortLivedTokens = behaviour { expires = 0 } else { expires = 1079 }
+    let expires: String
+    switch behaviour {
+    case .shortLivedTokens: expires = "0"
+    case .tokenLife(let text): expires = text
+    default: expires = "1079"
+    }
     return .answer(
       "200 OK",
       body: """
