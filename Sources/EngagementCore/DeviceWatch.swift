@@ -45,6 +45,10 @@ public struct DeviceWatch: Sendable {
     public var otherRoutes: [String: Int] = [:]
     /// The newest Mobile App Messaging calls, oldest first (`timelineLimit`).
     public var mobileAppMessaging: [MobileAppMessagingEvent] = []
+    /// The tenant's answers to "did it arrive?", oldest first (`readBacksKept`).
+    public var readBacks: [ReadBack] = []
+    /// When the tenant is next asked about this device, nil when no lookup waits.
+    public internal(set) var readBackDue: Instant?
     /// Requests the server refused (S1), and the newest refusal with its fix.
     public var refusedCount = 0
     /// Refusals for a wrong token or app id counted in the findings since the last request

@@ -15,11 +15,14 @@ public enum ServerEvent: Hashable, Sendable {
     registrationID: Int, deviceID: String, contactKey: String, madeUp: Bool)
   case rejected(registrationID: Int, deviceID: String, reason: String)
   case orphaned(contactKey: String, madeUp: Bool, reason: String)
+  /// The tenant asked what it holds for a relayed device, once the window had passed
+  /// (`ReadBack.summary`, already escaped).
+  case readBack(deviceID: String, summary: String, allHeld: Bool)
 
   public var kind: EventKind {
     switch self {
     case .received, .refused, .faulted, .adopted, .finding: .serverReceived
-    case .processed, .rejected: .serverProcessed
+    case .processed, .rejected, .readBack: .serverProcessed
     case .orphaned: .orphaned
     }
   }

@@ -28,6 +28,7 @@ extension LocalEngagementServer {
     var stories = DeviceFieldStories.build(
       deviceID: deviceID, registrations: inputs.registrations, facts: inputs.facts)
     stories.judgement = inputs.watched.map(DeviceJudgement.init)
+    stories.attach(inputs.watched?.readBacks.last)
     return stories
   }
 

@@ -37,6 +37,9 @@ public actor LocalEngagementServer {
   public nonisolated let entered = Atomic<Int>(0)
   /// Reads the tenant's demographics again (`--tenant`), set by the tool that started it.
   public nonisolated let demographicsRefresh = Mutex<DemographicsRefresher?>(nil)
+  /// Relayed devices waiting to be looked up in the tenant (`--tenant` with `--upstream`);
+  /// nil when nothing reads back (`LocalEngagementServer+ReadBack`).
+  var readBacks: ReadBackQueue?
 
   /// Loads what `store` holds; settings given here override the stored demographics only when
   /// `settings.definedAttributes` is set.
@@ -89,12 +92,15 @@ public actor LocalEngagementServer {
       commit(changes, at: now)
       self.changes.send(.schedule)
     }
+    // Only the tenant's own 2xx is worth asking it about; the relay's answers never are.
+    let readBackDue = readBackDue(deviceID, status: local ? nil : status, at: now)
     _ = watch.record(
       ReceivedRegistration(
         deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
         retryAfter: retryAfter, server: core.judgeFacts(excluding: deviceID),
         issuedToken: issuedToken,
         local: local))
+    if let readBackDue { watch.markReadBackDue(readBackDue, of: deviceID) }
     announceFindings(of: deviceID, at: now)
     watched()
   }

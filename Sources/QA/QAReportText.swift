@@ -45,6 +45,7 @@ public enum QAReportText {
       ]
       lines += result.evidence.map { "    " + $0 }
     }
+    lines += tenantLines(report)
     if let device = report.device {
       lines += ["", "## Timeline", ""]
       // Each registration with its findings' messages and, for a violation or a warning,
@@ -115,6 +116,9 @@ public enum QAReportText {
       var device: WatchViews.Client?
       var deviceID: String?
       var steps: [Step]
+      /// The tenant's answers to "did it arrive?" during the run, and when the next was due.
+      var readBacks: [ReadBack]?
+      var readBackDue: Double?
     }
     let run = Run(
       plan: report.plan.name, passed: report.passed, interrupted: report.interrupted,
@@ -128,7 +132,9 @@ public enum QAReportText {
           number: $0.step.number, step: $0.step.summary, verdict: $0.verdict.rawValue,
           deviceID: $0.deviceID, startedAt: $0.startedAt.seconds, endedAt: $0.endedAt.seconds,
           evidence: $0.evidence)
-      })
+      },
+      readBacks: report.device.flatMap { $0.readBacks.isEmpty ? nil : $0.readBacks },
+      readBackDue: report.device?.readBackDue?.seconds)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     return String(decoding: (try? encoder.encode(run)) ?? Data("{}".utf8), as: UTF8.self)

@@ -150,6 +150,11 @@ extension RunEvent {
       line.add("contactKey", contactKey)
       line.add("madeUp", madeUp)
       line.add("reason", reason)
+    case .readBack(let deviceID, let summary, let allHeld):
+      line.add("deviceID", deviceID)
+      line.add("result", "readBack")
+      line.add("allHeld", allHeld)
+      line.add("summary", summary)
     }
   }
 }

@@ -72,6 +72,8 @@ extension RunEvent {
         text = "server: #\(id) rejected in processing: \(reason)"
       case .orphaned(let contactKey, let madeUp, let reason):
         text = "server: contact \(contactKey)\(madeUp ? " (made up)" : "") is orphaned: \(reason)"
+      case .readBack(let deviceID, let summary, _):
+        text = "\(deviceID): \(summary)"
       }
     }
     return TerminalText.escaped(text)

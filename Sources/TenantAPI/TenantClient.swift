@@ -42,6 +42,11 @@ public actor TenantClient {
   /// The documented REST route's answer body, with the bearer token: a 401 renews the token
   /// once and retries (it may have expired early); a 429 is waited out as it asks.
   func get(_ path: String, what: String) async throws(TenantFailure) -> [UInt8] {
+    try await rest(path, body: nil, what: what)
+  }
+
+  /// `get`, or a POST of `body` (JSON) when one is given.
+  func rest(_ path: String, body: [UInt8]?, what: String) async throws(TenantFailure) -> [UInt8] {
     var renewed = false
     var throttles = 0
     while true {
@@ -49,6 +54,11 @@ public actor TenantClient {
       var request = HTTPClientRequest(url: token.rest + path)
       request.headers.add(name: "Authorization", value: "Bearer \(token.value)")
       request.headers.add(name: "Accept", value: "application/json")
+      if let body {
+        request.method = .POST
+        request.headers.add(name: "Content-Type", value: "application/json")
+        request.body = .bytes(ByteBuffer(bytes: body))
+      }
       let answer = try await send(request, what: what, uri: token.rest)
       switch answer.status {
       case 200..<300: return answer.body

@@ -19,11 +19,22 @@ public struct TenantOption: ParsableArguments {
   @Option(help: "Seconds each request to the tenant may take, its whole answer included.")
   public var tenantTimeout: Double = 20
 
+  @Option(
+    help: ArgumentHelp(
+      "With --upstream: seconds after the tenant's 2xx before RegScope asks it whether the registration arrived.",
+      discussion:
+        "The tenant's processing takes 5 to 15 minutes; asked sooner, a registration on its way reads as not arrived.",
+      valueName: "seconds"))
+  public var readBackAfter: Double = ReadBackQueue.defaultWindow
+
   public init() {}
 
   public func validate() throws {
     guard tenantTimeout > 0, tenantTimeout <= 600 else {
       throw ValidationError("--tenant-timeout must be more than 0 and at most 600 seconds")
+    }
+    guard readBackAfter >= 1, readBackAfter <= 86_400 else {
+      throw ValidationError("--read-back-after must be from 1 to 86400 seconds (a day)")
     }
   }
 
@@ -61,7 +72,8 @@ public struct TenantOption: ParsableArguments {
     } catch {
       throw ValidationError("--tenant: \(error)")
     }
-    let table = TenantTable(client: client, demographics: found, warnings: warnings)
+    let table = TenantTable(
+      client: client, demographics: found, warnings: warnings, readBackAfter: readBackAfter)
     say(table.described)
     return table
   }
@@ -73,6 +85,8 @@ public struct TenantTable: Sendable {
   public let demographics: TenantDemographics
   /// What was said of the file at start (a file others can read), for a screen to say again.
   public let warnings: [String]
+  /// Seconds after a relayed registration's 2xx before the tenant is asked what it holds.
+  public var readBackAfter: Double = ReadBackQueue.defaultWindow
 
   /// The table processing and the judge use: the names, and the set they came from.
   public var names: Set<String> { Set(demographics.attributes) }
@@ -95,9 +109,14 @@ public struct TenantTable: Sendable {
   /// Keeps the receiver's table current: every 15 minutes on the server's clock and on
   /// `POST /api/tenant/refresh` (and whatever else calls `server.refreshDemographics()`),
   /// each outcome told in a line. Cancel the task when the receiver stops.
+  ///
+  /// `relayed` (`--upstream`): each device the tenant answered 2xx is also looked up once
+  /// `readBackAfter` has passed, and what it holds compared with what the app sent
+  /// (`LocalEngagementServer+ReadBack`), each outcome said as the server's event.
   public func keepFresh(
-    _ server: LocalEngagementServer, told: @escaping @Sendable (DemographicsRefresh.Outcome) -> Void
-  ) -> Task<Void, Never> {
+    _ server: LocalEngagementServer, relayed: Bool = false,
+    told: @escaping @Sendable (DemographicsRefresh.Outcome) -> Void
+  ) async -> Task<Void, Never> {
     let refresh = DemographicsRefresh(
       client: client, current: demographics, clock: server.clock,
       apply: { fresh in try? await server.defineAttributes(Set(fresh.attributes)) }, told: told)
@@ -110,7 +129,47 @@ public struct TenantTable: Sendable {
           removed: outcome.removed, problem: outcome.failure.map { "\($0)" })
       }
     }
-    return Task { await refresh.run() }
+    guard relayed else { return Task { await refresh.run() } }
+    await server.startReadBacks(window: readBackAfter)
+    let lookup = pushAddressLookup
+    return Task {
+      await withDiscardingTaskGroup { group in
+        group.addTask { await refresh.run() }
+        group.addTask { await server.runReadBacks(lookup: lookup) }
+      }
+    }
+  }
+
+  /// What is said at start when the receiver relays: when the tenant is asked, how often.
+  public var readBackDescribed: String {
+    "asking the tenant whether each relayed registration arrived \(DurationText.describe(readBackAfter)) after its 2xx (--read-back-after; at most \(ReadBackQueue.perMinute) lookups a minute, a 429's Retry-After honoured)"
+  }
+
+  /// The device's push address under the contact key, as the address search answers it.
+  var pushAddressLookup: PushAddressLookup {
+    let client = self.client
+    return { contactKey, deviceID in
+      do throws(TenantFailure) {
+        let found = try await client.addresses(contactKey: contactKey)
+        let push = found.filter {
+          ($0.isPush || $0.addressTypeID == nil) && ($0.contactKey.map { $0 == contactKey } ?? true)
+        }
+        let mine = push.first { $0.addressKey?.lowercased() == deviceID.lowercased() }
+        return .held(
+          TenantHolding(
+            contactKey: contactKey,
+            address: mine.map {
+              TenantHolding.Address(
+                status: $0.status, modifiedDate: $0.modifiedDate, values: $0.values)
+            },
+            otherPushAddresses: push.count - (mine == nil ? 0 : 1)))
+      } catch {
+        if case .throttled(_, _, let after) = error {
+          return .throttled(retryAfter: after, why: "\(error)")
+        }
+        return .failed("\(error)")
+      }
+    }
   }
 }
 

@@ -100,7 +100,10 @@ struct QA: AsyncParsableCommand {
     }
     table?.apply(to: &app.settings)
     let session = try await openReceiver(app)
-    let refresh = table?.keepFresh(session.server) { Output.line($0.described) }
+    let refresh = await table?.keepFresh(session.server, relayed: receiver.upstream != nil) {
+      Output.line($0.described)
+    }
+    if let table, receiver.upstream != nil { Output.line(table.readBackDescribed) }
     Output.line(
       "regctl qa: \(loaded.name), \(loaded.steps.count) steps; point the app at \(session.url)")
     Output.line(app.described)

@@ -84,7 +84,8 @@ struct Serve: AsyncParsableCommand {
     } catch {
       throw ValidationError("\(error)")
     }
-    let refresh = table?.keepFresh(session.server) { outcome in
+    let refresh = await table?.keepFresh(session.server, relayed: receiver.upstream != nil) {
+      outcome in
       if !quiet || outcome.failure != nil { Output.line(outcome.described) }
     }
     Output.line("listening on \(session.url)")
@@ -95,6 +96,7 @@ struct Serve: AsyncParsableCommand {
         Output.line(
           "relaying device requests to \(HTTPNetwork.relayShown(upstream)); faults injected here answer first"
         )
+        if let table { Output.line(table.readBackDescribed) }
       }
       if let warning = receiver.exposureWarning { Output.line("warning: \(warning)") }
       for warning in app.warnings { Output.line("warning: \(warning)") }

@@ -241,8 +241,8 @@ extension RegScope {
     guard let demo = opened.demo else {
       _ = try? await opened.session.execute(.launch)
       // A receiver with --tenant: its demographics kept current, each refresh said.
-      guard let table = opened.tenant, let receiver = opened.receiver else { return nil }
-      return table.keepFresh(receiver.server) {
+      guard let table = opened.tenant, let session = opened.receiver else { return nil }
+      return await table.keepFresh(session.server, relayed: receiver.upstream != nil) {
         wake(.message(.notice($0.described, isError: $0.failure != nil)))
       }
     }

@@ -3,7 +3,8 @@ import Synchronization
 
 /// A stand-in Marketing Cloud tenant on loopback, written from the documented requests and
 /// answers (docs/tenant.md cites the pages): `POST /v2/token` with client credentials, and
-/// `GET /contacts/v1/attributeSetDefinitions` in pages behind the bearer token. Each
+/// `GET /contacts/v1/attributeSetDefinitions` in pages behind the bearer token, the device
+/// registration route and the address search (`StandInDevices`). Each
 /// `Behaviour` is one documented failure. It is not a live tenant: it answers what the
 /// documentation says, no more.
 public final class StandInTenant: Sendable {
@@ -27,6 +28,24 @@ public final class StandInTenant: Sendable {
     case noScope
     /// No MobilePush Demographics set.
     case noDemographics
+    /// Every address search is a 429 (errorcode 50100) asking for this many seconds.
+    case throttleSearch(Int)
+    /// Address searches answer `valueSets` in a shape no reader knows.
+    case opaqueValueSets
+  }
+
+  /// A push address as the stand-in holds it: filed by its device registration route (as
+  /// processing files one), or set by a test (`hold`).
+  public struct HeldAddress: Sendable {
+    public var deviceID: String
+    public var values: [String: String]
+    public var status = "Active"
+
+    public init(deviceID: String, values: [String: String], status: String = "Active") {
+      self.deviceID = deviceID
+      self.values = values
+      self.status = status
+    }
   }
 
   public static let clientID = "standin-client-id"
@@ -43,6 +62,10 @@ public final class StandInTenant: Sendable {
     var restCalls: [(path: String, authorization: String?, at: Date)] = []
     /// The MobilePush Demographics attributes it answers now (`define` changes them).
     var demographics = StandInTenant.demographics
+    /// Push addresses by contact key.
+    var addresses: [String: [HeldAddress]] = [:]
+    /// Address searches' bodies, as sent.
+    var searches: [[UInt8]] = []
   }
 
   /// What it was asked, shared with the server's threads.
@@ -75,6 +98,18 @@ public final class StandInTenant: Sendable {
 
   public func stop() { server.stop() }
 
+  /// The address searches' bodies, parsed.
+  public var searches: [[String: Any]] {
+    state.lock.withLock { $0.searches }.map {
+      (try? JSONSerialization.jsonObject(with: Data($0))) as? [String: Any] ?? [:]
+    }
+  }
+
+  /// What the tenant holds from now on under `contactKey`, as an admin or an import leaves it.
+  public func hold(_ contactKey: String, _ addresses: [HeldAddress]) {
+    state.lock.withLock { $0.addresses[contactKey] = addresses }
+  }
+
   /// What an admin does in Contact Builder: the set's attributes from now on.
   public func define(_ attributes: [String]) {
     state.lock.withLock { $0.demographics = attributes }
@@ -103,12 +138,20 @@ public final class StandInTenant: Sendable {
     if request.method == "POST" && request.path == "/v2/token" {
       return token(request, behaviour, &state)
     }
+    if request.method == "POST" && request.path == "/device/v1/registration" {
+      return StandInDevices.register(request, &state)
+    }
+    if request.method == "POST" && request.path == StandInDevices.searchPath {
+      guard authorized(request, state) else {
+        return .answer("401 Unauthorized", body: #"{"message":"Not Authorized","errorcode":0}"#)
+      }
+      return StandInDevices.search(request, behaviour, &state)
+    }
     guard request.method == "GET", request.path.hasPrefix("/contacts/v1/attributeSetDefinitions")
     else { return .answer("404 Not Found", body: #"{"message":"Not Found"}"#) }
     let authorization = request.header("Authorization")
     state.restCalls.append((request.path, authorization, Date()))
-    let valid = (1...max(1, state.issued)).map { "Bearer token-\($0)" }
-    guard let authorization, valid.contains(authorization) else {
+    guard let authorization, authorized(request, state) else {
       return .answer("401 Unauthorized", body: #"{"message":"Not Authorized","errorcode":0}"#)
     }
     switch behaviour {
@@ -134,6 +177,12 @@ public final class StandInTenant: Sendable {
       let number = Int(query(request.path, "$page") ?? "1") ?? 1
       return .answer("200 OK", body: page(number, all: sets(behaviour, state.demographics)))
     }
+  }
+
+  /// A bearer token this stand-in issued.
+  static func authorized(_ request: CaptureServer.Request, _ state: State) -> Bool {
+    let valid = (1...max(1, state.issued)).map { "Bearer token-\($0)" }
+    return request.header("Authorization").map(valid.contains) ?? false
   }
 
   private static func token(

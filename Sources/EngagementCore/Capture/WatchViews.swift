@@ -30,6 +30,10 @@ public enum WatchViews {
     public var registrations: [Registration]
     /// Mobile App Messaging calls, oldest first: shown, never judged.
     public var mobileAppMessaging: [MobileAppMessagingCall]
+    /// The tenant's answers to "did it arrive?" (`--tenant` with `--upstream`), oldest first.
+    public var readBacks: [ReadBack]
+    /// When the tenant is next asked about this device.
+    public var readBackDue: Double?
     public var next: Next?
   }
 
@@ -106,6 +110,7 @@ public enum WatchViews {
         MobileAppMessagingCall(
           at: $0.at.seconds, kind: $0.kind, title: $0.title, status: $0.status, fields: $0.fields)
       },
+      readBacks: device.readBacks, readBackDue: device.readBackDue?.seconds,
       next: device.nextSend.map { Next(at: $0.at.seconds, rule: $0.rule, why: $0.why) })
   }
 }

@@ -20,11 +20,15 @@ public enum FieldExplanation {
       notes += told.notes
     }
     var answer = Self.untaken(fields)
+    // The tenant's own word, when it was asked, before RegScope's model of processing: a
+    // model that accepted what the tenant does not hold must not read as "all arrived".
+    let tenantDiffers = fields.readBack.map { $0.problem == nil && !$0.allHeld } ?? false
+    if let readBack = fields.readBack { answer.append(capitalized(readBack.summary) + ".") }
     if fields.registrationsRead == 0 {
       answer.append(
         "The server holds no registration of device \(TerminalText.escaped(fields.deviceID)) to read fields from."
       )
-    } else if fields.registrationsRejected == 0 && waiting.isEmpty {
+    } else if fields.registrationsRejected == 0 && waiting.isEmpty && !tenantDiffers {
       let count = fields.fields.count
       answer.append(
         "Processing accepted every registration of this device it read (\(count) field\(count == 1 ? "" : "s") from \(fields.registrationsRead) registration\(fields.registrationsRead == 1 ? "" : "s"))."

@@ -19,6 +19,21 @@ public struct DeviceFieldStories: Sendable, Encodable {
   /// What the watch found of the device: its violations and warnings, failed sends and
   /// refusals; nil where no watch saw it.
   public var judgement: DeviceJudgement? = nil
+  /// The tenant's newest answer to "did it arrive?" (relayed with `--tenant`); nil when it
+  /// was not asked.
+  public var readBack: ReadBack? = nil
+
+  /// Each field's line of the newest read-back, put beside the field's story.
+  public mutating func attach(_ readBack: ReadBack?) {
+    self.readBack = readBack
+    guard let readBack, readBack.problem == nil else { return }
+    for index in fields.indices {
+      let story = fields[index]
+      fields[index].tenant = readBack.fields
+        .first { $0.kind == story.kind && $0.name == story.name }
+        .map { FieldStory.TenantCheck(askedAt: readBack.askedAt, field: $0) }
+    }
+  }
 }
 
 public struct FieldStory: Sendable, Encodable {
@@ -63,6 +78,26 @@ public struct FieldStory: Sendable, Encodable {
   /// The contact key story only: the contact `holds` names is one the server made up for a
   /// device sent without a key (S3), not a contact key the app set.
   public var madeUp = false
+  /// What the tenant held of this field when it was last asked (`ReadBack`).
+  public var tenant: TenantCheck? = nil
+
+  /// A field as the tenant's read-back found it.
+  public struct TenantCheck: Sendable, Encodable {
+    public var askedAt: Double
+    public var verdict: ReadBack.Verdict
+    public var sent: String?
+    public var held: String?
+    /// With `heldOther`: the registration that sent the held value.
+    public var heldFrom: Int?
+
+    init(askedAt: Double, field: ReadBack.Field) {
+      self.askedAt = askedAt
+      verdict = field.verdict
+      sent = field.sent
+      held = field.held
+      heldFrom = field.heldFrom
+    }
+  }
 
   /// The field among a device's: its kind and name ("attribute FirstName").
   public var id: String { kind.rawValue + " " + name }
@@ -107,7 +142,7 @@ extension DeviceFieldStories {
 
   private enum Keys: String, CodingKey {
     case deviceID, registrationsRead, registrationsRejected, contactKey, fields, nextSend
-    case judgement, fieldsOmitted
+    case judgement, fieldsOmitted, readBack
   }
 
   public func encode(to encoder: any Encoder) throws {
@@ -118,6 +153,7 @@ extension DeviceFieldStories {
     try container.encodeIfPresent(contactKey, forKey: .contactKey)
     try container.encodeIfPresent(nextSend, forKey: .nextSend)
     try container.encodeIfPresent(judgement, forKey: .judgement)
+    try container.encodeIfPresent(readBack?.brief, forKey: .readBack)
     try container.encode(fields.prefix(Self.fieldsSent).map(SentStory.init), forKey: .fields)
     if fields.count > Self.fieldsSent {
       try container.encode(fields.count - Self.fieldsSent, forKey: .fieldsOmitted)
@@ -133,6 +169,7 @@ extension DeviceFieldStories {
     var holds: String?
     var notes: [String]
     var madeUp: Bool
+    var tenant: FieldStory.TenantCheck?
 
     init(_ story: FieldStory) {
       kind = story.kind
@@ -144,6 +181,7 @@ extension DeviceFieldStories {
       holds = story.holds
       notes = story.notes
       madeUp = story.madeUp
+      tenant = story.tenant
     }
   }
 }

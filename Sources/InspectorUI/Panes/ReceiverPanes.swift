@@ -228,6 +228,7 @@ enum ReceiverPanes {
           (TerminalText.escaped(event.summary), .dim),
         ], at: index)
     }
+    lines += readBackLines(model, device)
     if let next = device.nextSend {
       let left = next.at - model.now
       lines.append([

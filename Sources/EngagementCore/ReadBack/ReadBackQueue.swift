@@ -1,0 +1,84 @@
+import DequeModule
+import RegistrationCore
+
+/// When each device's push address is looked up in the tenant: once its oldest registration
+/// not yet looked up (answered 2xx by the tenant) is `window` old, at most `perMinute` lookups
+/// in any minute, none while the tenant asked for a pause (a 429's Retry-After). Pure: the
+/// server's loop asks it what is due on the server's clock. A registration is never held for
+/// it: the lookups run beside the relay, after the fact.
+public struct ReadBackQueue: Sendable {
+  /// Salesforce's documents give processing 5 to 15 minutes; the longer is waited by default.
+  public static let defaultWindow: Double = 15 * 60
+  /// Lookups in any 60 seconds: a few, so a watched app never spends the tenant's API limits.
+  public static let perMinute = 4
+  /// The longest pause after a 429 that named none.
+  public static let pauseWithoutRetryAfter: Double = 60
+  /// Devices waiting at most; past it a new device is not looked up (counted).
+  public static let pendingLimit = 1_000
+
+  public let window: Double
+  /// When each waiting device is due.
+  private var due: [String: Instant] = [:]
+  /// The lookups of the last minute, oldest first.
+  private var recent: Deque<Instant> = []
+  /// No lookup before this (the tenant's Retry-After).
+  public private(set) var pausedUntil: Instant?
+  /// Devices not queued because `pendingLimit` were waiting.
+  public private(set) var skipped = 0
+
+  public init(window: Double = ReadBackQueue.defaultWindow) {
+    self.window = window
+  }
+
+  public var waiting: Int { due.count }
+
+  /// When `deviceID`'s lookup is due, nil when none waits.
+  public func dueAt(_ deviceID: String) -> Instant? { due[deviceID] }
+
+  /// The tenant answered a registration of `deviceID` with a 2xx at `at`: a lookup is due a
+  /// window later, unless one already waits (it compares the newest registration old enough).
+  public mutating func answered(_ deviceID: String, at: Instant) {
+    guard due[deviceID] == nil else { return }
+    guard due.count < Self.pendingLimit else {
+      skipped += 1
+      return
+    }
+    due[deviceID] = at + window
+  }
+
+  /// The device to look up now, or nil; taking it counts against the minute.
+  public mutating func take(now: Instant) -> String? {
+    guard allowed(now: now) <= now,
+      let (deviceID, _) = due.filter({ $0.value <= now }).min(by: { $0.value < $1.value })
+    else { return nil }
+    due[deviceID] = nil
+    recent.append(now)
+    return deviceID
+  }
+
+  /// The tenant answered 429: no lookup before `retryAfter` seconds from now (a minute when it
+  /// named none), and this device asked again then.
+  public mutating func throttled(_ deviceID: String, now: Instant, retryAfter: Double?) {
+    let wait = retryAfter.map { min(max($0, 1), 86_400) } ?? Self.pauseWithoutRetryAfter
+    let until = now + wait
+    pausedUntil = max(pausedUntil ?? until, until)
+    due[deviceID] = until
+  }
+
+  /// When to look again: the earliest due lookup the rate and a pause allow; nil when none
+  /// waits.
+  public mutating func nextWake(now: Instant) -> Instant? {
+    guard let earliest = due.values.min() else { return nil }
+    return max(earliest, allowed(now: now))
+  }
+
+  /// The earliest instant a lookup may start: after a pause, and once the oldest of the last
+  /// minute's lookups is a minute old when `perMinute` were made.
+  private mutating func allowed(now: Instant) -> Instant {
+    while let first = recent.first, first + 60 <= now { recent.removeFirst() }
+    var earliest = now
+    if recent.count >= Self.perMinute, let first = recent.first { earliest = first + 60 }
+    if let pausedUntil, pausedUntil > earliest { earliest = pausedUntil }
+    return earliest
+  }
+}

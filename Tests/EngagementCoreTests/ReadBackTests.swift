@@ -1,0 +1,139 @@
+import Foundation
+import RegistrationCore
+import TestSupport
+import Testing
+
+@testable import EngagementCore
+
+/// "Did it arrive?" (#46): what the tenant holds compared with what the app sent, field by
+/// field, and when each lookup is made (`ReadBackQueue`: after the window, a few a minute, a
+/// 429's wait honoured). Pure, in virtual seconds.
+@Suite("the tenant's read-back: the comparison and its schedule")
+struct ReadBackTests {
+  static func registration(
+    _ id: Int, at: Double, key: String? = "user-1", attributes: [String: String]
+  ) throws -> ServerRegistration {
+    let body = sdkBody(device: "PIXEL-R", key: key, attributes: attributes)
+    guard case .success(let payload) = WireDecoding.payload(from: Data(body.utf8)) else {
+      throw CocoaError(.coderReadCorrupt)
+    }
+    return ServerRegistration(
+      id: id, receivedAt: Instant(at), processAt: Instant(at + 300), status: .processed,
+      payload: payload)
+  }
+
+  static func held(_ values: [String: String]?) -> TenantHolding {
+    TenantHolding(
+      contactKey: "user-1", address: TenantHolding.Address(status: "Active", values: values))
+  }
+
+  @Test("held as sent: the address under the key, every attribute the same")
+  func heldAsSent() throws {
+    let sent = try Self.registration(1, at: 0, attributes: ["FirstName": "Ada", "Tier": "2"])
+    let readBack = ReadBack.compare(
+      sent, holding: Self.held(["FirstName": "Ada", "Tier": "2", "Other": "x"]),
+      registrations: [sent], askedAt: Instant(900), window: 900, defined: nil)
+    #expect(readBack.allHeld)
+    #expect(readBack.fields.map(\.verdict) == [.heldAsSent, .heldAsSent, .heldAsSent])
+    #expect(
+      readBack.summary
+        == "tenant read-back for #1 (15 min after its 2xx): contact user-1 holds this device's push address (status Active); all 2 attributes as sent"
+    )
+  }
+
+  @Test("held with another value: which registration sent it, or none of this device's")
+  func heldOther() throws {
+    let first = try Self.registration(1, at: 0, attributes: ["Plan": "gold", "Tier": "1"])
+    let second = try Self.registration(2, at: 60, attributes: ["Plan": "platinum", "Tier": "2"])
+    let readBack = ReadBack.compare(
+      second, holding: Self.held(["Plan": "gold", "Tier": "9"]), registrations: [first, second],
+      askedAt: Instant(960), window: 900, defined: nil)
+    #expect(!readBack.allHeld)
+    let plan = try #require(readBack.fields.first { $0.name == "Plan" })
+    #expect(plan.verdict == .heldOther && plan.held == "gold" && plan.heldFrom == 1)
+    let tier = try #require(readBack.fields.first { $0.name == "Tier" })
+    #expect(tier.verdict == .heldOther && tier.heldFrom == nil)
+    #expect(
+      readBack.summary.contains(
+        #"0 of 2 attributes as sent; Plan held as "gold" (sent by #1), not "platinum""#))
+    #expect(readBack.summary.contains("sent by none of this device's registrations RegScope holds"))
+  }
+
+  @Test("not arrived: S5 named only when the registration carried a name outside the table")
+  func notArrived() throws {
+    let sent = try Self.registration(1, at: 0, attributes: ["FirstName": "Ada", "Plan": "gold"])
+    let missing = TenantHolding(contactKey: "user-1", address: nil, otherPushAddresses: 1)
+    let undefined = ReadBack.compare(
+      sent, holding: missing, registrations: [sent], askedAt: Instant(900), window: 900,
+      defined: ["FirstName"])
+    #expect(undefined.fields.allSatisfy { $0.verdict == .notThere })
+    #expect(
+      undefined.summary
+        == "tenant read-back for #1 (15 min after its 2xx): not arrived: contact user-1 holds no push address for this device (it holds 1 other push address); processing rejects the whole registration for Plan, not in the tenant's demographics (S5)"
+    )
+    let noCause = ReadBack.compare(
+      sent, holding: missing, registrations: [sent], askedAt: Instant(900), window: 900,
+      defined: ["FirstName", "Plan"])
+    #expect(!noCause.summary.contains("S5"))
+    #expect(noCause.summary.contains("the tenant gives no reason"))
+  }
+
+  @Test(
+    "values the answer does not let RegScope read are not read, never missing; a cleared value held as nothing"
+  )
+  func notRead() throws {
+    let sent = try Self.registration(1, at: 0, attributes: ["FirstName": "Ada", "Nickname": ""])
+    let opaque = ReadBack.compare(
+      sent, holding: Self.held(nil), registrations: [sent], askedAt: Instant(900), window: 900,
+      defined: nil)
+    #expect(opaque.fields.filter { $0.kind == .attribute }.allSatisfy { $0.verdict == .notRead })
+    #expect(opaque.summary.contains("not compared"))
+    #expect(!opaque.allHeld)
+    let cleared = ReadBack.compare(
+      sent, holding: Self.held(["FirstName": "Ada"]), registrations: [sent],
+      askedAt: Instant(900), window: 900, defined: nil)
+    #expect(cleared.allHeld)
+  }
+
+  @Test("a value with control characters is escaped in the summary")
+  func escaped() throws {
+    let sent = try Self.registration(1, at: 0, attributes: ["FirstName": "Ada"])
+    let readBack = ReadBack.compare(
+      sent, holding: Self.held(["FirstName": "\u{1B}[31mEve"]), registrations: [sent],
+      askedAt: Instant(900), window: 900, defined: nil)
+    #expect(!readBack.summary.contains("\u{1B}"))
+    #expect(readBack.summary.contains(#"\e[31mEve"#))
+  }
+
+  @Test("the schedule: due a window after the first 2xx, a few a minute, a 429's wait honoured")
+  func schedule() {
+    var queue = ReadBackQueue(window: 900)
+    for (index, device) in ["A", "B", "C", "D", "E", "F"].enumerated() {
+      queue.answered(device, at: Instant(Double(index)))
+    }
+    queue.answered("A", at: Instant(100))
+    #expect(queue.dueAt("A") == Instant(900), "a second 2xx does not push the lookup back")
+    #expect(queue.take(now: Instant(899)) == nil)
+    var taken: [String] = []
+    while let device = queue.take(now: Instant(960)) { taken.append(device) }
+    #expect(taken == ["A", "B", "C", "D"], "four a minute, oldest first")
+    #expect(queue.nextWake(now: Instant(960)) == Instant(1_020))
+    #expect(queue.take(now: Instant(1_020)) == "E")
+    queue.throttled("E", now: Instant(1_020), retryAfter: 120)
+    #expect(queue.take(now: Instant(1_100)) == nil, "paused by the 429")
+    #expect(queue.nextWake(now: Instant(1_100)) == Instant(1_140))
+    #expect(Set([queue.take(now: Instant(1_140)), queue.take(now: Instant(1_140))]) == ["E", "F"])
+    queue.throttled("F", now: Instant(2_000), retryAfter: 1e300)
+    #expect(queue.dueAt("F") == Instant(2_000 + 86_400), "a wait past a day is a day")
+  }
+
+  @Test("the queue is bounded: past the limit a device is counted, not queued")
+  func bounded() {
+    var queue = ReadBackQueue(window: 60)
+    for index in 0..<(ReadBackQueue.pendingLimit + 5) {
+      queue.answered("device-\(index)", at: .zero)
+    }
+    #expect(queue.waiting == ReadBackQueue.pendingLimit)
+    #expect(queue.skipped == 5)
+  }
+}
