@@ -242,7 +242,10 @@ let package = Package(
       name: "SystemCallsTests", dependencies: ["SystemCalls"], swiftSettings: strictSwift6),
     .testTarget(
       name: "ToolSupportTests",
-      dependencies: ["ToolSupport", "SessionValues", "EngagementCore", "RegistrationCore"],
+      dependencies: [
+        "ToolSupport", "SessionValues", "EngagementCore", "EngagementServer", "RegistrationCore",
+        "TenantAPI", "TestSupport",
+      ],
       swiftSettings: strictSwift6),
     .testTarget(
       name: "SessionHTTPTests",

@@ -1,0 +1,175 @@
+import Clocks
+import Foundation
+import RegistrationCore
+import Synchronization
+import TestSupport
+import Testing
+
+@testable import EngagementCore
+@testable import EngagementServer
+
+/// "Did it arrive?" on a relaying server in virtual time (#46): the tenant asked only once the
+/// window has passed after its 2xx, never for the relay's own answers, paused by a 429, and
+/// its answer on the timeline, in each field's story, in explain and in the event stream.
+@Suite("the read-back on a relaying server", .timeLimit(.minutes(1)))
+struct ReadBackServerTests {
+  /// The lookups asked for, "key/device", in order.
+  final class AskLog: Sendable {
+    let lock = Mutex<[String]>([])
+  }
+
+  final class Rig: Sendable {
+    let clock = VirtualClock(start: Instant(1_000))
+    let server: LocalEngagementServer
+    let asked = AskLog()
+    let said: AsyncStream<String>
+    private let loop: Mutex<Task<Void, Never>?> = Mutex(nil)
+
+    init(answer: @escaping @Sendable (String, Int) -> PushAddressAnswer) async throws {
+      server = try LocalEngagementServer(
+        settings: ServerSettings(appID: appID, accessToken: "token", processingDelay: 10),
+        store: ServerStore.inMemory(), clock: clock)
+      let (stream, said) = AsyncStream.makeStream(of: String.self)
+      self.said = stream
+      server.changes.observe { change in
+        if case .event(.readBack(_, let summary, _), _) = change { said.yield(summary) }
+      }
+      await server.startReadBacks(window: 900)
+      let asked = self.asked
+      let server = self.server
+      loop.withLock {
+        $0 = Task {
+          await server.runReadBacks { key, device in
+            let count = asked.lock.withLock {
+              $0.append("\(key)/\(device)")
+              return $0.count
+            }
+            return answer(device, count)
+          }
+        }
+      }
+      await settled()
+    }
+
+    func stop() { loop.withLock { $0?.cancel() } }
+
+    /// A registration relayed and answered `status` by the tenant (or by the relay itself).
+    func relayed(
+      _ device: String, key: String? = "user-1",
+      attributes: [String: String] = ["FirstName": "Ada"],
+      status: Int = 201, local: Bool = false
+    ) async {
+      await server.recordRelayed(
+        body: Array(sdkBody(device: device, key: key, attributes: attributes).utf8),
+        facts: RequestFacts(userAgent: androidAgent), receivedAt: clock.now(), status: status,
+        retryAfter: nil, issuedToken: nil, local: local)
+    }
+
+    /// Waits until the read-back loop sleeps on the clock again.
+    func settled() async {
+      while clock.sleepers == 0 { await Task.yield() }
+    }
+
+    func advance(by seconds: Double) async {
+      clock.advance(by: seconds)
+      await Task.yield()
+      await settled()
+    }
+
+    var askedSoFar: [String] { asked.lock.withLock { $0 } }
+
+    func next() async -> String? {
+      var iterator = said.makeAsyncIterator()
+      return await iterator.next()
+    }
+  }
+
+  static func holding(_ values: [String: String]) -> PushAddressAnswer {
+    .held(
+      TenantHolding(
+        contactKey: "user-1", address: TenantHolding.Address(status: "Active", values: values)))
+  }
+
+  @Test(
+    "asked a window after the 2xx, not before; held as sent on the timeline, the fields and explain"
+  )
+  func heldAsSent() async throws {
+    let rig = try await Rig { _, _ in Self.holding(["FirstName": "Ada"]) }
+    defer { rig.stop() }
+    await rig.relayed("PIXEL-A")
+    let due = try #require(await rig.server.watchedDevice("PIXEL-A")?.readBackDue)
+    #expect(due == Instant(1_900))
+    await rig.advance(by: 899)
+    #expect(rig.askedSoFar.isEmpty, "asked before the window passed")
+    rig.clock.advance(by: 1)
+    let said = await rig.next()
+    #expect(rig.askedSoFar == ["user-1/PIXEL-A"])
+    #expect(said?.contains("all 1 attribute as sent") == true, "\(said ?? "nothing")")
+    let device = try #require(await rig.server.watchedDevice("PIXEL-A"))
+    #expect(device.readBacks.count == 1 && device.readBacks[0].allHeld)
+    #expect(device.readBackDue == nil)
+    let stories = try #require(await rig.server.fields(of: "PIXEL-A"))
+    let first = try #require(stories.fields.first { $0.name == "FirstName" })
+    #expect(first.tenant?.verdict == .heldAsSent)
+    let explained = try #require(await rig.server.explain("PIXEL-A"))
+    #expect(explained.first?.hasPrefix("Tenant read-back for #") == true, "\(explained)")
+  }
+
+  @Test(
+    "not arrived: explain gives the tenant's word and never says every registration was accepted")
+  func notArrived() async throws {
+    let rig = try await Rig { _, _ in .held(TenantHolding(contactKey: "user-1", address: nil)) }
+    defer { rig.stop() }
+    await rig.relayed("PIXEL-B")
+    rig.clock.advance(to: Instant(1_000 + 900 + 10))
+    await rig.server.processDue()
+    let said = await rig.next()
+    #expect(said?.contains("not arrived: contact user-1 holds no push address") == true)
+    let explained = try #require(await rig.server.explain("PIXEL-B"))
+    #expect(
+      !explained.contains { $0.hasPrefix("Processing accepted every registration") }, "\(explained)"
+    )
+    #expect(explained.contains { $0.contains("not arrived") })
+  }
+
+  @Test(
+    "only the tenant's 2xx is looked up: not the relay's own answers, not a 5xx; no contact key is said, not asked"
+  )
+  func whatIsAsked() async throws {
+    let rig = try await Rig { _, _ in Self.holding(["FirstName": "Ada"]) }
+    defer { rig.stop() }
+    await rig.relayed("PIXEL-LOCAL", status: 502, local: true)
+    await rig.relayed("PIXEL-500", status: 500)
+    await rig.relayed("PIXEL-ANON", key: nil)
+    #expect(await rig.server.watchedDevice("PIXEL-LOCAL")?.readBackDue == nil)
+    #expect(await rig.server.watchedDevice("PIXEL-500")?.readBackDue == nil)
+    rig.clock.advance(by: 900)
+    let said = await rig.next()
+    #expect(said?.contains("not asked: the registration carried no contact key") == true)
+    await rig.settled()
+    #expect(rig.askedSoFar.isEmpty)
+  }
+
+  @Test("a 429 pauses the lookups for its Retry-After, then the device is asked again")
+  func throttled() async throws {
+    let rig = try await Rig { _, count in
+      count == 1
+        ? .throttled(retryAfter: 120, why: "throttled (429, errorcode 50100)")
+        : Self.holding(["FirstName": "Ada"])
+    }
+    defer { rig.stop() }
+    await rig.relayed("PIXEL-C")
+    rig.clock.advance(by: 900)
+    let paused = await rig.next()
+    #expect(paused?.contains("tenant read-back paused") == true, "\(paused ?? "")")
+    #expect(paused?.contains("asked again in 2 min") == true, "\(paused ?? "")")
+    await rig.settled()
+    #expect(await rig.server.watchedDevice("PIXEL-C")?.readBackDue == Instant(1_000 + 900 + 120))
+    await rig.advance(by: 119)
+    #expect(rig.askedSoFar.count == 1, "asked again inside the tenant's Retry-After")
+    rig.clock.advance(by: 1)
+    let held = await rig.next()
+    #expect(held?.contains("as sent") == true)
+    #expect(rig.askedSoFar.count == 2)
+  }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import TestSupport
+import Testing
+
+@testable import TenantAPI
+
+/// The Contacts API's address search by contact key (docs/tenant.md), against the stand-in:
+/// the request as written there, the answer's `addresses[]` read, `valueSets` read in every
+/// shape it names and nil (not read) in any other, a 429 said with its wait.
+@Suite("the tenant's address search", .timeLimit(.minutes(1)))
+struct AddressSearchTests {
+  static func client(_ tenant: StandInTenant) throws -> TenantClient {
+    TenantClient(try TenantFile.load(path: try tenant.file()).credentials, deadline: 5)
+  }
+
+  @Test(
+    "the search posts the contact key with the bearer token; the push address and its values come back"
+  )
+  func search() async throws {
+    let tenant = try StandInTenant()
+    defer { tenant.stop() }
+    tenant.hold("user-1", [.init(deviceID: "PIXEL-S", values: ["FirstName": "Ada"])])
+    let found = try await Self.client(tenant).addresses(contactKey: "user-1")
+    #expect(tenant.searches.count == 1)
+    #expect(tenant.searches.first?["filterConditionOperator"] as? String == "Is")
+    #expect(tenant.searches.first?["filterConditionValue"] as? String == "user-1")
+    #expect(tenant.restCalls.isEmpty, "the search is not a definitions call")
+    let address = try #require(found.first)
+    #expect(found.count == 1 && address.isPush && address.addressKey == "PIXEL-S")
+    #expect(address.contactKey == "user-1" && address.status == "Active")
+    #expect(address.values == ["FirstName": "Ada"])
+    #expect(try await Self.client(tenant).addresses(contactKey: "nobody").isEmpty)
+  }
+
+  @Test("valueSets in each named shape; anything else is not read")
+  func shapes() throws {
+    let nested: Any = [
+      ["values": [["name": "A", "value": "1"], ["definitionKey": "B", "innerValue": 2]]]
+    ]
+    #expect(TenantClient.values(from: nested) == ["A": "1", "B": "2"])
+    let flat: Any = [["definitionName": "C", "value": true]]
+    #expect(TenantClient.values(from: flat) == ["C": "true"])
+    let map: Any = ["D": "x", "E": 3]
+    #expect(TenantClient.values(from: map) == ["D": "x", "E": "3"])
+    #expect(TenantClient.values(from: [["opaque": true]] as Any) == nil)
+    #expect(TenantClient.values(from: "text" as Any) == nil)
+    #expect(TenantClient.values(from: nil) == nil)
+  }
+
+  @Test("an answer without addresses is said as not what the documentation describes")
+  func malformed() throws {
+    #expect(throws: TenantFailure.self) {
+      try TenantClient.addresses(from: Array(#"{"items":[]}"#.utf8), what: "POST search")
+    }
+    let huge = Array(#"{"addresses":[{"addressTypeID":1e300,"addressKey":"X"}]}"#.utf8)
+    let read = try TenantClient.addresses(from: huge, what: "POST search")
+    #expect(read.first?.addressTypeID == nil, "a type past any Int is no type, not a trap")
+  }
+
+  @Test("a 429 with a long Retry-After is said with its wait, not waited out")
+  func throttled() async throws {
+    let tenant = try StandInTenant(.throttleSearch(120))
+    defer { tenant.stop() }
+    let client = try Self.client(tenant)
+    do throws(TenantFailure) {
+      _ = try await client.addresses(contactKey: "user-1")
+      Issue.record("a throttled search answered")
+    } catch {
+      guard case .throttled(_, let code, let after) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(code == 50100 && after == 120)
+    }
+  }
+}
