@@ -242,7 +242,9 @@ extension RegScope {
       _ = try? await opened.session.execute(.launch)
       // A receiver with --tenant: its demographics kept current, each refresh said.
       guard let table = opened.tenant, let session = opened.receiver else { return nil }
-      return await table.keepFresh(session.server, relayed: receiver.upstream != nil) {
+      let relayed = receiver.upstream != nil
+      if relayed { wake(.message(.notice(table.readBackDescribed, isError: false))) }
+      return await table.keepFresh(session.server, relayed: relayed) {
         wake(.message(.notice($0.described, isError: $0.failure != nil)))
       }
     }
