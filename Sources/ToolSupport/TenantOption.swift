@@ -142,7 +142,7 @@ public struct TenantTable: Sendable {
 
   /// What is said at start when the receiver relays: when the tenant is asked, how often.
   public var readBackDescribed: String {
-    "asking the tenant whether each relayed registration arrived \(DurationText.describe(readBackAfter)) after its 2xx (--read-back-after; at most \(ReadBackQueue.perMinute) lookups a minute, a 429's Retry-After honoured)"
+    "did it arrive? the tenant is asked \(DurationText.describe(readBackAfter)) after each relayed 2xx (--read-back-after), \(ReadBackQueue.perMinute) lookups a minute at most"
   }
 
   /// The device's push address under the contact key, as the address search answers it.

@@ -34,6 +34,7 @@ struct ReadBackTests {
       sent, holding: Self.held(["FirstName": "Ada", "Tier": "2", "Other": "x"]),
       registrations: [sent], askedAt: Instant(900), window: 900, defined: nil)
     #expect(readBack.allHeld)
+    #expect(readBack.headline == "tenant: #1 held as sent (contact user-1, 2 attributes)")
     #expect(readBack.fields.map(\.verdict) == [.heldAsSent, .heldAsSent, .heldAsSent])
     #expect(
       readBack.summary
@@ -49,6 +50,10 @@ struct ReadBackTests {
       second, holding: Self.held(["Plan": "gold", "Tier": "9"]), registrations: [first, second],
       askedAt: Instant(960), window: 900, defined: nil)
     #expect(!readBack.allHeld)
+    #expect(
+      readBack.headline
+        == #"tenant: #2 0 of 2 attributes as sent; Plan held as "gold" (sent by #1), not "platinum""#
+    )
     let plan = try #require(readBack.fields.first { $0.name == "Plan" })
     #expect(plan.verdict == .heldOther && plan.held == "gold" && plan.heldFrom == 1)
     let tier = try #require(readBack.fields.first { $0.name == "Tier" })
@@ -67,6 +72,7 @@ struct ReadBackTests {
       sent, holding: missing, registrations: [sent], askedAt: Instant(900), window: 900,
       defined: ["FirstName"])
     #expect(undefined.fields.allSatisfy { $0.verdict == .notThere })
+    #expect(undefined.headline == "tenant: #1 NOT ARRIVED under contact user-1 (S5: Plan)")
     #expect(
       undefined.summary
         == "tenant read-back for #1 (15 min after its 2xx): not arrived: contact user-1 holds no push address for this device (it holds 1 other push address); processing rejects the whole registration for Plan, not in the tenant's demographics (S5)"

@@ -130,6 +130,33 @@ struct ReadBackServerTests {
       !explained.contains { $0.hasPrefix("Processing accepted every registration") }, "\(explained)"
     )
     #expect(explained.contains { $0.contains("not arrived") })
+    let stories = try #require(await rig.server.fields(of: "PIXEL-B"))
+    let key = try #require(stories.fields.first { $0.kind == .contactKey })
+    #expect(key.tenant?.verdict == .notThere)
+    #expect(
+      FieldExplanation.sentences(key).first?.hasSuffix(
+        #"holds no push address for this device under "user-1": the registration did not arrive."#
+      ) == true, "\(FieldExplanation.sentences(key))")
+  }
+
+  @Test("held with another value: each field's story names the registration that sent it")
+  func heldOther() async throws {
+    let rig = try await Rig { _, _ in Self.holding(["FirstName": "Ada"]) }
+    defer { rig.stop() }
+    await rig.relayed("PIXEL-D", attributes: ["FirstName": "Ada"])
+    rig.clock.advance(by: 61)
+    await rig.relayed("PIXEL-D", attributes: ["FirstName": "Grace"])
+    rig.clock.advance(by: 900)
+    let said = await rig.next()
+    #expect(
+      said?.contains(#"FirstName held as "Ada" (sent by #1), not "Grace""#) == true, "\(said ?? "")"
+    )
+    let stories = try #require(await rig.server.fields(of: "PIXEL-D"))
+    let first = try #require(stories.fields.first { $0.name == "FirstName" })
+    #expect(first.tenant?.verdict == .heldOther && first.tenant?.heldFrom == 1)
+    #expect(
+      FieldExplanation.sentences(first).first?.hasSuffix(
+        #"holds "Ada" (sent by #1), not "Grace"."#) == true, "\(FieldExplanation.sentences(first))")
   }
 
   @Test(

@@ -25,8 +25,8 @@ struct ReadBackBinaryTests {
       "--tenant", try tenant.file(), "--upstream", "http://127.0.0.1:\(tenant.port)",
       "--read-back-after", "1",
     ])
-    let stated = try await serve.process.readLine { $0.contains("whether each relayed") } ?? ""
-    #expect(stated.contains("1 s after its 2xx"), "\(stated)")
+    let stated = try await serve.process.readLine { $0.contains("did it arrive? the tenant is asked") } ?? ""
+    #expect(stated.contains("asked 1 s after each relayed 2xx"), "\(stated)")
     let first = try await rawExchange(
       port: serve.port, Self.registration(device: "PIXEL-OK", attributes: ["FirstName": "Ada"]))
     #expect(first.hasPrefix("HTTP/1.1 201"), "\(first)")

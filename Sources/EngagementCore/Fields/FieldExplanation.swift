@@ -97,7 +97,34 @@ public enum FieldExplanation {
     _ story: FieldStory, time: (Double) -> String = FieldExplanation.timeOfDay
   ) -> [String] {
     let told = Self.told(story, time: time)
-    return told.rejected + told.waiting + told.notes
+    return (story.tenant.map { tenantSentence($0, story, time: time) }.map { [$0] } ?? [])
+      + told.rejected + told.waiting + told.notes
+  }
+
+  /// What the tenant held of the field when last asked (`ReadBack`), first: its word is the
+  /// one that counts when RegScope's model of processing says otherwise.
+  static func tenantSentence(
+    _ check: FieldStory.TenantCheck, _ story: FieldStory, time: (Double) -> String
+  ) -> String {
+    let asked = "The tenant, asked at \(time(check.askedAt)),"
+    let sent = check.sent.map { "\"\($0)\"" } ?? "the value sent"
+    switch check.verdict {
+    case .heldAsSent:
+      return "\(asked) holds \(sent) as sent."
+    case .heldOther:
+      let from =
+        check.heldFrom.map { "sent by #\($0)" }
+        ?? "sent by none of this device's registrations RegScope holds"
+      return "\(asked) holds \"\(check.held ?? "")\" (\(from)), not \(sent)."
+    case .notThere where story.kind == .contactKey:
+      return
+        "\(asked) holds no push address for this device under \(sent): the registration did not arrive."
+    case .notThere:
+      return "\(asked) holds no value for it, though \(sent) was sent."
+    case .notRead:
+      return
+        "\(asked) holds the device's address, but its values came in a shape RegScope does not read."
+    }
   }
 
   /// What one field says: a change rejected (with its fix), a change still waiting, and what

@@ -27,10 +27,10 @@ extension ReadBack {
       registrationAt: compared.receivedAt.seconds, window: window,
       contactKey: TerminalText.escaped(holding.contactKey), addressFound: address != nil,
       addressStatus: address?.status.map(TerminalText.escaped), fields: fields, problem: nil,
-      summary: "")
-    readBack.summary = summarized(
-      readBack, holding: holding,
-      undefined: ProcessingRules.undefinedAttributes(compared.payload, defined: defined))
+      summary: "", headline: "")
+    let undefined = ProcessingRules.undefinedAttributes(compared.payload, defined: defined)
+    readBack.summary = summarized(readBack, holding: holding, undefined: undefined)
+    readBack.headline = headline(readBack, undefined: undefined)
     return readBack
   }
 
@@ -45,7 +45,30 @@ extension ReadBack {
       registrationAt: compared.receivedAt.seconds, window: window,
       contactKey: contactKey.map(TerminalText.escaped), addressFound: false, addressStatus: nil,
       fields: [], problem: problem,
-      summary: "tenant read-back for #\(compared.id) (\(waited(window)) after its 2xx): \(problem)")
+      summary: "tenant read-back for #\(compared.id) (\(waited(window)) after its 2xx): \(problem)",
+      headline: problem == noContactKey
+        ? "tenant: not asked, #\(compared.id) had no contact key (S3)"
+        : "tenant: no answer for #\(compared.id): " + problem)
+  }
+
+  /// The few words a timeline row shows; the summary says the rest.
+  private static func headline(_ readBack: ReadBack, undefined: [String]) -> String {
+    let key = readBack.contactKey ?? ""
+    let id = "#\(readBack.registrationID)"
+    guard readBack.addressFound else {
+      let cause = undefined.first.map { " (S5: \(TerminalText.escaped($0)))" } ?? ""
+      return "tenant: \(id) NOT ARRIVED under contact \(key)\(cause)"
+    }
+    let attributes = readBack.fields.filter { $0.kind == .attribute }
+    if !attributes.isEmpty && attributes.allSatisfy({ $0.verdict == .notRead }) {
+      return "tenant: \(id) filed under contact \(key); its values not read"
+    }
+    let held = attributes.count { $0.verdict == .heldAsSent }
+    let count = "\(attributes.count) attribute\(attributes.count == 1 ? "" : "s")"
+    guard let first = attributes.first(where: { $0.verdict != .heldAsSent }) else {
+      return "tenant: \(id) held as sent (contact \(key), \(count))"
+    }
+    return "tenant: \(id) \(held) of \(count) as sent; \(differs(first))"
   }
 
   /// Why a registration without a contact key cannot be looked up.

@@ -47,8 +47,11 @@ public struct ReadBack: Sendable, Equatable, Encodable {
   public var fields: [Field]
   /// Why the tenant was not asked, or could not answer; then `fields` is empty.
   public var problem: String?
-  /// The sentence the timeline, the event stream and the QA report show.
+  /// The sentence the event stream, the API and the QA report show.
   public var summary: String
+  /// The outcome in a few words, for a timeline row: "tenant: held as sent (contact user-1, 2
+  /// attributes)", "tenant: NOT ARRIVED under contact user-1 (S5: Plan)".
+  public var headline: String
 
   /// The read-back without its fields, as the fields API sends it beside each field's own
   /// line: a device that sent thousands of attributes is not answered twice over.

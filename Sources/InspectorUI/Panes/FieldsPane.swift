@@ -65,6 +65,16 @@ enum FieldsPane {
         row.append((" " + TextWidth.column(latest.outcome.rawValue, 8), role(latest.outcome)))
         row.append((" " + FieldExplanation.timeOfDay(latest.at), .dim))
       }
+      if let tenant = story.tenant {
+        let (word, role): (String, StyleRole) =
+          switch tenant.verdict {
+          case .heldAsSent: ("held", .success)
+          case .heldOther: ("other value", .error)
+          case .notThere: ("NOT THERE", .error)
+          case .notRead: ("not read", .warning)
+          }
+        row.append(("  tenant: " + word, role))
+      }
       if !story.notes.isEmpty { row.append(("  !", .warning)) }
       lines.append(row)
     }

@@ -6,7 +6,8 @@ extension ReceiverPanes {
   static let readBacksShown = 3
 
   /// The tenant's answers to "did it arrive?" under the device's registrations, newest last,
-  /// and when it is asked next: green when everything is held as sent, red otherwise.
+  /// and when it is asked next: green when everything is held as sent, red otherwise. A row
+  /// has the headline; the event line and the API have the whole summary.
   static func readBackLines(_ model: InspectorModel, _ device: DeviceWatch.Device) -> [Line] {
     var lines: [Line] = device.readBacks.suffix(readBacksShown).map { readBack in
       let role: StyleRole =
@@ -14,7 +15,7 @@ extension ReceiverPanes {
       return [
         (model.format(Instant(readBack.askedAt)) + " ", .dim),
         // Escaped when it was made (values from the app and the tenant).
-        (readBack.summary, role),
+        (readBack.headline, role),
       ]
     }
     if let due = device.readBackDue {
