@@ -25,7 +25,8 @@ struct ReadBackBinaryTests {
       "--tenant", try tenant.file(), "--upstream", "http://127.0.0.1:\(tenant.port)",
       "--read-back-after", "1",
     ])
-    let stated = try await serve.process.readLine { $0.contains("did it arrive? the tenant is asked") } ?? ""
+    let stated =
+      try await serve.process.readLine { $0.contains("did it arrive? the tenant is asked") } ?? ""
     #expect(stated.contains("asked 1 s after each relayed 2xx"), "\(stated)")
     let first = try await rawExchange(
       port: serve.port, Self.registration(device: "PIXEL-OK", attributes: ["FirstName": "Ada"]))
