@@ -91,6 +91,8 @@ public enum QAJudge {
       return carryingAll(new, tags: tags, attributes: attributes, knowledge)
     case .upgradeKeepsData:
       return upgradeKeepsData(new, knowledge)
+    case .arrived:
+      return arrived(device, new: new)
     }
   }
 
@@ -175,6 +177,7 @@ public enum QAJudge {
   public static func atDeadline(
     _ expectation: QAExpectation, device: DeviceWatch.Device, knowledge: QAKnowledge = QAKnowledge()
   ) -> (decision: Decision?, why: String?) {
+    if case .arrived = expectation { return (nil, arrivedUndecided(device)) }
     guard case .tokenReturned = expectation else { return (nil, nil) }
     guard device.tokenHandedOut else {
       return (nil, "no 2xx handed the app a subscriber token")

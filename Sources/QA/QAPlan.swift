@@ -102,10 +102,13 @@ public enum QAExpectation: Sendable, Hashable {
   /// The app's SDK is upgraded, and the registration after it keeps the record's tags and
   /// attributes (R1.4; SDK-FACTS, "Across SDK majors").
   case upgradeKeepsData
+  /// The tenant, asked after the window (`--tenant` with `--upstream`), holds what the app
+  /// sent since the step's window began (`ReadBack`).
+  case arrived
 
   public static let names = [
     "registration", "no-violation", "retries-keep-minimum", "retry-after-respected",
-    "token-returned", "body-has", "sdk-upgrade-keeps-data",
+    "token-returned", "body-has", "sdk-upgrade-keeps-data", "arrived",
   ]
 
   public var summary: String {
@@ -116,6 +119,7 @@ public enum QAExpectation: Sendable, Hashable {
     case .retryAfterRespected: "the next send is not before Retry-After"
     case .tokenReturned: "the subscriber token is sent back"
     case .upgradeKeepsData: "the SDK is upgraded, and the record keeps its tags and attributes"
+    case .arrived: "the tenant holds what the app sent (did it arrive?)"
     case .bodyHas(let tags, let attributes):
       "a registration carries "
         + (tags.map { "tag \($0)" }

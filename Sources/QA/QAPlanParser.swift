@@ -129,6 +129,7 @@ public enum QAPlanParser {
     case "retry-after-respected": return .retryAfterRespected
     case "token-returned": return .tokenReturned
     case "sdk-upgrade-keeps-data": return .upgradeKeepsData
+    case "arrived": return .arrived
     case "body-has":
       guard !tags.isEmpty || !attributes.isEmpty else {
         throw QAPlanError(

@@ -89,6 +89,12 @@ struct QA: AsyncParsableCommand {
       return
     }
     let loaded = try loadPlan()
+    let readBackAfter =
+      tenant.tenant != nil && receiver.upstream != nil ? tenant.readBackAfter : nil
+    if let problem = loaded.readBackProblem(readBackAfter: readBackAfter) {
+      Output.error("regctl qa: \(problem)")
+      throw ExitCode(2)
+    }
     let gate = try gateOptions.gate(tool: "regctl qa")
     var app = try receiverApp()
     let table: TenantTable?

@@ -179,11 +179,14 @@ extension RegScope {
   func qaPlan() throws -> QAPlan? {
     guard let qa else { return nil }
     if FileManager.default.fileExists(atPath: qa) {
+      let plan: QAPlan
       do {
-        return try QAPlanParser.parse(file: qa)
+        plan = try QAPlanParser.parse(file: qa)
       } catch {
         throw ValidationError("--qa: \(error)")
       }
+      try checkReadBack(plan)
+      return plan
     }
     guard let plan = BuiltInPlans.plan(qa) else {
       throw ValidationError(
@@ -191,6 +194,15 @@ extension RegScope {
       )
     }
     return plan
+  }
+
+  /// A plan whose `expect: arrived` cannot be decided as the receiver starts is refused.
+  func checkReadBack(_ plan: QAPlan) throws {
+    let readBackAfter =
+      tenant.tenant != nil && receiver.upstream != nil ? tenant.readBackAfter : nil
+    if let problem = plan.readBackProblem(readBackAfter: readBackAfter) {
+      throw ValidationError("--qa: \(problem)")
+    }
   }
 
   /// An app id as a header shows it: a GUID's first group (the record pane has it whole).

@@ -63,3 +63,70 @@ struct ReadBackBinaryTests {
     }
   }
 }
+
+/// `regctl qa` with `expect: arrived` through the stand-in tenant (#46): the step passes on
+/// the tenant's read-back, the report carries it as evidence; the plan is refused at start
+/// when the tenant cannot be asked.
+@Suite("regctl qa: expect arrived, through the stand-in tenant", .timeLimit(.minutes(2)))
+struct QAArrivedBinaryTests {
+  static func plan() throws -> String {
+    let path = FileManager.default.temporaryDirectory
+      .appendingPathComponent("arrival-\(UUID().uuidString).yaml").path
+    try Data(
+      """
+      name: arrival
+      steps:
+        - expect: registration
+          timeout: 30s
+        - expect: arrived
+          timeout: 30s
+      """.utf8
+    ).write(to: URL(fileURLWithPath: path))
+    return path
+  }
+
+  @Test("the step passes on the tenant's read-back; the report holds it as evidence")
+  func passes() async throws {
+    let tenant = try StandInTenant()
+    defer { tenant.stop() }
+    let report = FileManager.default.temporaryDirectory
+      .appendingPathComponent("arrival-\(UUID().uuidString).md").path
+    let process = try InteractiveProcess(
+      try regctlURL(),
+      [
+        "qa", try Self.plan(), "--yes", "--app-id", "app", "--port", "0", "--tenant",
+        try tenant.file(), "--upstream", "http://127.0.0.1:\(tenant.port)", "--read-back-after",
+        "1", "--report", report,
+      ], environment: ["REGSCOPE_ACCESS_TOKEN": ServeProcess.token])
+    let line = try await process.readLine { $0.contains("point the app at") } ?? ""
+    let port = Int(line.split(separator: ":").last ?? "") ?? 0
+    let answer = try await rawExchange(
+      port: port,
+      ReadBackBinaryTests.registration(device: "PIXEL-QA", attributes: ["FirstName": "Ada"]))
+    #expect(answer.hasPrefix("HTTP/1.1 201"), "\(answer)")
+    #expect(try await process.finish() == 0)
+    let text = try String(contentsOfFile: report, encoding: .utf8)
+    #expect(
+      text.contains("| 2 | expect: the tenant holds what the app sent (did it arrive?) | pass |"))
+    #expect(text.contains("## The tenant: did it arrive?"), "\(text)")
+    #expect(text.contains("all 1 attribute as sent"))
+    #expect(!text.contains(StandInTenant.secret))
+  }
+
+  @Test("without --upstream the plan is refused at start, exit 2, saying what it needs")
+  func refused() async throws {
+    let tenant = try StandInTenant()
+    defer { tenant.stop() }
+    let run = try await runProcess(
+      try regctlURL(),
+      [
+        "qa", try Self.plan(), "--yes", "--app-id", "app", "--port", "0", "--tenant",
+        try tenant.file(),
+      ], environment: ["REGSCOPE_ACCESS_TOKEN": ServeProcess.token])
+    #expect(run.status == 2)
+    #expect(
+      run.stderr.contains(
+        "step 2 (expect: arrived) asks the tenant whether the registration arrived: start with --tenant FILE and --upstream URL"
+      ), "\(run.stderr)")
+  }
+}
