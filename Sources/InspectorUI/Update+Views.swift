@@ -15,9 +15,10 @@ extension Inspector {
   static func openFleet(_ model: inout InspectorModel) -> [InspectorEffect] {
     model.screen = .fleet
     if model.fleet == nil {
+      // The size is the fleet's own (`--fleet-devices`), said when it is ready: the model
+      // does not hold the plans.
       model.flash = InspectorModel.Flash(
-        text: "running \(FleetShow.defaultDevices) devices through the three strategies…",
-        isError: false)
+        text: "running the fleet through the three strategies…", isError: false)
       return [.runFleet]
     }
     return []

@@ -105,7 +105,7 @@ public enum Inspector {
     case .fleetReady(let show):
       model.fleet = show
       model.flash = InspectorModel.Flash(
-        text: "fleet: \(show.plan.devices) devices, playing", isError: false)
+        text: "fleet: \(NumberText.grouped(show.plan.devices)) devices, playing", isError: false)
     case .qa(let checklist): model.receiver.qa = checklist
     case .demo(let note): model.demo?.take(note)
     case .notice(let text, let isError):

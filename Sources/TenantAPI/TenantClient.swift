@@ -169,7 +169,8 @@ public actor TenantClient {
     async throws(TenantFailure)
   {
     let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
-    let code = (object?["errorcode"] as? NSNumber)?.intValue
+    // Read as a whole number in range, never `intValue` (which wraps 1e30 to nonsense).
+    let code = (object?["errorcode"] as? NSNumber).flatMap { Int(exactly: $0.doubleValue) }
     let after =
       answer.headers.first(name: "Retry-After").flatMap {
         Double($0.trimmingCharacters(in: .whitespaces))

@@ -75,6 +75,8 @@ struct MessageTests {
     var m = InspectorModel(width: 40, height: 10, title: "t")
     #expect(Inspector.update(&m, .openFleet) == [.runFleet])
     #expect(m.screen == .fleet)
+    // The model does not know --fleet-devices: no count is said until the fleet is ready.
+    #expect(m.flash?.text == "running the fleet through the three strategies…")
     // In the help overlay, F would close nothing and open nothing.
     var help = InspectorModel(width: 120, height: 40, title: "t")
     _ = Inspector.update(&help, .key(.character("?")))
@@ -86,5 +88,9 @@ struct MessageTests {
       .fleetReady(FleetShow(plan: FleetShow.defaultPlans()[0], reports: [], startedAt: .zero)))
     #expect(Inspector.update(&help, .openFleet).isEmpty)
     #expect(help.screen == .fleet)
+    var large = FleetShow.defaultPlans()[0]
+    large.devices = 100_000
+    _ = Inspector.update(&m, .fleetReady(FleetShow(plan: large, reports: [], startedAt: .zero)))
+    #expect(m.flash?.text == "fleet: 100,000 devices, playing")
   }
 }

@@ -73,4 +73,22 @@ struct AddressSearchTests {
       #expect(code == 50100 && after == 120)
     }
   }
+
+  @Test("an errorcode past any Int is no code, not a wrapped number")
+  func hugeErrorCode() async throws {
+    let tenant = try StandInTenant(.throttleSearch(120, errorcode: "1e30"))
+    defer { tenant.stop() }
+    let client = try Self.client(tenant)
+    do throws(TenantFailure) {
+      _ = try await client.addresses(contactKey: "user-1")
+      Issue.record("a throttled search answered")
+    } catch {
+      guard case .throttled(_, let code, _) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(code == nil)
+      #expect("\(error)".contains("(429)"), "\(error)")
+    }
+  }
 }

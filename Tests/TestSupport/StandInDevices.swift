@@ -42,8 +42,8 @@ enum StandInDevices {
     _ state: inout StandInTenant.State
   ) -> CaptureServer.Reply {
     state.searches.append(request.body)
-    if case .throttleSearch(let seconds) = behaviour {
-      let body = #"{"message":"Rate limit exceeded","errorcode":50100}"#
+    if case .throttleSearch(let seconds, let code) = behaviour {
+      let body = #"{"message":"Rate limit exceeded","errorcode":\#(code)}"#
       return .bytes(
         Array(
           ("HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json\r\n"

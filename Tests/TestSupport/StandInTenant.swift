@@ -28,8 +28,9 @@ public final class StandInTenant: Sendable {
     case noScope
     /// No MobilePush Demographics set.
     case noDemographics
-    /// Every address search is a 429 (errorcode 50100) asking for this many seconds.
-    case throttleSearch(Int)
+    /// Every address search is a 429 asking for this many seconds, with this errorcode as
+    /// written (`50100`, or a hostile `1e30`).
+    case throttleSearch(Int, errorcode: String = "50100")
     /// Address searches answer `valueSets` in a shape no reader knows.
     case opaqueValueSets
   }
