@@ -48,40 +48,75 @@ extension LocalEngagementServer {
     }
   }
 
-  /// Queues a lookup for a registration the tenant answered 2xx; the instant it falls due.
-  func readBackDue(_ deviceID: String, status: Int?, at now: Instant) -> Instant? {
+  /// Queues a lookup for a registration the tenant answered 2xx, and marks on the device
+  /// when it falls due; with `pendingLimit` devices waiting, says on the device that it will
+  /// not be looked up.
+  func queueReadBack(_ deviceID: String, status: Int?, at now: Instant) {
     guard var queue = readBacks, let status, RetryPolicy.isSuccess(status: status) else {
-      return nil
+      return
     }
-    queue.answered(deviceID, at: now)
+    let queued = queue.answered(deviceID, at: now)
     readBacks = queue
-    return queue.dueAt(deviceID)
+    if queued {
+      watch.markReadBackDue(queue.dueAt(deviceID), of: deviceID)
+    } else if let newest = registrations(of: deviceID).last {
+      record(
+        ReadBack.unanswered(
+          newest, askedAt: now, window: queue.window, contactKey: newest.payload.subscriberKey,
+          problem:
+            "not asked: \(NumberText.grouped(ReadBackQueue.pendingLimit)) devices already wait for the tenant's read-back (at most \(ReadBackQueue.perMinute) lookups a minute)"
+        ), of: deviceID)
+    }
   }
 
-  /// The next lookup to make, or how long to wait for one. A device whose registration
-  /// carried no contact key is answered here, without the tenant (nothing to search by).
+  /// The next lookup to make, or how long to wait for one. A device whose newest registration
+  /// is not yet a window old waits for it (up to `ReadBackQueue.longestWait` windows): the
+  /// tenant is asked about what the app sent last, not about a value it has since replaced.
+  /// A registration without a contact key is answered here, without the tenant.
   func nextReadBack() -> ReadBackStep {
     let now = clock.now()
     guard var queue = readBacks else { return .sleep(until: now + ReadBackQueue.defaultWindow) }
     defer { readBacks = queue }
-    while let deviceID = queue.take(now: now) {
-      guard let compared = comparedRegistration(of: deviceID, now: now, window: queue.window)
-      else {
+    let window = queue.window
+    while let waiting = queue.take(now: now) {
+      let deviceID = waiting.deviceID
+      let mine = registrations(of: deviceID)
+      guard let newest = mine.last else {
         watch.markReadBackDue(nil, of: deviceID)
+        changes.send(
+          .event(
+            .readBack(
+              deviceID: TerminalText.escaped(deviceID),
+              summary:
+                "tenant read-back not asked: the device's registrations left the server's window (the newest \(NumberText.grouped(core.settings.registrationWindow)) are kept)",
+              allHeld: false), at: now))
         continue
       }
+      let ripe = newest.receivedAt + window
+      if ripe > now, ripe - waiting.since <= window * ReadBackQueue.longestWait {
+        queue.wait(waiting, until: ripe)
+        watch.markReadBackDue(ripe, of: deviceID)
+        continue
+      }
+      guard let compared = mine.last(where: { $0.receivedAt + window <= now }) else {
+        queue.wait(waiting, until: ripe)
+        continue
+      }
+      // Waited as long as it may: the newest old enough is asked about, the newer after.
+      if compared.id != newest.id { queue.answered(deviceID, at: newest.receivedAt) }
       guard let key = compared.payload.subscriberKey.map(InputRules.trimmed), !key.isEmpty else {
         record(
           ReadBack.unanswered(
-            compared, askedAt: now, window: queue.window, contactKey: nil,
+            compared, askedAt: now, window: window, contactKey: nil,
             problem: ReadBack.noContactKey), of: deviceID)
         continue
       }
+      queue.asked(now: now)
       return .ask(deviceID: deviceID, contactKey: key, registrationID: compared.id)
     }
     // A registration coming in now falls due a window from now: never later than this wake.
-    let wake = queue.nextWake(now: now) ?? now + queue.window
-    return .sleep(until: min(wake, now + queue.window))
+    let wake = queue.nextWake(now: now) ?? now + window
+    return .sleep(until: min(wake, now + window))
   }
 
   /// The newest registration of the device the tenant answered 2xx at least `window` ago.
@@ -103,7 +138,10 @@ extension LocalEngagementServer {
     let now = clock.now()
     guard var queue = readBacks else { return }
     let mine = registrations(of: deviceID)
-    guard let compared = mine.first(where: { $0.id == registrationID }) else { return }
+    guard let compared = mine.first(where: { $0.id == registrationID }) else {
+      watch.markReadBackDue(queue.dueAt(deviceID), of: deviceID)
+      return
+    }
     switch answer {
     case .held(let holding):
       record(
@@ -133,6 +171,8 @@ extension LocalEngagementServer {
   private func record(_ readBack: ReadBack, of deviceID: String) {
     let now = clock.now()
     watch.recordReadBack(readBack, of: deviceID)
+    // A 2xx that came while the tenant was asked waits its own turn: still due.
+    watch.markReadBackDue(readBacks?.dueAt(deviceID), of: deviceID)
     changes.send(
       .event(
         .readBack(

@@ -92,15 +92,15 @@ public actor LocalEngagementServer {
       commit(changes, at: now)
       self.changes.send(.schedule)
     }
-    // Only the tenant's own 2xx is worth asking it about; the relay's answers never are.
-    let readBackDue = readBackDue(deviceID, status: local ? nil : status, at: now)
+
     _ = watch.record(
       ReceivedRegistration(
         deviceID: deviceID, payload: payload, body: body, facts: facts, at: now, status: status,
         retryAfter: retryAfter, server: core.judgeFacts(excluding: deviceID),
         issuedToken: issuedToken,
         local: local))
-    if let readBackDue { watch.markReadBackDue(readBackDue, of: deviceID) }
+    // Only the tenant's own 2xx is worth asking it about; the relay's answers never are.
+    queueReadBack(deviceID, status: local ? nil : status, at: now)
     announceFindings(of: deviceID, at: now)
     watched()
   }

@@ -176,8 +176,12 @@ public actor TenantClient {
         Double($0.trimmingCharacters(in: .whitespaces))
       }
       ?? (object?["retryAfter"] as? NSNumber)?.doubleValue
-    guard let after, after >= 0, after <= Self.longestWait, retries < Self.throttleRetries else {
-      throw .throttled(what: what, errorCode: code, retryAfter: after)
+    // `Retry-After: nan` parses as a Double: a wait that is no number is no wait named.
+    let named = after.flatMap { $0.isFinite ? $0 : nil }
+    guard let after = named, after >= 0, after <= Self.longestWait,
+      retries < Self.throttleRetries
+    else {
+      throw .throttled(what: what, errorCode: code, retryAfter: named)
     }
     retries += 1
     await wait(.seconds(after))

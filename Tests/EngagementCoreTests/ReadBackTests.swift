@@ -111,6 +111,71 @@ struct ReadBackTests {
     #expect(readBack.summary.contains(#"\e[31mEve"#))
   }
 
+  @Test(
+    "a value past 4 KB held whole is as sent (the server keeps it cut); quoted values are clipped")
+  func longValue() throws {
+    var sent = try Self.registration(1, at: 0, attributes: ["Interests": "x"])
+    let long = String(repeating: "x", count: 5_000)
+    sent.payload.attributes = [.init(key: "Interests", value: ProcessingRules.kept(long))]
+    let held = ReadBack.compare(
+      sent, holding: Self.held(["Interests": long]), registrations: [sent],
+      askedAt: Instant(900), window: 900, defined: nil)
+    #expect(held.allHeld)
+    let other = ReadBack.compare(
+      sent, holding: Self.held(["Interests": String(repeating: "y", count: 5_000)]),
+      registrations: [sent], askedAt: Instant(900), window: 900, defined: nil)
+    #expect(!other.allHeld)
+    #expect(other.summary.utf8.count < 600, "\(other.summary.utf8.count) bytes")
+    #expect(other.headline.utf8.count < 400)
+  }
+
+  @Test("values under none of the names sent are not read, never 'not held'")
+  func unmatchedNames() throws {
+    let sent = try Self.registration(1, at: 0, attributes: ["FirstName": "Ada", "Tier": "2"])
+    let readBack = ReadBack.compare(
+      sent, holding: Self.held(["MobilePush_Demographics_FirstName": "Ada"]),
+      registrations: [sent], askedAt: Instant(900), window: 900, defined: nil)
+    #expect(readBack.fields.filter { $0.kind == .attribute }.allSatisfy { $0.verdict == .notRead })
+    #expect(readBack.summary.contains("under names RegScope does not read"))
+  }
+
+  @Test(
+    "an address held from before, the newest rejected for a name outside the table: S5 said first")
+  func rejectedWithAddress() throws {
+    let first = try Self.registration(1, at: 0, attributes: ["FirstName": "Ada"])
+    let second = try Self.registration(2, at: 60, attributes: ["FirstName": "Bob", "Plan": "gold"])
+    let readBack = ReadBack.compare(
+      second, holding: Self.held(["FirstName": "Ada"]), registrations: [first, second],
+      askedAt: Instant(960), window: 900, defined: ["FirstName"])
+    #expect(
+      readBack.summary.contains(
+        "(15 min after its 2xx): did not arrive: processing rejects the whole registration for Plan, not in the tenant's demographics (S5); contact user-1 holds this device's push address (status Active) from an earlier registration"
+      ), "\(readBack.summary)")
+    #expect(
+      readBack.headline == "tenant: #2 rejected (S5: Plan); holds an earlier registration's values")
+  }
+
+  @Test(
+    "a value a newer registration sent is as sent; a newer contact key is the cause of a missing address"
+  )
+  func newer() throws {
+    let first = try Self.registration(1, at: 0, key: "anon-1", attributes: ["Plan": "gold"])
+    let second = try Self.registration(2, at: 10, key: "user-2", attributes: ["Plan": "platinum"])
+    let fromNewer = ReadBack.compare(
+      first, holding: Self.held(["Plan": "platinum"]), registrations: [first, second],
+      askedAt: Instant(905), window: 900, defined: nil)
+    let plan = try #require(fromNewer.fields.first { $0.name == "Plan" })
+    #expect(plan.verdict == .heldAsSent && plan.heldFrom == 2)
+    let moved = ReadBack.compare(
+      first, holding: TenantHolding(contactKey: "anon-1", address: nil),
+      registrations: [first, second],
+      askedAt: Instant(905), window: 900, defined: nil)
+    #expect(
+      moved.summary.contains("the newer #2 moved it to contact user-2 (R8.3)"), "\(moved.summary)")
+    #expect(!moved.summary.contains("not arrived"))
+    #expect(moved.headline == "tenant: #1 not under contact anon-1: moved to user-2 by #2")
+  }
+
   @Test("the schedule: due a window after the first 2xx, a few a minute, a 429's wait honoured")
   func schedule() {
     var queue = ReadBackQueue(window: 900)
@@ -120,17 +185,40 @@ struct ReadBackTests {
     queue.answered("A", at: Instant(100))
     #expect(queue.dueAt("A") == Instant(900), "a second 2xx does not push the lookup back")
     #expect(queue.take(now: Instant(899)) == nil)
+    func ask(_ now: Double) -> String? {
+      guard let taken = queue.take(now: Instant(now)) else { return nil }
+      queue.asked(now: Instant(now))
+      return taken.deviceID
+    }
     var taken: [String] = []
-    while let device = queue.take(now: Instant(960)) { taken.append(device) }
+    while let device = ask(960) { taken.append(device) }
     #expect(taken == ["A", "B", "C", "D"], "four a minute, oldest first")
     #expect(queue.nextWake(now: Instant(960)) == Instant(1_020))
-    #expect(queue.take(now: Instant(1_020)) == "E")
+    #expect(ask(1_020) == "E")
     queue.throttled("E", now: Instant(1_020), retryAfter: 120)
     #expect(queue.take(now: Instant(1_100)) == nil, "paused by the 429")
     #expect(queue.nextWake(now: Instant(1_100)) == Instant(1_140))
-    #expect(Set([queue.take(now: Instant(1_140)), queue.take(now: Instant(1_140))]) == ["E", "F"])
+    #expect(Set([ask(1_140), ask(1_140)]) == ["E", "F"])
     queue.throttled("F", now: Instant(2_000), retryAfter: 1e300)
     #expect(queue.dueAt("F") == Instant(2_000 + 86_400), "a wait past a day is a day")
+    queue.throttled("G", now: Instant(3_000), retryAfter: .nan)
+    #expect(
+      queue.dueAt("G") == Instant(3_000 + ReadBackQueue.pauseWithoutRetryAfter),
+      "Retry-After: nan is no wait named: a minute")
+  }
+
+  @Test("a device taken and put back waits on, keeping since when; it is not counted as asked")
+  func waitForNewest() throws {
+    var queue = ReadBackQueue(window: 900)
+    queue.answered("A", at: Instant(0))
+    let first = queue.take(now: Instant(900))
+    let taken = try #require(first)
+    #expect(taken.since == Instant(0))
+    queue.wait(taken, until: Instant(1_500))
+    #expect(queue.dueAt("A") == Instant(1_500))
+    #expect(queue.take(now: Instant(1_499)) == nil)
+    let again = queue.take(now: Instant(1_500))
+    #expect(again?.since == Instant(0))
   }
 
   @Test("the queue is bounded: past the limit a device is counted, not queued")

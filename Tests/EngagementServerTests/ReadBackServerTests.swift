@@ -25,7 +25,11 @@ struct ReadBackServerTests {
     let said: AsyncStream<String>
     private let loop: Mutex<Task<Void, Never>?> = Mutex(nil)
 
-    init(answer: @escaping @Sendable (String, Int) -> PushAddressAnswer) async throws {
+    /// `during`: run while the tenant is asked (a registration arriving mid-lookup).
+    init(
+      answer: @escaping @Sendable (String, Int) -> PushAddressAnswer,
+      during: @escaping @Sendable (LocalEngagementServer, Int) async -> Void = { _, _ in }
+    ) async throws {
       server = try LocalEngagementServer(
         settings: ServerSettings(appID: appID, accessToken: "token", processingDelay: 10),
         store: ServerStore.inMemory(), clock: clock)
@@ -44,6 +48,7 @@ struct ReadBackServerTests {
               $0.append("\(key)/\(device)")
               return $0.count
             }
+            await during(server, count)
             return answer(device, count)
           }
         }
@@ -198,5 +203,87 @@ struct ReadBackServerTests {
     let held = await rig.next()
     #expect(held?.contains("as sent") == true)
     #expect(rig.askedSoFar.count == 2)
+  }
+
+  @Test(
+    "a newer registration inside the window is waited for and compared, not the one it replaced")
+  func newestCompared() async throws {
+    let rig = try await Rig { _, _ in Self.holding(["Interests": "dogs"]) }
+    defer { rig.stop() }
+    await rig.relayed("PIXEL-N", attributes: ["Interests": "cats"])
+    rig.clock.advance(by: 2)
+    await rig.relayed("PIXEL-N", attributes: ["Interests": "dogs"])
+    await rig.advance(by: 898)
+    #expect(rig.askedSoFar.isEmpty, "asked about #1 while #2 was inside its window")
+    #expect(await rig.server.watchedDevice("PIXEL-N")?.readBackDue == Instant(1_902))
+    rig.clock.advance(by: 2)
+    let said = await rig.next()
+    #expect(
+      said?.contains("for #2") == true && said?.contains("all 1 attribute as sent") == true,
+      "\(said ?? "")")
+  }
+
+  @Test("a contact key changed inside the window: the tenant is asked under the newest key")
+  func newestKey() async throws {
+    let rig = try await Rig { _, _ in Self.holding(["FirstName": "Ada"]) }
+    defer { rig.stop() }
+    await rig.relayed("PIXEL-K", key: "anon-1")
+    rig.clock.advance(by: 5)
+    await rig.relayed("PIXEL-K", key: "user-2")
+    rig.clock.advance(by: 905)
+    _ = await rig.next()
+    #expect(rig.askedSoFar == ["user-2/PIXEL-K"])
+  }
+
+  @Test("an app that keeps registering is looked up within three windows, and its newest after")
+  func longestWait() async throws {
+    let rig = try await Rig { _, _ in Self.holding(["FirstName": "Ada"]) }
+    defer { rig.stop() }
+    for index in 0..<5 {
+      if index > 0 { await rig.advance(by: 600) }
+      await rig.relayed("PIXEL-L")
+    }
+    // Registered at +0, +600 ... +2400: the first, due at +900, waits for the newest until
+    // +2700 (three windows), then the newest a window old (#4, +1800) is asked about.
+    #expect(rig.askedSoFar.isEmpty)
+    rig.clock.advance(by: 300)
+    let said = await rig.next()
+    #expect(said?.contains("for #4") == true, "\(said ?? "")")
+    await rig.settled()
+    #expect(await rig.server.watchedDevice("PIXEL-L")?.readBackDue == Instant(1_000 + 2_400 + 900))
+  }
+
+  @Test("a 2xx while the tenant is asked keeps its own turn: still due after the answer")
+  func arrivesMidLookup() async throws {
+    let rig = try await Rig(
+      answer: { _, _ in Self.holding(["FirstName": "Ada"]) },
+      during: { server, count in
+        guard count == 1 else { return }
+        await server.recordRelayed(
+          body: Array(
+            sdkBody(device: "PIXEL-M", key: "user-1", attributes: ["FirstName": "Ada"]).utf8),
+          facts: RequestFacts(userAgent: androidAgent), receivedAt: server.clock.now(),
+          status: 201, retryAfter: nil, issuedToken: nil)
+      })
+    defer { rig.stop() }
+    await rig.relayed("PIXEL-M")
+    rig.clock.advance(by: 900)
+    _ = await rig.next()
+    let device = try #require(await rig.server.watchedDevice("PIXEL-M"))
+    #expect(device.readBacks.count == 1)
+    #expect(device.readBackDue == Instant(1_900 + 900), "the newer 2xx lost its lookup")
+  }
+
+  @Test("past the queue's limit a device is told it will not be looked up")
+  func full() async throws {
+    let rig = try await Rig { _, _ in Self.holding([:]) }
+    defer { rig.stop() }
+    for index in 0..<ReadBackQueue.pendingLimit {
+      await rig.relayed("PIXEL-\(index)")
+    }
+    await rig.relayed("PIXEL-LAST")
+    let said = await rig.next()
+    #expect(said?.contains("not asked: 1,000 devices already wait") == true, "\(said ?? "")")
+    #expect(await rig.server.watchedDevice("PIXEL-LAST")?.readBacks.count == 1)
   }
 }

@@ -59,7 +59,7 @@ struct AddressSearchTests {
 
   @Test("a 429 with a long Retry-After is said with its wait, not waited out")
   func throttled() async throws {
-    let tenant = try StandInTenant(.throttleSearch(120))
+    let tenant = try StandInTenant(.throttleSearch("120"))
     defer { tenant.stop() }
     let client = try Self.client(tenant)
     do throws(TenantFailure) {
@@ -74,9 +74,28 @@ struct AddressSearchTests {
     }
   }
 
+  @Test("Retry-After: nan names no wait: said as throttled, with none")
+  func nanRetryAfter() async throws {
+    let tenant = try StandInTenant(.throttleSearch("nan"))
+    defer { tenant.stop() }
+    let client = try Self.client(tenant)
+    do throws(TenantFailure) {
+      _ = try await client.addresses(contactKey: "user-1")
+      Issue.record("a throttled search answered")
+    } catch {
+      guard case .throttled(_, _, let after) = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect(after == nil)
+      #expect(!"\(error)".contains("in nan"), "\(error)")
+      #expect(tenant.searches.count == 1, "a nan wait is not waited out")
+    }
+  }
+
   @Test("an errorcode past any Int is no code, not a wrapped number")
   func hugeErrorCode() async throws {
-    let tenant = try StandInTenant(.throttleSearch(120, errorcode: "1e30"))
+    let tenant = try StandInTenant(.throttleSearch("120", errorcode: "1e30"))
     defer { tenant.stop() }
     let client = try Self.client(tenant)
     do throws(TenantFailure) {

@@ -30,7 +30,7 @@ public final class StandInTenant: Sendable {
     case noDemographics
     /// Every address search is a 429 asking for this many seconds, with this errorcode as
     /// written (`50100`, or a hostile `1e30`).
-    case throttleSearch(Int, errorcode: String = "50100")
+    case throttleSearch(String, errorcode: String = "50100")
     /// Address searches answer `valueSets` in a shape no reader knows.
     case opaqueValueSets
   }

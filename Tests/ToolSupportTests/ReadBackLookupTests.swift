@@ -68,7 +68,7 @@ struct ReadBackLookupTests {
 
   @Test("a 429 comes back as throttled with the tenant's wait; an unreachable tenant as failed")
   func throttledAndFailed() async throws {
-    let tenant = try StandInTenant(.throttleSearch(90))
+    let tenant = try StandInTenant(.throttleSearch("90"))
     let table = try await Self.table(tenant)
     guard case .throttled(let after, let why) = await table.pushAddressLookup("user-1", "X") else {
       Issue.record("not throttled")

@@ -110,6 +110,9 @@ public enum FieldExplanation {
     let sent = check.sent.map { "\"\($0)\"" } ?? "the value sent"
     switch check.verdict {
     case .heldAsSent:
+      if let newer = check.heldFrom {
+        return "\(asked) holds \"\(check.held ?? "")\" as the newer #\(newer) sent it."
+      }
       return "\(asked) holds \(sent) as sent."
     case .heldOther:
       let from =

@@ -4,14 +4,21 @@ extension ReadBack {
   /// What the tenant holds (`holding`) beside what `compared` sent: the contact key (the
   /// address under it or not) and each attribute by its name. `registrations` are the
   /// device's others the server holds, to say which one sent a value the tenant holds
-  /// instead; `defined` is the demographics table in use, so a missing address names S5 only
-  /// when the registration carried a name outside it.
+  /// instead (a newer one's value is as sent: it landed after); `defined` is the demographics
+  /// table in use, so S5 is named only when the registration carried a name outside it.
   public static func compare(
     _ compared: ServerRegistration, holding: TenantHolding, registrations: [ServerRegistration],
     askedAt: Instant, window: Double, defined: Set<String>?
   ) -> ReadBack {
     let attributes = compared.payload.attributes ?? []
-    let address = holding.address
+    var address = holding.address
+    // Values under none of the names sent are names RegScope does not match (the shape of
+    // `valueSets` is not documented): not read, never "not held".
+    if let values = address?.values, !attributes.isEmpty,
+      !attributes.contains(where: { value(of: $0.key, in: values) != nil })
+    {
+      address?.values = nil
+    }
     var fields = [
       Field(
         kind: .contactKey, name: "contact key", sent: TerminalText.escaped(holding.contactKey),
@@ -28,9 +35,13 @@ extension ReadBack {
       contactKey: TerminalText.escaped(holding.contactKey), addressFound: address != nil,
       addressStatus: address?.status.map(TerminalText.escaped), fields: fields, problem: nil,
       summary: "", headline: "")
-    let undefined = ProcessingRules.undefinedAttributes(compared.payload, defined: defined)
-    readBack.summary = summarized(readBack, holding: holding, undefined: undefined)
-    readBack.headline = headline(readBack, undefined: undefined)
+    let context = Context(
+      undefined: ProcessingRules.undefinedAttributes(compared.payload, defined: defined)
+        .map(TerminalText.escaped),
+      movedTo: movedTo(after: compared, registrations: registrations),
+      otherPushAddresses: holding.otherPushAddresses)
+    readBack.summary = summarized(readBack, context)
+    readBack.headline = headline(readBack, context)
     return readBack
   }
 
@@ -51,29 +62,45 @@ extension ReadBack {
         : "tenant: no answer for #\(compared.id): " + problem)
   }
 
-  /// The few words a timeline row shows; the summary says the rest.
-  private static func headline(_ readBack: ReadBack, undefined: [String]) -> String {
-    let key = readBack.contactKey ?? ""
-    let id = "#\(readBack.registrationID)"
-    guard readBack.addressFound else {
-      let cause = undefined.first.map { " (S5: \(TerminalText.escaped($0)))" } ?? ""
-      return "tenant: \(id) NOT ARRIVED under contact \(key)\(cause)"
-    }
-    let attributes = readBack.fields.filter { $0.kind == .attribute }
-    if !attributes.isEmpty && attributes.allSatisfy({ $0.verdict == .notRead }) {
-      return "tenant: \(id) filed under contact \(key); its values not read"
-    }
-    let held = attributes.count { $0.verdict == .heldAsSent }
-    let count = "\(attributes.count) attribute\(attributes.count == 1 ? "" : "s")"
-    guard let first = attributes.first(where: { $0.verdict != .heldAsSent }) else {
-      return "tenant: \(id) held as sent (contact \(key), \(count))"
-    }
-    return "tenant: \(id) \(held) of \(count) as sent; \(differs(first))"
-  }
-
   /// Why a registration without a contact key cannot be looked up.
   public static let noContactKey =
     "not asked: the registration carried no contact key, so the tenant filed the device under a key it made up (S3), which RegScope cannot know; the address search goes by contact key"
+
+  /// What the summary and the headline say besides the fields.
+  struct Context {
+    /// The compared registration's names outside the demographics table (escaped).
+    var undefined: [String]
+    /// A newer registration of the device that carried another contact key: (its id, the key).
+    var movedTo: (id: Int, key: String)?
+    var otherPushAddresses: Int
+  }
+
+  private static func movedTo(
+    after compared: ServerRegistration, registrations: [ServerRegistration]
+  )
+    -> (id: Int, key: String)?
+  {
+    let key = compared.payload.subscriberKey.map(InputRules.trimmed)
+    return registrations.filter { $0.id > compared.id }.sorted { $0.id > $1.id }
+      .lazy.compactMap { newer -> (id: Int, key: String)? in
+        guard let other = newer.payload.subscriberKey.map(InputRules.trimmed), !other.isEmpty,
+          other != key
+        else { return nil }
+        return (newer.id, TerminalText.escaped(other))
+      }.first
+  }
+
+  /// The value under `name`: the exact name, else one that differs only in case.
+  static func value(of name: String, in values: [String: String]) -> String? {
+    values[name] ?? values.first { $0.key.lowercased() == name.lowercased() }?.value
+  }
+
+  /// The tenant's value is the one sent: as sent, trimmed, or cut as the server keeps a value
+  /// past 4 KB (`sent` is the kept form).
+  static func same(held: String, sent: String) -> Bool {
+    held == sent || InputRules.trimmed(held) == InputRules.trimmed(sent)
+      || ProcessingRules.kept(held) == sent
+  }
 
   private static func field(
     _ attribute: RegistrationPayload.Attribute, address: TenantHolding.Address?,
@@ -88,85 +115,33 @@ extension ReadBack {
       field.verdict = .notRead
       return field
     }
-    let held =
-      values[attribute.key]
-      ?? values.first { $0.key.lowercased() == attribute.key.lowercased() }?.value
-    field.held = held.map(TerminalText.escaped)
-    switch held {
-    case nil:
+    let held = value(of: attribute.key, in: values)
+    field.held = held.map { TerminalText.escaped(ProcessingRules.kept($0)) }
+    guard let held else {
       // A cleared value rides along once as "" (R2.6): nothing held is what was sent.
       field.verdict = sent.isEmpty ? .heldAsSent : .notThere
-    case let held? where held == sent || held == InputRules.trimmed(sent):
-      field.verdict = .heldAsSent
-    case let held?:
-      field.verdict = .heldOther
-      field.heldFrom =
-        registrations
-        .filter { $0.id != compared.id }
-        .sorted { $0.id > $1.id }
-        .first {
-          ($0.payload.attributes ?? []).contains { $0.key == attribute.key && $0.value == held }
-        }?
-        .id
+      return field
     }
+    if same(held: held, sent: sent) {
+      field.verdict = .heldAsSent
+      return field
+    }
+    let sender =
+      registrations
+      .filter { $0.id != compared.id }
+      .sorted { $0.id > $1.id }
+      .first {
+        ($0.payload.attributes ?? []).contains {
+          $0.key == attribute.key && same(held: held, sent: $0.value)
+        }
+      }
+    field.heldFrom = sender?.id
+    // A newer registration's value landed after the one compared: it is as sent.
+    field.verdict = (sender?.id ?? 0) > compared.id ? .heldAsSent : .heldOther
     return field
   }
 
   static func waited(_ window: Double) -> String {
     DurationText.describe(window)
-  }
-
-  private static func summarized(_ readBack: ReadBack, holding: TenantHolding, undefined: [String])
-    -> String
-  {
-    let head =
-      "tenant read-back for #\(readBack.registrationID) (\(waited(readBack.window)) after its 2xx): "
-    let key = readBack.contactKey ?? ""
-    guard holding.address != nil else {
-      let others =
-        holding.otherPushAddresses > 0
-        ? " (it holds \(holding.otherPushAddresses) other push address\(holding.otherPushAddresses == 1 ? "" : "es"))"
-        : ""
-      let why =
-        undefined.isEmpty
-        ? "the tenant gives no reason: processing rejected it or has not filed it yet"
-        : "processing rejects the whole registration for \(undefined.prefix(3).map(TerminalText.escaped).joined(separator: ", ")), not in the tenant's demographics (S5)"
-      return head
-        + "not arrived: contact \(key) holds no push address for this device\(others); \(why)"
-    }
-    let attributes = readBack.fields.filter { $0.kind == .attribute }
-    let status = readBack.addressStatus.map { " (status \($0))" } ?? ""
-    var parts = ["contact \(key) holds this device's push address\(status)"]
-    if attributes.isEmpty {
-      parts[0] += "; no attributes were sent"
-    } else if attributes.allSatisfy({ $0.verdict == .notRead }) {
-      parts.append(
-        "its attribute values came in a shape RegScope does not read, so the \(attributes.count) attribute\(attributes.count == 1 ? " is" : "s are") not compared"
-      )
-    } else {
-      let held = attributes.count { $0.verdict == .heldAsSent }
-      parts.append(
-        held == attributes.count
-          ? "all \(held) attribute\(held == 1 ? "" : "s") as sent"
-          : "\(held) of \(attributes.count) attributes as sent")
-      for field in attributes where field.verdict != .heldAsSent {
-        parts.append(differs(field))
-      }
-    }
-    return head + parts.prefix(12).joined(separator: "; ")
-      + (parts.count > 12 ? "; and \(parts.count - 12) more" : "")
-  }
-
-  private static func differs(_ field: Field) -> String {
-    switch field.verdict {
-    case .heldOther:
-      let from =
-        field.heldFrom.map { "sent by #\($0)" }
-        ?? "sent by none of this device's registrations RegScope holds"
-      return "\(field.name) held as \"\(field.held ?? "")\" (\(from)), not \"\(field.sent ?? "")\""
-    case .notThere: return "\(field.name) not held (sent \"\(field.sent ?? "")\")"
-    case .notRead: return "\(field.name) not read"
-    case .heldAsSent: return "\(field.name) as sent"
-    }
   }
 }

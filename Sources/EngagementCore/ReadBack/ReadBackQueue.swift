@@ -17,8 +17,20 @@ public struct ReadBackQueue: Sendable {
   public static let pendingLimit = 1_000
 
   public let window: Double
-  /// When each waiting device is due.
-  private var due: [String: Instant] = [:]
+  /// A device waiting: when it is due, and since when it has waited (its oldest 2xx not
+  /// looked up).
+  public struct Waiting: Sendable, Equatable {
+    public var deviceID: String
+    public var at: Instant
+    public var since: Instant
+  }
+
+  /// A device whose newest registration keeps arriving inside the window is looked up at the
+  /// latest this many windows after its oldest one not looked up.
+  public static let longestWait = 3.0
+
+  /// Each waiting device.
+  private var due: [String: Waiting] = [:]
   /// The lookups of the last minute, oldest first.
   private var recent: Deque<Instant> = []
   /// No lookup before this (the tenant's Retry-After).
@@ -33,42 +45,60 @@ public struct ReadBackQueue: Sendable {
   public var waiting: Int { due.count }
 
   /// When `deviceID`'s lookup is due, nil when none waits.
-  public func dueAt(_ deviceID: String) -> Instant? { due[deviceID] }
+  public func dueAt(_ deviceID: String) -> Instant? { due[deviceID]?.at }
 
   /// The tenant answered a registration of `deviceID` with a 2xx at `at`: a lookup is due a
-  /// window later, unless one already waits (it compares the newest registration old enough).
-  public mutating func answered(_ deviceID: String, at: Instant) {
-    guard due[deviceID] == nil else { return }
+  /// window later, unless one already waits (at its turn the server compares the newest
+  /// registration, or waits for it: `wait`). False when `pendingLimit` devices wait already.
+  @discardableResult
+  public mutating func answered(_ deviceID: String, at: Instant) -> Bool {
+    guard due[deviceID] == nil else { return true }
     guard due.count < Self.pendingLimit else {
       skipped += 1
-      return
+      return false
     }
-    due[deviceID] = at + window
+    due[deviceID] = Waiting(deviceID: deviceID, at: at + window, since: at)
+    return true
   }
 
-  /// The device to look up now, or nil; taking it counts against the minute.
-  public mutating func take(now: Instant) -> String? {
+  /// The device whose turn it is now (the earliest due, when the rate and a pause allow), or
+  /// nil. Taken out of the queue; `asked` counts the lookup when the tenant is asked.
+  public mutating func take(now: Instant) -> Waiting? {
     guard allowed(now: now) <= now,
-      let (deviceID, _) = due.filter({ $0.value <= now }).min(by: { $0.value < $1.value })
+      let first = due.values.filter({ $0.at <= now }).min(by: { $0.at < $1.at })
     else { return nil }
-    due[deviceID] = nil
+    due[first.deviceID] = nil
+    return first
+  }
+
+  /// The tenant is asked now: one of the minute's lookups.
+  public mutating func asked(now: Instant) {
     recent.append(now)
-    return deviceID
+  }
+
+  /// Puts a device taken back, due at `at` (its newest registration a window old), keeping
+  /// since when it has waited.
+  public mutating func wait(_ waiting: Waiting, until at: Instant) {
+    var later = waiting
+    later.at = at
+    due[waiting.deviceID] = later
   }
 
   /// The tenant answered 429: no lookup before `retryAfter` seconds from now (a minute when it
-  /// named none), and this device asked again then.
+  /// named none, or a number that is none), and this device asked again then.
   public mutating func throttled(_ deviceID: String, now: Instant, retryAfter: Double?) {
-    let wait = retryAfter.map { min(max($0, 1), 86_400) } ?? Self.pauseWithoutRetryAfter
+    let wait =
+      retryAfter.flatMap { $0.isFinite ? min(max($0, 1), 86_400) : nil }
+      ?? Self.pauseWithoutRetryAfter
     let until = now + wait
     pausedUntil = max(pausedUntil ?? until, until)
-    due[deviceID] = until
+    due[deviceID] = Waiting(deviceID: deviceID, at: until, since: due[deviceID]?.since ?? now)
   }
 
   /// When to look again: the earliest due lookup the rate and a pause allow; nil when none
   /// waits.
   public mutating func nextWake(now: Instant) -> Instant? {
-    guard let earliest = due.values.min() else { return nil }
+    guard let earliest = due.values.map(\.at).min() else { return nil }
     return max(earliest, allowed(now: now))
   }
 

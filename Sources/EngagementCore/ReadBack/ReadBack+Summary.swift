@@ -1,0 +1,99 @@
+import RegistrationCore
+
+extension ReadBack {
+  /// The whole answer in a sentence: what the tenant holds, what differs, and the cause when
+  /// one is known (S5 for a name outside the table, R8.3 for a newer contact key).
+  static func summarized(_ readBack: ReadBack, _ context: Context) -> String {
+    let head =
+      "tenant read-back for #\(readBack.registrationID) (\(waited(readBack.window)) after its 2xx): "
+    let key = readBack.contactKey ?? ""
+    let rejected =
+      context.undefined.isEmpty
+      ? nil
+      : "processing rejects the whole registration for \(context.undefined.prefix(3).joined(separator: ", ")), not in the tenant's demographics (S5)"
+    guard readBack.addressFound else {
+      let others =
+        context.otherPushAddresses > 0
+        ? " (it holds \(context.otherPushAddresses) other push address\(context.otherPushAddresses == 1 ? "" : "es"))"
+        : ""
+      if let moved = context.movedTo {
+        return head
+          + "contact \(key) holds no push address for this device\(others): the newer #\(moved.id) moved it to contact \(moved.key) (R8.3)"
+      }
+      let why =
+        rejected ?? "the tenant gives no reason: processing rejected it or has not filed it yet"
+      return head
+        + "not arrived: contact \(key) holds no push address for this device\(others); \(why)"
+    }
+    let attributes = readBack.fields.filter { $0.kind == .attribute }
+    let status = readBack.addressStatus.map { " (status \($0))" } ?? ""
+    var parts = rejected.map { ["did not arrive: \($0)"] } ?? []
+    parts.append(
+      "contact \(key) holds this device's push address\(status)"
+        + (rejected == nil ? "" : " from an earlier registration"))
+    if attributes.isEmpty {
+      parts[parts.count - 1] += "; no attributes were sent"
+    } else if attributes.allSatisfy({ $0.verdict == .notRead }) {
+      parts.append(
+        "its attribute values came in a shape or under names RegScope does not read, so the \(attributes.count) attribute\(attributes.count == 1 ? " is" : "s are") not compared"
+      )
+    } else {
+      let held = attributes.count { $0.verdict == .heldAsSent }
+      parts.append(
+        held == attributes.count
+          ? "all \(held) attribute\(held == 1 ? "" : "s") as sent"
+          : "\(held) of \(attributes.count) attributes as sent")
+      for field in attributes where field.verdict != .heldAsSent {
+        parts.append(differs(field))
+      }
+    }
+    return head + parts.prefix(12).joined(separator: "; ")
+      + (parts.count > 12 ? "; and \(parts.count - 12) more" : "")
+  }
+
+  /// The few words a timeline row shows; the summary says the rest.
+  static func headline(_ readBack: ReadBack, _ context: Context) -> String {
+    let key = readBack.contactKey ?? ""
+    let id = "#\(readBack.registrationID)"
+    let cause = context.undefined.first.map { " (S5: \($0))" } ?? ""
+    guard readBack.addressFound else {
+      if let moved = context.movedTo {
+        return "tenant: \(id) not under contact \(key): moved to \(moved.key) by #\(moved.id)"
+      }
+      return "tenant: \(id) NOT ARRIVED under contact \(key)\(cause)"
+    }
+    if !context.undefined.isEmpty {
+      return "tenant: \(id) rejected\(cause); holds an earlier registration's values"
+    }
+    let attributes = readBack.fields.filter { $0.kind == .attribute }
+    if !attributes.isEmpty && attributes.allSatisfy({ $0.verdict == .notRead }) {
+      return "tenant: \(id) filed under contact \(key); its values not read"
+    }
+    let held = attributes.count { $0.verdict == .heldAsSent }
+    let count = "\(attributes.count) attribute\(attributes.count == 1 ? "" : "s")"
+    guard let first = attributes.first(where: { $0.verdict != .heldAsSent }) else {
+      return "tenant: \(id) held as sent (contact \(key), \(count))"
+    }
+    return "tenant: \(id) \(held) of \(count) as sent; \(differs(first))"
+  }
+
+  /// A value as a sentence quotes it: at most 60 characters.
+  static func clipped(_ text: String?) -> String {
+    let text = text ?? ""
+    return text.count > 60 ? String(text.prefix(60)) + "…" : text
+  }
+
+  static func differs(_ field: Field) -> String {
+    switch field.verdict {
+    case .heldOther:
+      let from =
+        field.heldFrom.map { "sent by #\($0)" }
+        ?? "sent by none of this device's registrations RegScope holds"
+      return
+        "\(field.name) held as \"\(clipped(field.held))\" (\(from)), not \"\(clipped(field.sent))\""
+    case .notThere: return "\(field.name) not held (sent \"\(clipped(field.sent))\")"
+    case .notRead: return "\(field.name) not read"
+    case .heldAsSent: return "\(field.name) as sent"
+    }
+  }
+}
