@@ -174,6 +174,7 @@ struct ReadBackTests {
       moved.summary.contains("the newer #2 moved it to contact user-2 (R8.3)"), "\(moved.summary)")
     #expect(!moved.summary.contains("not arrived"))
     #expect(moved.headline == "tenant: #1 not under contact anon-1: moved to user-2 by #2")
+    #expect(moved.fields.first?.cause == "the newer #2 moved the device to contact user-2 (R8.3)")
   }
 
   @Test("the schedule: due a window after the first 2xx, a few a minute, a 429's wait honoured")

@@ -120,6 +120,9 @@ public enum FieldExplanation {
         ?? "sent by none of this device's registrations RegScope holds"
       return "\(asked) holds \"\(check.held ?? "")\" (\(from)), not \(sent)."
     case .notThere where story.kind == .contactKey:
+      if let cause = check.cause {
+        return "\(asked) holds no push address for this device under \(sent): \(cause)."
+      }
       return
         "\(asked) holds no push address for this device under \(sent): the registration did not arrive."
     case .notThere:

@@ -89,6 +89,8 @@ public struct FieldStory: Sendable, Encodable {
     public var held: String?
     /// With `heldOther`: the registration that sent the held value.
     public var heldFrom: Int?
+    /// The known cause when it is not held.
+    public var cause: String?
 
     init(askedAt: Double, field: ReadBack.Field) {
       self.askedAt = askedAt
@@ -96,6 +98,7 @@ public struct FieldStory: Sendable, Encodable {
       sent = field.sent
       held = field.held
       heldFrom = field.heldFrom
+      cause = field.cause
     }
   }
 

@@ -35,10 +35,15 @@ extension ReadBack {
       contactKey: TerminalText.escaped(holding.contactKey), addressFound: address != nil,
       addressStatus: address?.status.map(TerminalText.escaped), fields: fields, problem: nil,
       summary: "", headline: "")
+    let moved = movedTo(after: compared, registrations: registrations)
+    if address == nil, let moved {
+      readBack.fields[0].cause =
+        "the newer #\(moved.id) moved the device to contact \(moved.key) (R8.3)"
+    }
     let context = Context(
       undefined: ProcessingRules.undefinedAttributes(compared.payload, defined: defined)
         .map(TerminalText.escaped),
-      movedTo: movedTo(after: compared, registrations: registrations),
+      movedTo: moved,
       otherPushAddresses: holding.otherPushAddresses)
     readBack.summary = summarized(readBack, context)
     readBack.headline = headline(readBack, context)

@@ -29,6 +29,8 @@ public struct ReadBack: Sendable, Equatable, Encodable {
     /// With `heldOther`: the newest of this device's registrations that sent the held value,
     /// nil when none did (an import, Contact Builder, another device).
     public var heldFrom: Int?
+    /// The known cause when it is not held (the contact key moved by a newer registration).
+    public var cause: String? = nil
   }
 
   /// When the tenant was asked (virtual seconds).
