@@ -76,12 +76,14 @@ extension LocalEngagementServer {
   func nextReadBack() -> ReadBackStep {
     let now = clock.now()
     guard var queue = readBacks else { return .sleep(until: now + ReadBackQueue.defaultWindow) }
-    defer { readBacks = queue }
     let window = queue.window
+    // Devices answered without the tenant (no key to search by, nothing held) never wait
+    // behind the minute's lookups: the rate is asked only before the tenant is.
     while let waiting = queue.take(now: now) {
       let deviceID = waiting.deviceID
       let mine = registrations(of: deviceID)
       guard let newest = mine.last else {
+        readBacks = queue
         watch.markReadBackDue(nil, of: deviceID)
         changes.send(
           .event(
@@ -102,21 +104,41 @@ extension LocalEngagementServer {
         queue.wait(waiting, until: ripe)
         continue
       }
-      // Waited as long as it may: the newest old enough is asked about, the newer after.
-      if compared.id != newest.id { queue.answered(deviceID, at: newest.receivedAt) }
-      guard let key = compared.payload.subscriberKey.map(InputRules.trimmed), !key.isEmpty else {
+      guard let key = Self.contactKey(of: compared, among: mine) else {
+        if compared.id != newest.id { queue.answered(deviceID, at: newest.receivedAt) }
+        readBacks = queue
         record(
           ReadBack.unanswered(
             compared, askedAt: now, window: window, contactKey: nil,
             problem: ReadBack.noContactKey), of: deviceID)
         continue
       }
+      guard queue.mayAsk(now: now) else {
+        // The minute's lookups are spent: back in its place, asked when the rate allows.
+        queue.wait(waiting, until: waiting.at)
+        break
+      }
+      // Waited as long as it may: the newest old enough is asked about, the newer after.
+      if compared.id != newest.id { queue.answered(deviceID, at: newest.receivedAt) }
       queue.asked(now: now)
+      readBacks = queue
       return .ask(deviceID: deviceID, contactKey: key, registrationID: compared.id)
     }
+    readBacks = queue
     // A registration coming in now falls due a window from now: never later than this wake.
     let wake = queue.nextWake(now: now) ?? now + window
     return .sleep(until: min(wake, now + window))
+  }
+
+  /// The contact key to search by: the registration's own, else the newest an earlier
+  /// registration of the device carried (a registration without a key leaves the device in
+  /// the contact it has, S3); nil when none ever did (the tenant made a key up).
+  static func contactKey(of compared: ServerRegistration, among mine: [ServerRegistration])
+    -> String?
+  {
+    mine.filter { $0.id <= compared.id }.reversed().lazy
+      .compactMap { $0.payload.subscriberKey.map(InputRules.trimmed) }
+      .first { !$0.isEmpty }
   }
 
   /// The newest registration of the device the tenant answered 2xx at least `window` ago.

@@ -286,4 +286,35 @@ struct ReadBackServerTests {
     #expect(said?.contains("not asked: 1,000 devices already wait") == true, "\(said ?? "")")
     #expect(await rig.server.watchedDevice("PIXEL-LAST")?.readBacks.count == 1)
   }
+
+  @Test(
+    "a registration without a key leaves the device in its contact (S3): asked under the key it had"
+  )
+  func keyKept() async throws {
+    let rig = try await Rig { _, _ in Self.holding(["FirstName": "Ada"]) }
+    defer { rig.stop() }
+    await rig.relayed("PIXEL-S3", key: "user-7")
+    rig.clock.advance(by: 70)
+    await rig.relayed("PIXEL-S3", key: nil)
+    rig.clock.advance(by: 900)
+    let said = await rig.next()
+    #expect(rig.askedSoFar == ["user-7/PIXEL-S3"], "\(said ?? "")")
+  }
+
+  @Test("no key ever: said at once, not waiting behind the minute's lookups, and no longer due")
+  func noKeyNotCounted() async throws {
+    let rig = try await Rig { _, _ in Self.holding(["FirstName": "Ada"]) }
+    defer { rig.stop() }
+    for index in 0..<ReadBackQueue.perMinute { await rig.relayed("PIXEL-Q\(index)") }
+    rig.clock.advance(by: 1)
+    await rig.relayed("PIXEL-ANON", key: nil)
+    await rig.advance(by: 1)
+    rig.clock.advance(by: 899)
+    var said: [String] = []
+    for _ in 0...ReadBackQueue.perMinute { said.append(await rig.next() ?? "") }
+    #expect(said.contains { $0.contains("not asked") }, "\(said)")
+    #expect(rig.askedSoFar.count == ReadBackQueue.perMinute)
+    await rig.settled()
+    #expect(await rig.server.watchedDevice("PIXEL-ANON")?.readBackDue == nil, "still shown due")
+  }
 }

@@ -61,15 +61,18 @@ public struct ReadBackQueue: Sendable {
     return true
   }
 
-  /// The device whose turn it is now (the earliest due, when the rate and a pause allow), or
-  /// nil. Taken out of the queue; `asked` counts the lookup when the tenant is asked.
+  /// The device whose turn it is now (the earliest due), or nil. Taken out of the queue; the
+  /// tenant is asked about it only when `mayAsk` (the rate, a pause), and `asked` counts it.
   public mutating func take(now: Instant) -> Waiting? {
-    guard allowed(now: now) <= now,
-      let first = due.values.filter({ $0.at <= now }).min(by: { $0.at < $1.at })
-    else { return nil }
+    guard let first = due.values.filter({ $0.at <= now }).min(by: { $0.at < $1.at }) else {
+      return nil
+    }
     due[first.deviceID] = nil
     return first
   }
+
+  /// Whether the tenant may be asked now: the minute's lookups not spent, no pause.
+  public mutating func mayAsk(now: Instant) -> Bool { allowed(now: now) <= now }
 
   /// The tenant is asked now: one of the minute's lookups.
   public mutating func asked(now: Instant) {
