@@ -15,7 +15,7 @@ public enum FindingFix {
     case .reservedAttribute:
       "rename the attribute: reserved names belong to the SDK; set the contact key with the SDK's contact-key call, not as an attribute"
     case .undefinedAttribute:
-      "add the attribute to the app's attribute set (MobilePush Demographics in Contact Builder; on RegScope's server --defined-attributes or PUT /api/demographics), or stop sending it"
+      "add the attribute to the app's attribute set (MobilePush Demographics in Contact Builder, which a receiver with --tenant reads again on D or POST /api/tenant/refresh; without --tenant, --defined-attributes or PUT /api/demographics on RegScope's server), or stop sending it"
     case .genericContactKey:
       "use a value unique to the person as the contact key (a customer id), never a placeholder"
     case .contactKeyChanged where rule == "R8.2":

@@ -16,6 +16,16 @@ struct ControlRoutes {
       .add(middleware: AppTokenMiddleware(server: server))
     let (server, options) = (self.server, self.options)
     collection.put("demographics") { request, context -> Response in
+      // With --tenant the table is the tenant's: a typed one would silently stand in for it
+      // (and its S5 causes), until the next refresh put the tenant's back.
+      if server.hasTenant {
+        return EngagementRoutes.json(
+          409,
+          EngagementServerCore.errorBody(
+            "tenantDemographics",
+            "this server's demographics are the tenant's MobilePush Demographics (--tenant): change them in Contact Builder, then POST /api/tenant/refresh (D in regscope) reads them again",
+            field: nil))
+      }
       guard let body = await EngagementRoutes.readBody(request, options) else {
         return EngagementRoutes.tooLarge(options, context: context)
       }

@@ -151,6 +151,7 @@ enum OpenAPIDocument {
               "200": {"description": "The table now", "content": {"application/json": {"schema": {"type": "object", "properties": {"attributes": {"type": "array", "nullable": true, "items": {"type": "string"}}}}}}},
               "400": {"description": "Not the expected shape", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
               "401": {"$ref": "#/components/responses/Unauthorized"},
+              "409": {"description": "The server's demographics are the tenant's (--tenant): changed in Contact Builder, read again with POST /api/tenant/refresh", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
               "413": {"$ref": "#/components/responses/TooLarge"}
             }
           }

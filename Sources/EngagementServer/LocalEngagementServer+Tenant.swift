@@ -32,6 +32,9 @@ public typealias DemographicsRefresher = @Sendable () async -> DemographicsRefre
 extension LocalEngagementServer {
   /// The tenant's demographics read again now; nil when the server was started without a
   /// tenant (its table is the one typed, or none).
+  /// Whether the demographics are a tenant's (`--tenant`): then no table is typed over them.
+  public nonisolated var hasTenant: Bool { demographicsRefresh.withLock { $0 != nil } }
+
   public nonisolated func refreshDemographics() async -> DemographicsRefreshAnswer? {
     guard let refresh = demographicsRefresh.withLock({ $0 }) else { return nil }
     return await refresh()

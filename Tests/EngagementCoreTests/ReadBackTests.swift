@@ -38,7 +38,7 @@ struct ReadBackTests {
     #expect(readBack.fields.map(\.verdict) == [.heldAsSent, .heldAsSent, .heldAsSent])
     #expect(
       readBack.summary
-        == "tenant read-back for #1 (15 min after its 2xx): contact user-1 holds this device's push address (status Active); all 2 attributes as sent"
+        == "tenant read-back for #1 (sent 00:00:00 UTC, asked 15 min after its 2xx): contact user-1 holds this device's push address (status Active); all 2 attributes as sent"
     )
   }
 
@@ -75,7 +75,7 @@ struct ReadBackTests {
     #expect(undefined.headline == "tenant: #1 NOT ARRIVED under contact user-1 (S5: Plan)")
     #expect(
       undefined.summary
-        == "tenant read-back for #1 (15 min after its 2xx): not arrived: contact user-1 holds no push address for this device (it holds 1 other push address); processing rejects the whole registration for Plan, not in the tenant's demographics (S5)"
+        == "tenant read-back for #1 (sent 00:00:00 UTC, asked 15 min after its 2xx): not arrived: contact user-1 holds no push address for this device (it holds 1 other push address); processing rejects the whole registration for Plan, not in the tenant's demographics (S5)"
     )
     let noCause = ReadBack.compare(
       sent, holding: missing, registrations: [sent], askedAt: Instant(900), window: 900,
@@ -149,7 +149,7 @@ struct ReadBackTests {
       askedAt: Instant(960), window: 900, defined: ["FirstName"])
     #expect(
       readBack.summary.contains(
-        "(15 min after its 2xx): did not arrive: processing rejects the whole registration for Plan, not in the tenant's demographics (S5); contact user-1 holds this device's push address (status Active) from an earlier registration"
+        "(sent 00:01:00 UTC, asked 15 min after its 2xx): not arrived: processing rejects the whole registration for Plan, not in the tenant's demographics (S5); contact user-1 holds this device's push address (status Active) from an earlier registration"
       ), "\(readBack.summary)")
     #expect(
       readBack.headline == "tenant: #2 rejected (S5: Plan); holds an earlier registration's values")

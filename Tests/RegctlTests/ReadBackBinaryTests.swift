@@ -130,3 +130,26 @@ struct QAArrivedBinaryTests {
       ), "\(run.stderr)")
   }
 }
+
+/// A receiver with `--tenant` refuses a typed table (#46): it would stand in for the tenant's
+/// silently, and lose the S5 causes the tenant's table gives.
+@Suite("PUT /api/demographics on a receiver with --tenant", .timeLimit(.minutes(1)))
+struct TenantTableKeptTests {
+  @Test("409 with where to change it; the tenant's table stays in use")
+  func refused() async throws {
+    let tenant = try StandInTenant()
+    defer { tenant.stop() }
+    let serve = try await ServeProcess.start(["--tenant", try tenant.file()])
+    let body = #"{"attributes":["FirstName","Plan"]}"#
+    let answer = try await serve.request(
+      "PUT /api/demographics HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer \(ServeProcess.token)\r\n"
+        + "Content-Type: application/json\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
+        + body)
+    #expect(answer.hasPrefix("HTTP/1.1 409"), "\(answer)")
+    #expect(answer.contains("change them in Contact Builder, then POST /api/tenant/refresh"))
+    let stats = try await serve.request(
+      "GET /api/stats HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+    try await serve.stop()
+    #expect(stats.contains(#""Interests""#) && !stats.contains(#""Plan""#), "\(stats)")
+  }
+}

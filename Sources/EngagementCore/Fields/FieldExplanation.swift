@@ -277,7 +277,7 @@ public enum FieldExplanation {
     }
     let names = RegistrationVerdict.list(undefined, total: total ?? undefined.count)
     return
-      "add \(names) to the app's attribute set (MobilePush Demographics in Contact Builder; on RegScope's server --defined-attributes or PUT /api/demographics), or stop sending it"
+      "add \(names) to the app's attribute set (MobilePush Demographics in Contact Builder, which a receiver with --tenant reads again on D or POST /api/tenant/refresh; without --tenant, --defined-attributes or PUT /api/demographics on RegScope's server), or stop sending it"
   }
 
   private static func capitalized(_ text: String) -> String {

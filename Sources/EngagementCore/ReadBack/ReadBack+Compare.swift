@@ -61,7 +61,8 @@ extension ReadBack {
       registrationAt: compared.receivedAt.seconds, window: window,
       contactKey: contactKey.map(TerminalText.escaped), addressFound: false, addressStatus: nil,
       fields: [], problem: problem,
-      summary: "tenant read-back for #\(compared.id) (\(waited(window)) after its 2xx): \(problem)",
+      summary: opening(compared.id, at: compared.receivedAt.seconds, asked: askedAt.seconds)
+        + problem,
       headline: problem == noContactKey
         ? "tenant: not asked, #\(compared.id) had no contact key (S3)"
         : "tenant: no answer for #\(compared.id): " + problem)
@@ -146,7 +147,10 @@ extension ReadBack {
     return field
   }
 
-  static func waited(_ window: Double) -> String {
-    DurationText.describe(window)
+  /// "tenant read-back for #5 (sent 13:21:40 UTC, asked 65 s after its 2xx): ": the
+  /// registration by its time too (the timeline's rows carry no numbers), and the wait that
+  /// was, not the setting (the minute's lookups and a 429 can make it longer).
+  static func opening(_ id: Int, at: Double, asked: Double) -> String {
+    "tenant read-back for #\(id) (sent \(FieldExplanation.timeOfDay(at)), asked \(DurationText.describe((asked - at).rounded())) after its 2xx): "
   }
 }

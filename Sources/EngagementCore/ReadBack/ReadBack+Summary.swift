@@ -4,8 +4,8 @@ extension ReadBack {
   /// The whole answer in a sentence: what the tenant holds, what differs, and the cause when
   /// one is known (S5 for a name outside the table, R8.3 for a newer contact key).
   static func summarized(_ readBack: ReadBack, _ context: Context) -> String {
-    let head =
-      "tenant read-back for #\(readBack.registrationID) (\(waited(readBack.window)) after its 2xx): "
+    let head = opening(
+      readBack.registrationID, at: readBack.registrationAt, asked: readBack.askedAt)
     let key = readBack.contactKey ?? ""
     let rejected =
       context.undefined.isEmpty
@@ -27,7 +27,7 @@ extension ReadBack {
     }
     let attributes = readBack.fields.filter { $0.kind == .attribute }
     let status = readBack.addressStatus.map { " (status \($0))" } ?? ""
-    var parts = rejected.map { ["did not arrive: \($0)"] } ?? []
+    var parts = rejected.map { ["not arrived: \($0)"] } ?? []
     parts.append(
       "contact \(key) holds this device's push address\(status)"
         + (rejected == nil ? "" : " from an earlier registration"))
