@@ -7,19 +7,24 @@ extension QAJudge {
   /// newer registration of the device waits to be looked up (it may be the one that lands).
   /// A read-back that could not ask (no contact key, the tenant unreachable) decides nothing:
   /// the step times out saying why, never fails a correct app on RegScope's own limits.
-  static func arrived(_ device: DeviceWatch.Device, new: [WatchedRegistration]) -> Decision? {
+  static func arrived(
+    _ device: DeviceWatch.Device, new: [WatchedRegistration], _ knowledge: QAKnowledge
+  ) -> Decision? {
     guard let first = new.first(where: { !$0.refused && isSuccess($0) }),
       let readBack = device.readBacks.last(where: { $0.registrationAt >= first.at.seconds })
     else { return nil }
     let said = CaptureText.stamp(Instant(readBack.askedAt)) + "  " + readBack.summary
     if readBack.allHeld { return Decision(verdict: .pass, evidence: [said]) }
     guard readBack.problem == nil, device.readBackDue == nil else { return nil }
+    // The registration asked about, with its findings and their fixes (an undefined
+    // attribute's, say), as every failed step shows what decided it.
+    let asked = new.last { abs($0.at.seconds - readBack.registrationAt) < 0.001 }
     return Decision(
       verdict: .fail,
       evidence: [
         said, "expected: the tenant holds every field the app sent",
         "actual: " + readBack.headline,
-      ])
+      ] + (asked.map { detailed($0, knowledge) } ?? []))
   }
 
   /// Why an `expect: arrived` step ended undecided.

@@ -92,7 +92,7 @@ public enum QAJudge {
     case .upgradeKeepsData:
       return upgradeKeepsData(new, knowledge)
     case .arrived:
-      return arrived(device, new: new)
+      return arrived(device, new: new, knowledge)
     }
   }
 

@@ -14,7 +14,9 @@ extension QAReportText {
     }
     if let due = device.readBackDue {
       lines.append(
-        "    the next read-back was due at \(CaptureText.stamp(due)), after the run ended: --read-back-after asks sooner (the tenant's processing takes 5 to 15 minutes)"
+        report.interrupted
+          ? "    the next read-back was due at \(CaptureText.stamp(due)); the run was stopped first"
+          : "    the next read-back was due at \(CaptureText.stamp(due)), after the run ended: --read-back-after asks sooner (the tenant's processing takes 5 to 15 minutes)"
       )
     }
     return lines

@@ -55,6 +55,9 @@ struct QAArrivedTests {
     let failed = try #require(missing.decide())
     #expect(failed.verdict == .fail)
     #expect(failed.evidence.contains("actual: tenant: #1 NOT ARRIVED under contact user-1"))
+    #expect(
+      failed.evidence.contains { $0.contains("first") && $0.contains("201") },
+      "the registration asked about is evidence too: \(failed.evidence)")
   }
 
   @Test(

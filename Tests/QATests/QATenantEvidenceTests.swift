@@ -59,6 +59,15 @@ struct QATenantEvidenceTests {
     #expect(json.contains(#""readBackDue":1900"#))
   }
 
+  @Test("a run stopped by Ctrl-C says the read-back came after the stop, not after the end")
+  func stopped() throws {
+    var report = try Self.report(readBack: false, due: 1_900)
+    report.results[report.results.count - 1].verdict = .interrupted
+    let markdown = QAReportText.markdown(report)
+    #expect(markdown.contains("; the run was stopped first"), "\(markdown)")
+    #expect(!markdown.contains("--read-back-after asks sooner"))
+  }
+
   @Test("without the tenant the report has no such section")
   func absent() throws {
     let report = try Self.report(readBack: false, due: nil)

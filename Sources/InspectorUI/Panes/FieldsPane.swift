@@ -63,8 +63,8 @@ enum FieldsPane {
       ]
       if let latest = story.latest {
         row.append((" " + TextWidth.column(latest.outcome.rawValue, 8), role(latest.outcome)))
-        row.append((" " + FieldExplanation.timeOfDay(latest.at), .dim))
       }
+      // The tenant's word before the time: at 120 columns the row ends about here.
       if let tenant = story.tenant {
         let (word, role): (String, StyleRole) =
           switch tenant.verdict {
@@ -73,7 +73,10 @@ enum FieldsPane {
           case .notThere: ("NOT THERE", .error)
           case .notRead: ("not read", .warning)
           }
-        row.append(("  tenant: " + word, role))
+        row.append((" tenant: " + word, role))
+      }
+      if let latest = story.latest {
+        row.append((" " + FieldExplanation.timeOfDay(latest.at), .dim))
       }
       if !story.notes.isEmpty { row.append(("  !", .warning)) }
       lines.append(row)
