@@ -16,7 +16,7 @@ public enum FieldExplanation {
     for story in fields.fields {
       let told = Self.told(story, time: time)
       rejected += told.rejected
-      waiting += told.waiting
+      waiting += Self.stillWaiting(told.waiting, story)
       notes += told.notes
     }
     var answer = Self.untaken(fields)
@@ -98,7 +98,13 @@ public enum FieldExplanation {
   ) -> [String] {
     let told = Self.told(story, time: time)
     return (story.tenant.map { tenantSentence($0, story, time: time) }.map { [$0] } ?? [])
-      + told.rejected + told.waiting + told.notes
+      + told.rejected + stillWaiting(told.waiting, story) + told.notes
+  }
+
+  /// A relayed field the tenant already holds as sent waits for nothing: RegScope's model of
+  /// processing (its own delay, S2) is not said against the tenant's word.
+  static func stillWaiting(_ waiting: [String], _ story: FieldStory) -> [String] {
+    story.tenant?.verdict == .heldAsSent ? [] : waiting
   }
 
   /// What the tenant held of the field when last asked (`ReadBack`), first: its word is the
