@@ -22,7 +22,8 @@ public enum ServerEvent: Hashable, Sendable {
   public var kind: EventKind {
     switch self {
     case .received, .refused, .faulted, .adopted, .finding: .serverReceived
-    case .processed, .rejected, .readBack: .serverProcessed
+    case .processed, .rejected: .serverProcessed
+    case .readBack: .tenantReadBack
     case .orphaned: .orphaned
     }
   }

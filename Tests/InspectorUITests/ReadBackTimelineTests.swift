@@ -40,6 +40,8 @@ struct ReadBackTimelineTests {
     #expect(Self.text(row).hasSuffix("tenant: #1 NOT ARRIVED under contact user-1 (S5: Plan)"))
     #expect(row.last?.1 == .error)
     #expect(device.readBackDue == nil, "the answer clears the countdown")
+    let summary = ReceiverPanes.findingsSummary(device)
+    #expect(summary.0 == "tenant: not as sent" && summary.1 == .error, "the device list says it")
     let held = ReadBack.compare(
       sent,
       holding: TenantHolding(

@@ -36,6 +36,7 @@ struct ReadBackBinaryTests {
       held.contains(
         "contact user-1 holds this device's push address (status Active); all 1 attribute as sent"),
       "\(held)")
+    #expect(held.contains("tenantReadBack"), "the tenant's word, not local processing: \(held)")
     let second = try await rawExchange(
       port: serve.port, Self.registration(device: "PIXEL-BAD", attributes: ["Plan": "gold"]))
     #expect(second.hasPrefix("HTTP/1.1 201"), "\(second)")

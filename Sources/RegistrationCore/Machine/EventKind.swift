@@ -3,4 +3,7 @@
 public enum EventKind: String, CaseIterable, Hashable, Sendable {
   case launched, edited, inputRejected, warning, scheduled, delayed, sending, sent, failed
   case sendSkipped, serverReceived, serverProcessed, orphaned
+  /// The tenant's answer to "did it arrive?" (`--tenant` with `--upstream`): the real
+  /// tenant's word, not RegScope's processing.
+  case tenantReadBack
 }
