@@ -6,13 +6,16 @@ extension DeviceWatch {
 
   /// The tenant's answer joins the device's timeline, changed in place: a read-back is not the
   /// device being seen, so its place in the order last seen stays. A device dropped meanwhile
-  /// (the watch keeps `deviceLimit`) has nowhere to show it, and it is let go.
-  public mutating func recordReadBack(_ readBack: ReadBack, of deviceID: String) {
+  /// (the watch keeps `deviceLimit`) has nowhere to show it, and it is let go. `due`: the next
+  /// lookup already waiting (a 2xx that came while the tenant was asked), nil when none.
+  public mutating func recordReadBack(
+    _ readBack: ReadBack, of deviceID: String, due: Instant? = nil
+  ) {
     devices.modify(deviceID) { device in
       device.readBacks.append(readBack)
       let excess = device.readBacks.count - Self.readBacksKept
       if excess > 0 { device.readBacks.removeFirst(excess) }
-      device.readBackDue = nil
+      device.readBackDue = due
     }
   }
 

@@ -141,17 +141,8 @@ extension LocalEngagementServer {
       .first { !$0.isEmpty }
   }
 
-  /// The newest registration of the device the tenant answered 2xx at least `window` ago.
-  private func comparedRegistration(of deviceID: String, now: Instant, window: Double)
-    -> ServerRegistration?
-  {
-    registrations(of: deviceID).last { $0.receivedAt + window <= now }
-  }
-
   private func registrations(of deviceID: String) -> [ServerRegistration] {
-    core.registrations.values
-      .filter { InputRules.trimmed($0.payload.deviceID ?? "") == deviceID }
-      .sorted { $0.id < $1.id }
+    core.registrations(of: deviceID)
   }
 
   func settleReadBack(
@@ -192,9 +183,8 @@ extension LocalEngagementServer {
 
   private func record(_ readBack: ReadBack, of deviceID: String) {
     let now = clock.now()
-    watch.recordReadBack(readBack, of: deviceID)
     // A 2xx that came while the tenant was asked waits its own turn: still due.
-    watch.markReadBackDue(readBacks?.dueAt(deviceID), of: deviceID)
+    watch.recordReadBack(readBack, of: deviceID, due: readBacks?.dueAt(deviceID))
     changes.send(
       .event(
         .readBack(

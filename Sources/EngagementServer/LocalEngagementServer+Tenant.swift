@@ -30,11 +30,11 @@ public struct DemographicsRefreshAnswer: Sendable, Encodable {
 public typealias DemographicsRefresher = @Sendable () async -> DemographicsRefreshAnswer
 
 extension LocalEngagementServer {
-  /// The tenant's demographics read again now; nil when the server was started without a
-  /// tenant (its table is the one typed, or none).
   /// Whether the demographics are a tenant's (`--tenant`): then no table is typed over them.
   public nonisolated var hasTenant: Bool { demographicsRefresh.withLock { $0 != nil } }
 
+  /// The tenant's demographics read again now; nil when the server was started without a
+  /// tenant (its table is the one typed, or none).
   public nonisolated func refreshDemographics() async -> DemographicsRefreshAnswer? {
     guard let refresh = demographicsRefresh.withLock({ $0 }) else { return nil }
     return await refresh()

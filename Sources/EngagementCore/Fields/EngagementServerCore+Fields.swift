@@ -8,9 +8,7 @@ extension EngagementServerCore {
   public func fieldSources(of deviceID: String, profile: SDKProfile, nextSend: NextSend?)
     -> (registrations: [ServerRegistration], facts: FieldFacts)
   {
-    let mine = registrations.values.filter {
-      InputRules.trimmed($0.payload.deviceID ?? "") == deviceID
-    }
+    let mine = registrations(of: deviceID)
     let device = devices[deviceID]
     let others = (device?.contactKey.map { self.devices(of: $0) } ?? [])
       .filter { $0 != deviceID }.compactMap { devices[$0] }
@@ -21,6 +19,12 @@ extension EngagementServerCore {
       definedAttributes: settings.definedAttributes, profile: profile, nextSend: nextSend)
     facts.contactMadeUp = device?.contactKey.flatMap { contacts[$0]?.madeUp } ?? false
     return (mine, facts)
+  }
+
+  /// The device's registrations this core still holds, oldest first (the window is kept in
+  /// order of arrival, which is the order of their ids).
+  public func registrations(of deviceID: String) -> [ServerRegistration] {
+    registrations.values.filter { InputRules.trimmed($0.payload.deviceID ?? "") == deviceID }
   }
 
   /// Each field's story for `deviceID`: what the receiver's API and a replayed capture both

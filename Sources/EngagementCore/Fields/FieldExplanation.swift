@@ -122,8 +122,7 @@ public enum FieldExplanation {
       return "\(asked) holds \(sent) as sent."
     case .heldOther:
       let from =
-        check.heldFrom.map { "sent by #\($0)" }
-        ?? "sent by none of this device's registrations RegScope holds"
+        check.heldFrom.map { "sent by #\($0)" } ?? ReadBack.sentByNone
       return "\(asked) holds \"\(check.held ?? "")\" (\(from)), not \(sent)."
     case .notThere where story.kind == .contactKey:
       if let cause = check.cause {

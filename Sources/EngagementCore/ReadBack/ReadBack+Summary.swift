@@ -77,6 +77,9 @@ extension ReadBack {
     return "tenant: \(id) \(held) of \(count) as sent; \(differs(first))"
   }
 
+  /// Said of a value the tenant holds that no registration RegScope holds sent.
+  static let sentByNone = "sent by none of this device's registrations RegScope holds"
+
   /// A value as a sentence quotes it: at most 60 characters.
   static func clipped(_ text: String?) -> String {
     let text = text ?? ""
@@ -87,8 +90,7 @@ extension ReadBack {
     switch field.verdict {
     case .heldOther:
       let from =
-        field.heldFrom.map { "sent by #\($0)" }
-        ?? "sent by none of this device's registrations RegScope holds"
+        field.heldFrom.map { "sent by #\($0)" } ?? sentByNone
       return
         "\(field.name) held as \"\(clipped(field.held))\" (\(from)), not \"\(clipped(field.sent))\""
     case .notThere: return "\(field.name) not held (sent \"\(clipped(field.sent))\")"
