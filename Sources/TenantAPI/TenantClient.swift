@@ -176,9 +176,9 @@ public actor TenantClient {
         Double($0.trimmingCharacters(in: .whitespaces))
       }
       ?? (object?["retryAfter"] as? NSNumber)?.doubleValue
-    // `Retry-After: nan` parses as a Double: a wait that is no number is no wait named.
-    let named = after.flatMap { $0.isFinite ? $0 : nil }
-    guard let after = named, after >= 0, after <= Self.longestWait,
+    // `Retry-After: nan` (or -1) parses as a Double: a wait that is no number is none named.
+    let named = after.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
+    guard let after = named, after <= Self.longestWait,
       retries < Self.throttleRetries
     else {
       throw .throttled(what: what, errorCode: code, retryAfter: named)

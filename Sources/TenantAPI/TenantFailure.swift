@@ -39,7 +39,7 @@ public enum TenantFailure: Error, Sendable, CustomStringConvertible {
     case .unreachable(let uri, let reason):
       "cannot reach \(TerminalText.escaped(uri)) (\(TerminalText.escaped(reason))): check the base URIs in the --tenant file against the package's API Integration in Setup, and that this machine can reach them"
     case .late(let what, let seconds):
-      "\(what): no whole answer within \(Self.seconds(seconds)); the tenant is slow or unreachable from here, try again (--tenant-timeout sets the limit)"
+      "\(what): no whole answer within \(DurationText.describe(seconds)); the tenant is slow or unreachable from here, try again (--tenant-timeout sets the limit)"
     case .notFound(let what, let field):
       "\(what) answered 404: \"\(field)\" in the --tenant file is not this tenant's; copy it again from the package's API Integration in Setup (Apps → Installed Packages)"
     case .credentialsRefused(let error, let detail):
@@ -51,7 +51,7 @@ public enum TenantFailure: Error, Sendable, CustomStringConvertible {
     case .tokenNotAccepted(let what):
       "\(what) answered 401 with a token just issued: the package's API Integration may be for another business unit (check account_id)"
     case .throttled(let what, let code, let after):
-      "\(what) is throttled (429\(code.map { ", errorcode \($0)" } ?? "")): the tenant asks for fewer requests; try again\(after.map { " in " + Self.seconds($0) } ?? " later")"
+      "\(what) is throttled (429\(code.map { ", errorcode \($0)" } ?? "")): the tenant asks for fewer requests; try again\(after.map { " in " + DurationText.describe($0) } ?? " later")"
     case .status(let what, let status, let message):
       "\(what) answered \(status)\(Self.detail(message))"
     case .malformed(let what, let reason):
@@ -64,9 +64,5 @@ public enum TenantFailure: Error, Sendable, CustomStringConvertible {
   private static func detail(_ text: String?) -> String {
     guard let text, !text.isEmpty else { return "" }
     return ": " + TerminalText.escaped(String(text.prefix(200)))
-  }
-
-  static func seconds(_ value: Double) -> String {
-    value == value.rounded() ? "\(Int(value)) s" : "\(value) s"
   }
 }

@@ -93,6 +93,26 @@ struct AddressSearchTests {
     }
   }
 
+  @Test(
+    "a Retry-After past any Int (1e20, 99999999999999999999) is said, not trapped",
+    arguments: ["1e20", "99999999999999999999", "-1"])
+  func hugeRetryAfter(_ text: String) async throws {
+    let tenant = try StandInTenant(.throttleSearch(text))
+    defer { tenant.stop() }
+    let client = try Self.client(tenant)
+    do throws(TenantFailure) {
+      _ = try await client.addresses(contactKey: "user-1")
+      Issue.record("a throttled search answered")
+    } catch {
+      guard case .throttled = error else {
+        Issue.record("\(error)")
+        return
+      }
+      #expect("\(error)".contains("is throttled (429, errorcode 50100)"), "\(error)")
+      #expect(!"\(error)".contains("in -"), "a negative wait is none: \(error)")
+    }
+  }
+
   @Test("an errorcode past any Int is no code, not a wrapped number")
   func hugeErrorCode() async throws {
     let tenant = try StandInTenant(.throttleSearch("120", errorcode: "1e30"))
