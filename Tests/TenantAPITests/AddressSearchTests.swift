@@ -57,9 +57,12 @@ struct AddressSearchTests {
     #expect(read.first?.addressTypeID == nil, "a type past any Int is no type, not a trap")
   }
 
-  @Test("a 429 with a long Retry-After is said with its wait, not waited out")
-  func throttled() async throws {
-    let tenant = try StandInTenant(.throttleSearch("120"))
+  /// What a search of a stand-in that answers 429 throws: its errorcode, its wait, the words
+  /// it is said with, and how many searches were made. Nil (and an issue) when it answered.
+  static func throttled(_ retryAfter: String, errorcode: String = "50100") async throws -> (
+    code: Int?, after: Double?, said: String, searches: Int
+  )? {
+    let tenant = try StandInTenant(.throttleSearch(retryAfter, errorcode: errorcode))
     defer { tenant.stop() }
     let client = try Self.client(tenant)
     do throws(TenantFailure) {
@@ -68,66 +71,40 @@ struct AddressSearchTests {
     } catch {
       guard case .throttled(_, let code, let after) = error else {
         Issue.record("\(error)")
-        return
+        return nil
       }
-      #expect(code == 50100 && after == 120)
+      return (code, after, "\(error)", tenant.searches.count)
     }
+    return nil
+  }
+
+  @Test("a 429 with a long Retry-After is said with its wait, not waited out")
+  func throttled() async throws {
+    let found = try #require(try await Self.throttled("120"))
+    #expect(found.code == 50100 && found.after == 120)
   }
 
   @Test("Retry-After: nan names no wait: said as throttled, with none")
   func nanRetryAfter() async throws {
-    let tenant = try StandInTenant(.throttleSearch("nan"))
-    defer { tenant.stop() }
-    let client = try Self.client(tenant)
-    do throws(TenantFailure) {
-      _ = try await client.addresses(contactKey: "user-1")
-      Issue.record("a throttled search answered")
-    } catch {
-      guard case .throttled(_, _, let after) = error else {
-        Issue.record("\(error)")
-        return
-      }
-      #expect(after == nil)
-      #expect(!"\(error)".contains("in nan"), "\(error)")
-      #expect(tenant.searches.count == 1, "a nan wait is not waited out")
-    }
+    let found = try #require(try await Self.throttled("nan"))
+    #expect(found.after == nil)
+    #expect(!found.said.contains("in nan"), "\(found.said)")
+    #expect(found.searches == 1, "a nan wait is not waited out")
   }
 
   @Test(
     "a Retry-After past any Int (1e20, 99999999999999999999) is said, not trapped",
     arguments: ["1e20", "99999999999999999999", "-1"])
   func hugeRetryAfter(_ text: String) async throws {
-    let tenant = try StandInTenant(.throttleSearch(text))
-    defer { tenant.stop() }
-    let client = try Self.client(tenant)
-    do throws(TenantFailure) {
-      _ = try await client.addresses(contactKey: "user-1")
-      Issue.record("a throttled search answered")
-    } catch {
-      guard case .throttled = error else {
-        Issue.record("\(error)")
-        return
-      }
-      #expect("\(error)".contains("is throttled (429, errorcode 50100)"), "\(error)")
-      #expect(!"\(error)".contains("in -"), "a negative wait is none: \(error)")
-    }
+    let found = try #require(try await Self.throttled(text))
+    #expect(found.said.contains("is throttled (429, errorcode 50100)"), "\(found.said)")
+    #expect(!found.said.contains("in -"), "a negative wait is none: \(found.said)")
   }
 
   @Test("an errorcode past any Int is no code, not a wrapped number")
   func hugeErrorCode() async throws {
-    let tenant = try StandInTenant(.throttleSearch("120", errorcode: "1e30"))
-    defer { tenant.stop() }
-    let client = try Self.client(tenant)
-    do throws(TenantFailure) {
-      _ = try await client.addresses(contactKey: "user-1")
-      Issue.record("a throttled search answered")
-    } catch {
-      guard case .throttled(_, let code, _) = error else {
-        Issue.record("\(error)")
-        return
-      }
-      #expect(code == nil)
-      #expect("\(error)".contains("(429)"), "\(error)")
-    }
+    let found = try #require(try await Self.throttled("120", errorcode: "1e30"))
+    #expect(found.code == nil)
+    #expect(found.said.contains("(429)"), "\(found.said)")
   }
 }
