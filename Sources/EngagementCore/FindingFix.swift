@@ -15,7 +15,7 @@ public enum FindingFix {
     case .reservedAttribute:
       "rename the attribute: reserved names belong to the SDK; set the contact key with the SDK's contact-key call, not as an attribute"
     case .undefinedAttribute:
-      "add the attribute to the app's attribute set (MobilePush Demographics in Contact Builder, which a receiver with --tenant reads again on D or POST /api/tenant/refresh; without --tenant, --defined-attributes or PUT /api/demographics on RegScope's server), or stop sending it"
+      "add the attribute to the app's attribute set (on RegScope's server: --defined-attributes or PUT /api/demographics; on the tenant: MobilePush Demographics in Contact Builder), or stop sending it"
     case .genericContactKey:
       "use a value unique to the person as the contact key (a customer id), never a placeholder"
     case .contactKeyChanged where rule == "R8.2":
@@ -30,11 +30,19 @@ public enum FindingFix {
     }
   }
 
-  /// For reserved attribute keys: the contact key has its own call.
+  /// For reserved attribute keys, each named: the contact key has its own call, the others
+  /// belong to the SDK. Named so a fix read in another field's story says which field it is
+  /// about.
   public static func reservedAttribute(_ keys: [String]) -> String {
-    keys.contains { $0.caseInsensitiveCompare("contactKey") == .orderedSame }
-      ? "set the contact key with the SDK's contact-key call (setContactKey, or identity's profileId), not as an attribute"
-        + (keys.count > 1 ? "; rename the other reserved attributes" : "")
-      : "rename the attribute: these names belong to the SDK"
+    let contactKey = keys.filter { $0.caseInsensitiveCompare("contactKey") == .orderedSame }
+    let others = keys.filter { $0.caseInsensitiveCompare("contactKey") != .orderedSame }
+    let renamed =
+      others.isEmpty
+      ? nil
+      : "rename the attribute\(others.count == 1 ? "" : "s") \(others.prefix(3).joined(separator: ", "))\(others.count > 3 ? " and \(others.count - 3) more" : ""): reserved names belong to the SDK"
+    guard let key = contactKey.first else { return renamed ?? "rename the attribute" }
+    return
+      "stop sending \(key) as an attribute: set the contact key with the SDK's contact-key call (setContactKey, or identity's profileId)"
+      + (renamed.map { "; \($0)" } ?? "")
   }
 }

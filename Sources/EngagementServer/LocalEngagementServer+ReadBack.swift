@@ -21,7 +21,8 @@ public enum PushAddressAnswer: Sendable {
 /// their own task; a registration never waits for one.
 extension LocalEngagementServer {
   enum ReadBackStep: Sendable {
-    case ask(deviceID: String, contactKey: String, registrationID: Int)
+    /// `at`: when the request leaves, the time "asked" is said at.
+    case ask(deviceID: String, contactKey: String, registrationID: Int, at: Instant)
     case sleep(until: Instant)
   }
 
@@ -34,10 +35,22 @@ extension LocalEngagementServer {
   public nonisolated func runReadBacks(lookup: PushAddressLookup) async {
     while !Task.isCancelled {
       switch await nextReadBack() {
-      case .ask(let deviceID, let contactKey, let registrationID):
+      case .ask(let deviceID, let contactKey, let registrationID, let askedAt):
         let answer = await lookup(contactKey, deviceID)
-        await settleReadBack(
-          answer, deviceID: deviceID, contactKey: contactKey, registrationID: registrationID)
+        // The comparison runs here, off the server's actor: a huge answer against a huge
+        // registration never holds another device's registration (docs/tenant.md).
+        if case .held(let holding) = answer,
+          let inputs = await comparisonInputs(deviceID, registrationID: registrationID)
+        {
+          let readBack = ReadBack.compare(
+            inputs.compared, holding: holding, registrations: inputs.registrations,
+            askedAt: askedAt, window: inputs.window, defined: inputs.defined)
+          await record(readBack, of: deviceID)
+        } else {
+          await settleReadBack(
+            answer, deviceID: deviceID, contactKey: contactKey, registrationID: registrationID,
+            askedAt: askedAt)
+        }
       case .sleep(let until):
         do {
           try await clock.sleep(until: until)
@@ -122,7 +135,7 @@ extension LocalEngagementServer {
       if compared.id != newest.id { queue.answered(deviceID, at: newest.receivedAt) }
       queue.asked(now: now)
       readBacks = queue
-      return .ask(deviceID: deviceID, contactKey: key, registrationID: compared.id)
+      return .ask(deviceID: deviceID, contactKey: key, registrationID: compared.id, at: now)
     }
     readBacks = queue
     // A registration coming in now falls due a window from now: never later than this wake.
@@ -145,10 +158,29 @@ extension LocalEngagementServer {
     core.registrations(of: deviceID)
   }
 
+  /// What the comparison reads of the server, copied out so it can run off the actor; nil
+  /// (and the device's due mark kept) when the registration has left the window.
+  func comparisonInputs(_ deviceID: String, registrationID: Int) -> (
+    compared: ServerRegistration, registrations: [ServerRegistration], window: Double,
+    defined: Set<String>?
+  )? {
+    guard let queue = readBacks else { return nil }
+    let mine = registrations(of: deviceID)
+    guard let compared = mine.first(where: { $0.id == registrationID }) else {
+      watch.markReadBackDue(queue.dueAt(deviceID), of: deviceID)
+      return nil
+    }
+    return (compared, mine, queue.window, core.settings.definedAttributes)
+  }
+
+  /// Settles a lookup; `askedAt` is when its request left (the default, now, for a caller
+  /// that asks and settles in one breath).
   func settleReadBack(
-    _ answer: PushAddressAnswer, deviceID: String, contactKey: String, registrationID: Int
+    _ answer: PushAddressAnswer, deviceID: String, contactKey: String, registrationID: Int,
+    askedAt: Instant? = nil
   ) {
     let now = clock.now()
+    let askedAt = askedAt ?? now
     guard var queue = readBacks else { return }
     let mine = registrations(of: deviceID)
     guard let compared = mine.first(where: { $0.id == registrationID }) else {
@@ -159,12 +191,12 @@ extension LocalEngagementServer {
     case .held(let holding):
       record(
         ReadBack.compare(
-          compared, holding: holding, registrations: mine, askedAt: now, window: queue.window,
-          defined: core.settings.definedAttributes), of: deviceID)
+          compared, holding: holding, registrations: mine, askedAt: askedAt,
+          window: queue.window, defined: core.settings.definedAttributes), of: deviceID)
     case .failed(let why):
       record(
         ReadBack.unanswered(
-          compared, askedAt: now, window: queue.window, contactKey: contactKey,
+          compared, askedAt: askedAt, window: queue.window, contactKey: contactKey,
           problem: "the tenant could not answer: \(why)"), of: deviceID)
     case .throttled(let retryAfter, let why):
       queue.throttled(deviceID, now: now, retryAfter: retryAfter)
@@ -181,7 +213,7 @@ extension LocalEngagementServer {
     }
   }
 
-  private func record(_ readBack: ReadBack, of deviceID: String) {
+  func record(_ readBack: ReadBack, of deviceID: String) {
     let now = clock.now()
     // A 2xx that came while the tenant was asked waits its own turn: still due.
     watch.recordReadBack(readBack, of: deviceID, due: readBacks?.dueAt(deviceID))

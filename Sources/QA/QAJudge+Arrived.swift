@@ -15,7 +15,9 @@ extension QAJudge {
     else { return nil }
     let said = CaptureText.stamp(Instant(readBack.askedAt)) + "  " + readBack.summary
     if readBack.allHeld { return Decision(verdict: .pass, evidence: [said]) }
-    guard readBack.problem == nil, device.readBackDue == nil else { return nil }
+    // Only a read that says what the tenant holds fails a step: "not read" (a shape RegScope
+    // does not read) and "moved" (asked again under the newer key) decide nothing.
+    guard readBack.outcome.isFailure, device.readBackDue == nil else { return nil }
     // The registration asked about, with its findings and their fixes (an undefined
     // attribute's, say), as every failed step shows what decided it.
     let asked = new.last { abs($0.at.seconds - readBack.registrationAt) < 0.001 }
@@ -33,7 +35,10 @@ extension QAJudge {
       return
         "the tenant's read-back was due at \(CaptureText.stamp(due)), after the step's timeout: give the step a timeout past --read-back-after"
     }
-    if let problem = device.readBacks.last?.problem { return problem }
+    if let last = device.readBacks.last {
+      if let problem = last.problem { return problem }
+      if last.outcome == .notRead { return last.summary }
+    }
     return "no registration of the step's window was answered 2xx by the tenant"
   }
 }

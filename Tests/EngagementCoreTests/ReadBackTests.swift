@@ -34,11 +34,12 @@ struct ReadBackTests {
       sent, holding: Self.held(["FirstName": "Ada", "Tier": "2", "Other": "x"]),
       registrations: [sent], askedAt: Instant(900), window: 900, defined: nil)
     #expect(readBack.allHeld)
-    #expect(readBack.headline == "tenant: #1 held as sent (contact user-1, 2 attributes)")
+    #expect(readBack.headline == "tenant: #1 arrived (contact user-1, 2 attributes as sent)")
+    #expect(readBack.outcome == .arrived)
     #expect(readBack.fields.map(\.verdict) == [.heldAsSent, .heldAsSent, .heldAsSent])
     #expect(
       readBack.summary
-        == "tenant read-back for #1 (sent 00:00:00 UTC, asked 15 min after its 2xx): contact user-1 holds this device's push address (status Active); all 2 attributes as sent"
+        == "tenant read-back for #1 (sent 00:00:00 UTC, asked 15 min after its 2xx): arrived: contact user-1 holds this device's push address (address status Active: its validity, not opt-in); all 2 attributes as sent"
     )
   }
 
@@ -52,7 +53,7 @@ struct ReadBackTests {
     #expect(!readBack.allHeld)
     #expect(
       readBack.headline
-        == #"tenant: #2 0 of 2 attributes as sent; Plan held as "gold" (sent by #1), not "platinum""#
+        == #"tenant: #2 NOT AS SENT: 0 of 2 attributes as sent; Plan held as "gold" (sent by #1), not "platinum""#
     )
     let plan = try #require(readBack.fields.first { $0.name == "Plan" })
     #expect(plan.verdict == .heldOther && plan.held == "gold" && plan.heldFrom == 1)
@@ -71,11 +72,12 @@ struct ReadBackTests {
     let undefined = ReadBack.compare(
       sent, holding: missing, registrations: [sent], askedAt: Instant(900), window: 900,
       defined: ["FirstName"])
-    #expect(undefined.fields.allSatisfy { $0.verdict == .notThere })
+    #expect(undefined.fields.allSatisfy { $0.verdict == .notArrived })
+    #expect(undefined.outcome == .notArrived)
     #expect(undefined.headline == "tenant: #1 NOT ARRIVED under contact user-1 (S5: Plan)")
     #expect(
       undefined.summary
-        == "tenant read-back for #1 (sent 00:00:00 UTC, asked 15 min after its 2xx): not arrived: contact user-1 holds no push address for this device (it holds 1 other push address); processing rejects the whole registration for Plan, not in the tenant's demographics (S5)"
+        == "tenant read-back for #1 (sent 00:00:00 UTC, asked 15 min after its 2xx): NOT ARRIVED: contact user-1 holds no push address for this device (it holds 1 other push address); processing rejects the whole registration for Plan, not in the tenant's demographics (S5)"
     )
     let noCause = ReadBack.compare(
       sent, holding: missing, registrations: [sent], askedAt: Instant(900), window: 900,
@@ -149,10 +151,11 @@ struct ReadBackTests {
       askedAt: Instant(960), window: 900, defined: ["FirstName"])
     #expect(
       readBack.summary.contains(
-        "(sent 00:01:00 UTC, asked 15 min after its 2xx): not arrived: processing rejects the whole registration for Plan, not in the tenant's demographics (S5); contact user-1 holds this device's push address (status Active) from an earlier registration"
+        "(sent 00:01:00 UTC, asked 15 min after its 2xx): NOT ARRIVED: processing rejects the whole registration for Plan, not in the tenant's demographics (S5); contact user-1 holds this device's push address (address status Active: its validity, not opt-in) from an earlier registration"
       ), "\(readBack.summary)")
     #expect(
-      readBack.headline == "tenant: #2 rejected (S5: Plan); holds an earlier registration's values")
+      readBack.headline
+        == "tenant: #2 NOT ARRIVED, rejected (S5: Plan); an earlier registration's values held")
   }
 
   @Test(
@@ -172,8 +175,8 @@ struct ReadBackTests {
       askedAt: Instant(905), window: 900, defined: nil)
     #expect(
       moved.summary.contains("the newer #2 moved it to contact user-2 (R8.3)"), "\(moved.summary)")
-    #expect(!moved.summary.contains("not arrived"))
-    #expect(moved.headline == "tenant: #1 not under contact anon-1: moved to user-2 by #2")
+    #expect(!moved.summary.contains("NOT ARRIVED") && moved.outcome == .moved)
+    #expect(moved.headline == "tenant: #1 moved to contact user-2 by #2, not under anon-1")
     #expect(moved.fields.first?.cause == "the newer #2 moved the device to contact user-2 (R8.3)")
   }
 

@@ -103,7 +103,7 @@ struct FieldStoryTests {
           "FirstName=Bob (00:01:40 UTC) is received (201); processing at 00:01:50 UTC (S2) will reject it"
         )
           && $0.hasSuffix(
-            "the contact still has FirstName=Ada. Fix: add Plan to the app's attribute set (MobilePush Demographics in Contact Builder, which a receiver with --tenant reads again on D or POST /api/tenant/refresh; without --tenant, --defined-attributes or PUT /api/demographics on RegScope's server), or stop sending it."
+            "the contact still has FirstName=Ada. Fix: add Plan to the app's attribute set (on RegScope's server: --defined-attributes or PUT /api/demographics; on the tenant: MobilePush Demographics in Contact Builder), or stop sending it."
           )
       }, "\(sentences)")
     // Once processed, the same field reads as rejected.

@@ -136,18 +136,18 @@ struct ReadBackServerTests {
     rig.clock.advance(to: Instant(1_000 + 900 + 10))
     await rig.server.processDue()
     let said = await rig.next()
-    #expect(said?.contains("not arrived: contact user-1 holds no push address") == true)
+    #expect(said?.contains("NOT ARRIVED: contact user-1 holds no push address") == true)
     let explained = try #require(await rig.server.explain("PIXEL-B"))
     #expect(
       !explained.contains { $0.hasPrefix("Processing accepted every registration") }, "\(explained)"
     )
-    #expect(explained.contains { $0.contains("not arrived") })
+    #expect(explained.contains { $0.contains("NOT ARRIVED") })
     let stories = try #require(await rig.server.fields(of: "PIXEL-B"))
     let key = try #require(stories.fields.first { $0.kind == .contactKey })
-    #expect(key.tenant?.verdict == .notThere)
+    #expect(key.tenant?.verdict == .notArrived && key.tenant?.word == "NOT ARRIVED")
     #expect(
       FieldExplanation.sentences(key).first?.hasSuffix(
-        #"holds no push address for this device under "user-1": the registration did not arrive."#
+        #": NOT ARRIVED: no push address for this device under "user-1"."#
       ) == true, "\(FieldExplanation.sentences(key))")
   }
 

@@ -39,7 +39,7 @@ struct CaptureFieldsTests {
         == true, "\(sentences)")
     #expect(
       sentences.dropFirst().first
-        == "FirstName=Bob (10:05:00 UTC) was rejected with its whole registration because Plan is not in the demographics table (S5); the contact still has FirstName=Ada. Fix: add Plan to the app's attribute set (MobilePush Demographics in Contact Builder, which a receiver with --tenant reads again on D or POST /api/tenant/refresh; without --tenant, --defined-attributes or PUT /api/demographics on RegScope's server), or stop sending it.",
+        == "FirstName=Bob (10:05:00 UTC) was rejected with its whole registration because Plan is not in the demographics table (S5); the contact still has FirstName=Ada. Fix: add Plan to the app's attribute set (on RegScope's server: --defined-attributes or PUT /api/demographics; on the tenant: MobilePush Demographics in Contact Builder), or stop sending it.",
       "\(sentences)")
     // Without a table every attribute is accepted: nothing to explain but that.
     let open = try HARReader.judge(

@@ -41,7 +41,7 @@ struct ReadBackTimelineTests {
     #expect(row.last?.1 == .error)
     #expect(device.readBackDue == nil, "the answer clears the countdown")
     let summary = ReceiverPanes.findingsSummary(device)
-    #expect(summary.0 == "tenant: not as sent" && summary.1 == .error, "the device list says it")
+    #expect(summary.0 == "tenant: NOT ARRIVED" && summary.1 == .error, "the device list says it")
     let held = ReadBack.compare(
       sent,
       holding: TenantHolding(

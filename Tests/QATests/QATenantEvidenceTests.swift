@@ -51,7 +51,7 @@ struct QATenantEvidenceTests {
     #expect(markdown.contains("## The tenant: did it arrive?"))
     #expect(
       markdown.contains(
-        "not arrived: contact user-1 holds no push address for this device; processing rejects the whole registration for Plan"
+        "NOT ARRIVED: contact user-1 holds no push address for this device; processing rejects the whole registration for Plan"
       ), "\(markdown)")
     #expect(markdown.contains("the next read-back was due at 1970-01-01 00:31:40"), "\(markdown)")
     let json = QAReportText.json(report)

@@ -34,7 +34,8 @@ struct ReadBackBinaryTests {
     let held = try await serve.process.readLine { $0.contains("PIXEL-OK: tenant read-back") } ?? ""
     #expect(
       held.contains(
-        "contact user-1 holds this device's push address (status Active); all 1 attribute as sent"),
+        "arrived: contact user-1 holds this device's push address (address status Active: its validity, not opt-in); all 1 attribute as sent"
+      ),
       "\(held)")
     #expect(held.contains("tenantReadBack"), "the tenant's word, not local processing: \(held)")
     let second = try await rawExchange(
@@ -44,7 +45,7 @@ struct ReadBackBinaryTests {
       try await serve.process.readLine { $0.contains("PIXEL-BAD: tenant read-back") } ?? ""
     #expect(
       missing.contains(
-        "not arrived: contact user-1 holds no push address for this device (it holds 1 other push address); processing rejects the whole registration for Plan"
+        "NOT ARRIVED: contact user-1 holds no push address for this device (it holds 1 other push address); processing rejects the whole registration for Plan"
       ), "\(missing)")
     let fields = try await serve.request(
       "GET /api/devices/PIXEL-OK/fields HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
@@ -55,13 +56,60 @@ struct ReadBackBinaryTests {
     #expect(timeline.contains(#""addressFound" : false"#), "\(timeline)")
     let explained = try await serve.request(
       "GET /api/devices/PIXEL-BAD/explain HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-    #expect(explained.contains("not arrived"), "\(explained)")
+    #expect(explained.contains("NOT ARRIVED"), "\(explained)")
     #expect(!explained.contains("Processing accepted every registration"), "\(explained)")
     try await serve.stop()
     #expect(tenant.searches.count == 2)
     for text in [stated, held, missing, fields, timeline, explained] {
       #expect(!text.contains(StandInTenant.secret))
     }
+  }
+
+  /// `regctl serve` relaying to a stand-in whose address search answers `answer`, the
+  /// documented device registering FirstName Ada and Interests sports: its read-back line.
+  static func readBackLine(searchAnswer answer: [UInt8]) async throws -> String {
+    let tenant = try StandInTenant(.replaySearch(answer))
+    defer { tenant.stop() }
+    let serve = try await ServeProcess.start([
+      "--tenant", try tenant.file(), "--upstream", "http://127.0.0.1:\(tenant.port)",
+      "--read-back-after", "1",
+    ])
+    let device = DocumentedAnswers.searchDeviceID
+    let sent = try await rawExchange(
+      port: serve.port,
+      Self.registration(device: device, attributes: ["FirstName": "Ada", "Interests": "sports"]))
+    #expect(sent.hasPrefix("HTTP/1.1 201"), "\(sent)")
+    let line = try await serve.process.readLine { $0.contains("\(device): tenant read-back") } ?? ""
+    try await serve.stop()
+    return line
+  }
+
+  @Test("the reference page's own answer, replayed: the device arrived (wrapped identifiers read)")
+  func documentedAnswer() async throws {
+    let line = try await Self.readBackLine(
+      searchAnswer: try DocumentedAnswers.bytes(DocumentedAnswers.addressSearch))
+    #expect(line.contains("arrived: contact user-1 holds this device's push address"), "\(line)")
+    #expect(line.contains("all 2 attributes as sent"), "\(line)")
+    #expect(!line.contains("NOT ARRIVED"), "\(line)")
+  }
+
+  @Test("an answer whose address keys RegScope cannot read: not read, never NOT ARRIVED")
+  func unreadableAnswer() async throws {
+    let documented = String(
+      decoding: try DocumentedAnswers.bytes(DocumentedAnswers.addressSearch), as: UTF8.self)
+    let odd = documented.replacingOccurrences(of: #""addressKey": {"#, with: #""addressKey": [{"#)
+      .replacingOccurrences(
+        of: #""value": "5C5A1B2E-7E4F-4D1C-9B0A-3F2E1D0C9B8A"\#n      },"#,
+        with: #""value": "5C5A1B2E-7E4F-4D1C-9B0A-3F2E1D0C9B8A"\#n      }],"#
+      )
+      .replacingOccurrences(
+        of: #""value": "ada@example.com"\#n      },"#,
+        with: #""value": "ada@example.com"\#n      }],"#)
+    #expect(odd != documented)
+    let line = try await Self.readBackLine(searchAnswer: Array(odd.utf8))
+    #expect(line.contains("not read: the tenant answered for contact user-1"), "\(line)")
+    #expect(line.contains("addressKey [{"), "an excerpt of what came: \(line)")
+    #expect(!line.contains("NOT ARRIVED") && !line.contains("not there"), "\(line)")
   }
 }
 

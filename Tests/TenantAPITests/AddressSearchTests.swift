@@ -25,26 +25,39 @@ struct AddressSearchTests {
     #expect(tenant.searches.first?["filterConditionOperator"] as? String == "Is")
     #expect(tenant.searches.first?["filterConditionValue"] as? String == "user-1")
     #expect(tenant.restCalls.isEmpty, "the search is not a definitions call")
-    let address = try #require(found.first)
-    #expect(found.count == 1 && address.isPush && address.addressKey == "PIXEL-S")
+    let address = try #require(found.addresses.first)
+    #expect(found.addresses.count == 1 && address.isPush && address.addressKey == "PIXEL-S")
     #expect(address.contactKey == "user-1" && address.status == "Active")
-    #expect(address.values == ["FirstName": "Ada"])
-    #expect(try await Self.client(tenant).addresses(contactKey: "nobody").isEmpty)
+    #expect(address.values == ["FirstName": "Ada"] && address.unread.isEmpty)
+    let none = try await Self.client(tenant).addresses(contactKey: "nobody")
+    #expect(none.addresses.isEmpty && none.unread.isEmpty)
+    #expect(none.pushAddress(of: "PIXEL-S", under: "nobody") == .absent(others: 0))
   }
 
-  @Test("valueSets in each named shape; anything else is not read")
+  @Test("valueSets in each named shape; anything else is not read, with what came")
   func shapes() throws {
     let nested: Any = [
       ["values": [["name": "A", "value": "1"], ["definitionKey": "B", "innerValue": 2]]]
     ]
-    #expect(TenantClient.values(from: nested) == ["A": "1", "B": "2"])
+    #expect(TenantClient.values(from: nested).values == ["A": "1", "B": "2"])
     let flat: Any = [["definitionName": "C", "value": true]]
-    #expect(TenantClient.values(from: flat) == ["C": "true"])
+    #expect(TenantClient.values(from: flat).values == ["C": "true"])
     let map: Any = ["D": "x", "E": 3]
-    #expect(TenantClient.values(from: map) == ["D": "x", "E": "3"])
-    #expect(TenantClient.values(from: [["opaque": true]] as Any) == nil)
-    #expect(TenantClient.values(from: "text" as Any) == nil)
-    #expect(TenantClient.values(from: nil) == nil)
+    #expect(TenantClient.values(from: map).values == ["D": "x", "E": "3"])
+    let wrapped: Any = [
+      ["values": [["definitionKey": ["value": "F"], "innerValue": ["value": "7"]]]]
+    ]
+    #expect(TenantClient.values(from: wrapped).values == ["F": "7"])
+    let opaque = TenantClient.values(from: [["opaque": true]] as Any)
+    #expect(opaque.values == nil && opaque.unread == [#"valueSets[0] {"opaque":true}"#])
+    #expect(TenantClient.values(from: "text" as Any).values == nil)
+    #expect(TenantClient.values(from: nil).unread == ["no valueSets"])
+    let partial = TenantClient.values(
+      from: [["values": [["definitionKey": "G", "innerValue": "g"], ["odd": 1]]]] as Any)
+    #expect(partial.values == ["G": "g"] && partial.unread.count == 1, "\(partial)")
+    let null = TenantClient.values(
+      from: [["values": [["definitionKey": "H", "innerValue": NSNull()]]]] as Any)
+    #expect(null.values == [:] && null.unread.isEmpty, "a null value is no value, read")
   }
 
   @Test("an answer without addresses is said as not what the documentation describes")
@@ -54,7 +67,8 @@ struct AddressSearchTests {
     }
     let huge = Array(#"{"addresses":[{"addressTypeID":1e300,"addressKey":"X"}]}"#.utf8)
     let read = try TenantClient.addresses(from: huge, what: "POST search")
-    #expect(read.first?.addressTypeID == nil, "a type past any Int is no type, not a trap")
+    #expect(
+      read.addresses.first?.addressTypeID == nil, "a type past any Int is no type, not a trap")
   }
 
   /// What a search of a stand-in that answers 429 throws: its errorcode, its wait, the words

@@ -56,26 +56,75 @@ enum StandInDevices {
     else {
       return .answer("400 Bad Request", body: #"{"message":"Invalid search criteria"}"#)
     }
-    let opaque: Bool
-    if case .opaqueValueSets = behaviour { opaque = true } else { opaque = false }
+    if case .replaySearch(let bytes) = behaviour {
+      return .answer("200 OK", body: String(decoding: bytes, as: UTF8.self))
+    }
     var addresses: [[String: Any]] = []
     for held in state.addresses[key] ?? [] {
-      var values: [[String: String]] = []
-      for (name, value) in held.values.sorted(by: { $0.key < $1.key }) {
-        values.append(["definitionKey": name, "innerValue": value])
-      }
-      let sets: [Any] =
-        opaque
-        ? [["opaque": true] as [String: Any]]
-        : [["definitionKey": "MobilePushDemographics", "values": values] as [String: Any]]
-      let address: [String: Any] = [
-        "contactKey": key, "addressTypeID": 9, "addressKey": held.deviceID,
-        "status": held.status, "modifiedDate": "2026-11-28T12:00:00.000Z", "valueSets": sets,
-      ]
-      addresses.append(address)
+      addresses.append(address(held, key: key, behaviour))
     }
-    let answer: [String: Any] = ["addresses": addresses, "count": addresses.count]
+    var answer: [String: Any] = [
+      "addresses": addresses, "pageNumber": 1, "pageSize": 50,
+      "requestServiceMessageID": "00000000-0000-0000-0000-000000000001",
+      "serviceMessageID": "00000000-0000-0000-0000-000000000002",
+    ]
+    if case .pagedSearch(let size, let filler) = behaviour {
+      // Filler addresses of other devices first, the held ones last, cut into pages.
+      let others = (0..<filler).map { index in
+        address(.init(deviceID: "OTHER-\(index)", values: [:]), key: key, behaviour)
+      }
+      let all = others + addresses
+      let page = Int(query(request.path, "$page") ?? "1") ?? 1
+      let start = min(all.count, max(0, (page - 1) * size))
+      answer["addresses"] = Array(all[start..<min(all.count, start + size)])
+      answer["pageNumber"] = page
+      answer["pageSize"] = size
+      answer["count"] = all.count
+    }
     let data = (try? JSONSerialization.data(withJSONObject: answer)) ?? Data()
     return .answer("200 OK", body: String(decoding: data, as: UTF8.self))
+  }
+
+  /// One push address as the reference page gives it (identifiers wrapped as `{"value":
+  /// ...}`, `valueSets[]` of `values[]` by `definitionKey` and `innerValue`), or plain.
+  static func address(
+    _ held: StandInTenant.HeldAddress, key: String, _ behaviour: StandInTenant.Behaviour
+  ) -> [String: Any] {
+    var values: [[String: Any]] = []
+    for (index, (name, value)) in held.values.sorted(by: { $0.key < $1.key }).enumerated() {
+      values.append(["definitionID": "def-\(index)", "definitionKey": name, "innerValue": value])
+    }
+    let sets: [Any]
+    if case .opaqueValueSets = behaviour {
+      sets = [["opaque": true] as [String: Any]]
+    } else {
+      sets = [
+        [
+          "definitionID": "set-1", "definitionKey": "MobilePush Demographics", "values": values,
+        ] as [String: Any]
+      ]
+    }
+    func wrapped(_ value: Any) -> Any {
+      if case .plainIdentifiers = behaviour { return value }
+      return ["value": value]
+    }
+    return [
+      "contactID": wrapped(31_587_654), "contactKey": wrapped(key),
+      "addressID": wrapped("ADDR-" + held.deviceID), "addressKey": wrapped(held.deviceID),
+      "addressTypeID": 9, "status": held.status, "modifiedDate": "2026-11-28T12:00:00.000Z",
+      "valueSets": sets,
+    ]
+  }
+
+  /// A query parameter of `path`, as sent.
+  static func query(_ path: String, _ name: String) -> String? {
+    guard let query = path.split(separator: "?", maxSplits: 1).dropFirst().first else {
+      return nil
+    }
+    for pair in query.split(separator: "&") {
+      let parts = pair.split(separator: "=", maxSplits: 1)
+      if parts.first.map(String.init) == name, parts.count == 2 { return String(parts[1]) }
+    }
+    return nil
   }
 }

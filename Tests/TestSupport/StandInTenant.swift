@@ -33,6 +33,14 @@ public final class StandInTenant: Sendable {
     case throttleSearch(String, errorcode: String = "50100")
     /// Address searches answer `valueSets` in a shape no reader knows.
     case opaqueValueSets
+    /// Address searches answer identifiers plain (`"addressKey": "X"`), the shape read before
+    /// the reference page's wrapped one; the default answers as the page does.
+    case plainIdentifiers
+    /// Every address search is answered with exactly these bytes (a documented fixture).
+    case replaySearch([UInt8])
+    /// Address searches answer this many addresses a page (`pageNumber`, `pageSize`, `count`),
+    /// the page asked by `$page`; the device's own last.
+    case pagedSearch(pageSize: Int, filler: Int)
   }
 
   /// A push address as the stand-in holds it: filed by its device registration route (as
@@ -142,7 +150,10 @@ public final class StandInTenant: Sendable {
     if request.method == "POST" && request.path == "/device/v1/registration" {
       return StandInDevices.register(request, &state)
     }
-    if request.method == "POST" && request.path == StandInDevices.searchPath {
+    if request.method == "POST"
+      && request.path.split(separator: "?", maxSplits: 1).first.map(String.init)
+        == StandInDevices.searchPath
+    {
       guard authorized(request, state) else {
         return .answer("401 Unauthorized", body: #"{"message":"Not Authorized","errorcode":0}"#)
       }

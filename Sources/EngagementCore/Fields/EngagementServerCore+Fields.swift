@@ -18,6 +18,7 @@ extension EngagementServerCore {
       orphaned: keys.filter { contacts[$0]?.orphanedAt != nil },
       definedAttributes: settings.definedAttributes, profile: profile, nextSend: nextSend)
     facts.contactMadeUp = device?.contactKey.flatMap { contacts[$0]?.madeUp } ?? false
+    facts.demographicsSet = settings.demographicsSet
     return (mine, facts)
   }
 

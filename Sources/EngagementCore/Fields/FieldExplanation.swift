@@ -14,7 +14,7 @@ public enum FieldExplanation {
     var waiting: [String] = []
     var notes: [String] = []
     for story in fields.fields {
-      let told = Self.told(story, time: time)
+      let told = Self.told(story, time: time, context: fields.fixContext)
       rejected += told.rejected
       waiting += Self.stillWaiting(told.waiting, story)
       notes += told.notes
@@ -94,17 +94,19 @@ public enum FieldExplanation {
   /// One field's part of the answer, most important first: the receiver's story of a single
   /// field opens with it.
   public static func sentences(
-    _ story: FieldStory, time: (Double) -> String = FieldExplanation.timeOfDay
+    _ story: FieldStory, time: (Double) -> String = FieldExplanation.timeOfDay,
+    context: FieldFixContext = FieldFixContext()
   ) -> [String] {
-    let told = Self.told(story, time: time)
+    let told = Self.told(story, time: time, context: context)
     return (story.tenant.map { tenantSentence($0, story, time: time) }.map { [$0] } ?? [])
       + told.rejected + stillWaiting(told.waiting, story) + told.notes
   }
 
-  /// A relayed field the tenant already holds as sent waits for nothing: RegScope's model of
-  /// processing (its own delay, S2) is not said against the tenant's word.
+  /// A relayed field the tenant has answered for waits for nothing RegScope's own model of
+  /// processing says (its delay, S2): the tenant's word leads, and the model's is not said
+  /// against it.
   static func stillWaiting(_ waiting: [String], _ story: FieldStory) -> [String] {
-    story.tenant?.verdict == .heldAsSent ? [] : waiting
+    story.tenant == nil ? waiting : []
   }
 
   /// What the tenant held of the field when last asked (`ReadBack`), first: its word is the
@@ -112,35 +114,41 @@ public enum FieldExplanation {
   static func tenantSentence(
     _ check: FieldStory.TenantCheck, _ story: FieldStory, time: (Double) -> String
   ) -> String {
-    let asked = "The tenant, asked at \(time(check.askedAt)),"
+    let asked = "The tenant, asked at \(time(check.askedAt)): \(check.word):"
     let sent = check.sent.map { "\"\($0)\"" } ?? "the value sent"
     switch check.verdict {
     case .heldAsSent:
       if let newer = check.heldFrom {
-        return "\(asked) holds \"\(check.held ?? "")\" as the newer #\(newer) sent it."
+        return "\(asked) it holds \"\(check.held ?? "")\" as the newer #\(newer) sent it."
       }
-      return "\(asked) holds \(sent) as sent."
+      return "\(asked) it holds \(sent)."
     case .heldOther:
       let from =
         check.heldFrom.map { "sent by #\($0)" } ?? ReadBack.sentByNone
-      return "\(asked) holds \"\(check.held ?? "")\" (\(from)), not \(sent)."
-    case .notThere where story.kind == .contactKey:
+      return "\(asked) it holds \"\(check.held ?? "")\" (\(from)), not \(sent)."
+    case .notArrived where story.kind == .contactKey:
       if let cause = check.cause {
-        return "\(asked) holds no push address for this device under \(sent): \(cause)."
+        return "\(asked) no push address for this device under \(sent): \(cause)."
       }
-      return
-        "\(asked) holds no push address for this device under \(sent): the registration did not arrive."
+      return "\(asked) no push address for this device under \(sent)."
+    case .notArrived:
+      return "\(asked) it holds no push address for this device, so not \(sent) either."
     case .notThere:
-      return "\(asked) holds no value for it, though \(sent) was sent."
+      return "\(asked) it holds the device's address with no value for it, though \(sent) was sent."
+    case .notRead where check.addressFound:
+      return
+        "\(asked) it holds the device's address, but this value came in a shape RegScope does not read; nothing is said missing."
     case .notRead:
       return
-        "\(asked) holds the device's address, but its values came in a shape RegScope does not read."
+        "\(asked) its answer could not be read where this device's address would be; nothing is said missing."
     }
   }
 
   /// What one field says: a change rejected (with its fix), a change still waiting, and what
   /// is worth knowing besides.
-  static func told(_ story: FieldStory, time: (Double) -> String)
+  static func told(
+    _ story: FieldStory, time: (Double) -> String, context: FieldFixContext = FieldFixContext()
+  )
     -> (rejected: [String], waiting: [String], notes: [String])
   {
     var rejected: [String] = []
@@ -163,11 +171,12 @@ public enum FieldExplanation {
         break
       case .rejected:
         rejected.append(
-          "\(sent) (\(time(latest.at))) was \(rejectedWhy(latest.why)); \(holds). Fix: \(fix(latest))."
+          "\(sent) (\(time(latest.at))) was \(rejectedWhy(latest.why)); \(holds). Fix: \(fix(latest, context))."
         )
       case .waiting:
         // A registration processing will refuse (an undefined attribute) has its fix now.
-        let fix = latest.undefinedAttributes.map { _ in " Fix: \(Self.fix(latest))." } ?? ""
+        let fix =
+          latest.undefinedAttributes.map { _ in " Fix: \(Self.fix(latest, context))." } ?? ""
         waiting.append(
           "\(sent) (\(time(latest.at))) is \(latest.why ?? "waiting for processing"): not on the contact yet; \(holds).\(fix)"
         )
@@ -260,16 +269,23 @@ public enum FieldExplanation {
   }
 
   /// The fix a rejection calls for: the undefined attributes named, when those were why.
-  static func fix(_ event: FieldStory.Event) -> String {
-    fix(event.undefinedAttributes, total: event.undefinedCount)
+  static func fix(_ event: FieldStory.Event, _ context: FieldFixContext = FieldFixContext())
+    -> String
+  {
+    fix(event.undefinedAttributes, total: event.undefinedCount, context: context)
   }
 
-  static func fix(_ undefined: [String]?, total: Int? = nil) -> String {
+  static func fix(
+    _ undefined: [String]?, total: Int? = nil, context: FieldFixContext = FieldFixContext()
+  ) -> String {
     guard let undefined, !undefined.isEmpty else {
       return "correct what the reason names, then make a change in the app so it registers again"
     }
-    // A reserved word is no attribute to define: it belongs to the SDK (R2.5).
-    let reserved = undefined.filter { InputRules.isReservedAttributeKey($0, alsoReserved: []) }
+    // A reserved word is no attribute to define: it belongs to the SDK (R2.5), this device's
+    // SDK's own reserved words among them.
+    let reserved = undefined.filter {
+      InputRules.isReservedAttributeKey($0, alsoReserved: context.extraReserved)
+    }
     if !reserved.isEmpty {
       let others = undefined.filter { !reserved.contains($0) }
       let more = (total ?? undefined.count) - undefined.count
@@ -277,12 +293,16 @@ public enum FieldExplanation {
         others.isEmpty
         ? (more > 0
           ? "; and define the other \(NumberText.grouped(more)), or stop sending them" : "")
-        : "; and " + Self.fix(others, total: others.count + more)
+        : "; and " + Self.fix(others, total: others.count + more, context: context)
       return FindingFix.reservedAttribute(reserved) + rest
     }
     let names = RegistrationVerdict.list(undefined, total: total ?? undefined.count)
+    guard let set = context.tenantSet.map(TerminalText.escaped) else {
+      return
+        "add \(names) to the app's attribute set (on RegScope's server: --defined-attributes or PUT /api/demographics; on the tenant: MobilePush Demographics in Contact Builder), or stop sending it"
+    }
     return
-      "add \(names) to the app's attribute set (MobilePush Demographics in Contact Builder, which a receiver with --tenant reads again on D or POST /api/tenant/refresh; without --tenant, --defined-attributes or PUT /api/demographics on RegScope's server), or stop sending it"
+      "add \(names) to \(set) in Contact Builder (RegScope reads it again every 15 minutes, on D or POST /api/tenant/refresh), or stop sending it"
   }
 
   private static func capitalized(_ text: String) -> String {

@@ -13,13 +13,17 @@ extension DeviceFieldStories {
     for registration in registrations.sorted(by: { $0.id < $1.id }) {
       builder.add(registration)
     }
-    return DeviceFieldStories(
+    var stories = DeviceFieldStories(
       deviceID: deviceID, registrationsRead: registrations.count,
       registrationsRejected: registrations.count { $0.status == .rejected },
       contactKey: facts.device?.contactKey, fields: builder.stories(),
       nextSend: facts.nextSend.map {
         "a change made now goes out at the earliest at \(stamp($0.at)) (\($0.rule): \($0.why))"
       })
+    stories.fixContext = FieldFixContext(
+      extraReserved: Array(facts.profile.extraReservedAttributeKeys),
+      tenantSet: facts.demographicsSet)
+    return stories
   }
 }
 

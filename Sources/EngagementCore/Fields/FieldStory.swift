@@ -22,16 +22,29 @@ public struct DeviceFieldStories: Sendable, Encodable {
   /// The tenant's newest answer to "did it arrive?" (relayed with `--tenant`); nil when it
   /// was not asked.
   public var readBack: ReadBack? = nil
+  /// What a fix may recommend for this device (its SDK's reserved names, the tenant's table):
+  /// not sent, only read by the explanation.
+  public var fixContext = FieldFixContext()
+
+  enum CodingKeys: String, CodingKey {
+    case deviceID, registrationsRead, registrationsRejected, contactKey, fields, nextSend
+    case judgement, readBack
+  }
 
   /// Each field's line of the newest read-back, put beside the field's story.
   public mutating func attach(_ readBack: ReadBack?) {
     self.readBack = readBack
     guard let readBack, readBack.problem == nil else { return }
+    // Indexed once: a device that sent thousands of attributes is not matched pairwise.
+    var compared: [String: ReadBack.Field] = [:]
+    for field in readBack.fields where compared[field.kind.rawValue + " " + field.name] == nil {
+      compared[field.kind.rawValue + " " + field.name] = field
+    }
     for index in fields.indices {
-      let story = fields[index]
-      fields[index].tenant = readBack.fields
-        .first { $0.kind == story.kind && $0.name == story.name }
-        .map { FieldStory.TenantCheck(askedAt: readBack.askedAt, field: $0) }
+      fields[index].tenant = compared[fields[index].id].map {
+        FieldStory.TenantCheck(
+          askedAt: readBack.askedAt, field: $0, addressFound: readBack.addressFound)
+      }
     }
   }
 }
@@ -91,10 +104,18 @@ public struct FieldStory: Sendable, Encodable {
     public var heldFrom: Int?
     /// The known cause when it is not held.
     public var cause: String?
+    /// Whether the tenant holds the device's push address at all.
+    public var addressFound: Bool
+    /// The verdict's one name, as every place says it.
+    public var word: String
 
-    init(askedAt: Double, field: ReadBack.Field) {
+    init(askedAt: Double, field: ReadBack.Field, addressFound: Bool) {
       self.askedAt = askedAt
+      self.addressFound = addressFound
       verdict = field.verdict
+      word =
+        field.cause != nil && field.verdict == .notArrived
+        ? ReadBack.Outcome.moved.word : field.verdict.word
       sent = field.sent
       held = field.held
       heldFrom = field.heldFrom
@@ -121,6 +142,8 @@ public struct FieldFacts: Sendable {
   public var nextSend: NextSend?
   /// The device's contact is one the server made up (S3): no contact key arrived.
   public var contactMadeUp = false
+  /// The tenant's attribute set in use (`--tenant`), nil with a local table.
+  public var demographicsSet: String? = nil
 
   public init(
     device: ServerDevice?, otherDevices: [ServerDevice], orphaned: Set<String>,
@@ -186,5 +209,20 @@ extension DeviceFieldStories {
       madeUp = story.madeUp
       tenant = story.tenant
     }
+  }
+}
+
+/// What a fix sentence may say for one device: never a name another rule forbids (a reserved
+/// word of its SDK is renamed, not defined), and with the tenant's table, where the tenant's
+/// table changes (never RegScope's local table, which a receiver with --tenant refuses).
+public struct FieldFixContext: Sendable {
+  /// The device's SDK's reserved attribute names beyond the shared ones (iOS's HWID, ...).
+  public var extraReserved: [String] = []
+  /// The tenant's set the table came from, nil when the table is local.
+  public var tenantSet: String? = nil
+
+  public init(extraReserved: [String] = [], tenantSet: String? = nil) {
+    self.extraReserved = extraReserved
+    self.tenantSet = tenantSet
   }
 }

@@ -1,33 +1,45 @@
 import RegistrationCore
 
 extension ReadBack {
-  /// The whole answer in a sentence: what the tenant holds, what differs, and the cause when
-  /// one is known (S5 for a name outside the table, R8.3 for a newer contact key).
+  /// The whole answer in a sentence, led by the outcome's word: what the tenant holds, what
+  /// differs, and the cause when one is known (S5 for a name outside the table, R8.3 for a
+  /// newer contact key).
   static func summarized(_ readBack: ReadBack, _ context: Context) -> String {
-    let head = opening(
-      readBack.registrationID, at: readBack.registrationAt, asked: readBack.askedAt)
+    opening(readBack.registrationID, at: readBack.registrationAt, asked: readBack.askedAt)
+      + readBack.outcome.word + ": " + told(readBack, context)
+  }
+
+  private static func told(_ readBack: ReadBack, _ context: Context) -> String {
     let key = readBack.contactKey ?? ""
     let rejected =
       context.undefined.isEmpty
       ? nil
       : "processing rejects the whole registration for \(context.undefined.prefix(3).joined(separator: ", ")), not in the tenant's demographics (S5)"
+    let unread =
+      context.unread.prefix(2).joined(separator: "; ")
+      + (context.unread.count > 2 ? "; and \(context.unread.count - 2) more" : "")
+    if readBack.outcome == .notRead && !readBack.addressFound {
+      return
+        "the tenant answered for contact \(key), but RegScope could not read what could be this device's push address (\(unread)); nothing is said missing"
+    }
     guard readBack.addressFound else {
       let others =
         context.otherPushAddresses > 0
         ? " (it holds \(context.otherPushAddresses) other push address\(context.otherPushAddresses == 1 ? "" : "es"))"
         : ""
       if let moved = context.movedTo {
-        return head
-          + "contact \(key) holds no push address for this device\(others): the newer #\(moved.id) moved it to contact \(moved.key) (R8.3)"
+        return
+          "contact \(key) holds no push address for this device\(others): the newer #\(moved.id) moved it to contact \(moved.key) (R8.3)"
       }
       let why =
         rejected ?? "the tenant gives no reason: processing rejected it or has not filed it yet"
-      return head
-        + "not arrived: contact \(key) holds no push address for this device\(others); \(why)"
+      return "contact \(key) holds no push address for this device\(others); \(why)"
     }
     let attributes = readBack.fields.filter { $0.kind == .attribute }
-    let status = readBack.addressStatus.map { " (status \($0))" } ?? ""
-    var parts = rejected.map { ["not arrived: \($0)"] } ?? []
+    // MobilePush's address status is the address's validity, never its opt-in.
+    let status =
+      readBack.addressStatus.map { " (address status \($0): its validity, not opt-in)" } ?? ""
+    var parts = rejected.map { [$0] } ?? []
     parts.append(
       "contact \(key) holds this device's push address\(status)"
         + (rejected == nil ? "" : " from an earlier registration"))
@@ -36,6 +48,7 @@ extension ReadBack {
     } else if attributes.allSatisfy({ $0.verdict == .notRead }) {
       parts.append(
         "its attribute values came in a shape or under names RegScope does not read, so the \(attributes.count) attribute\(attributes.count == 1 ? " is" : "s are") not compared"
+          + (unread.isEmpty ? "" : " (\(unread))")
       )
     } else {
       let held = attributes.count { $0.verdict == .heldAsSent }
@@ -46,35 +59,45 @@ extension ReadBack {
       for field in attributes where field.verdict != .heldAsSent {
         parts.append(differs(field))
       }
+      if attributes.contains(where: { $0.verdict == .notRead }), !unread.isEmpty {
+        parts.append("not read of the values: \(unread)")
+      }
     }
-    return head + parts.prefix(12).joined(separator: "; ")
+    return parts.prefix(12).joined(separator: "; ")
       + (parts.count > 12 ? "; and \(parts.count - 12) more" : "")
   }
 
-  /// The few words a timeline row shows; the summary says the rest.
+  /// The few words a timeline row shows, led by the outcome's word; the summary says the
+  /// rest.
   static func headline(_ readBack: ReadBack, _ context: Context) -> String {
     let key = readBack.contactKey ?? ""
     let id = "#\(readBack.registrationID)"
+    let word = readBack.outcome.word
     let cause = context.undefined.first.map { " (S5: \($0))" } ?? ""
     guard readBack.addressFound else {
-      if let moved = context.movedTo {
-        return "tenant: \(id) not under contact \(key): moved to \(moved.key) by #\(moved.id)"
+      if readBack.outcome == .notRead {
+        return
+          "tenant: \(id) \(word): the answer for contact \(key) has addresses RegScope cannot read"
       }
-      return "tenant: \(id) NOT ARRIVED under contact \(key)\(cause)"
+      if let moved = context.movedTo {
+        return "tenant: \(id) \(word) to contact \(moved.key) by #\(moved.id), not under \(key)"
+      }
+      return "tenant: \(id) \(word) under contact \(key)\(cause)"
     }
     if !context.undefined.isEmpty {
-      return "tenant: \(id) rejected\(cause); holds an earlier registration's values"
+      return "tenant: \(id) \(word), rejected\(cause); an earlier registration's values held"
     }
     let attributes = readBack.fields.filter { $0.kind == .attribute }
+    let count = "\(attributes.count) attribute\(attributes.count == 1 ? "" : "s")"
     if !attributes.isEmpty && attributes.allSatisfy({ $0.verdict == .notRead }) {
-      return "tenant: \(id) filed under contact \(key); its values not read"
+      return
+        "tenant: \(id) \(word): filed under contact \(key), its values in a shape RegScope does not read"
     }
     let held = attributes.count { $0.verdict == .heldAsSent }
-    let count = "\(attributes.count) attribute\(attributes.count == 1 ? "" : "s")"
     guard let first = attributes.first(where: { $0.verdict != .heldAsSent }) else {
-      return "tenant: \(id) held as sent (contact \(key), \(count))"
+      return "tenant: \(id) \(word) (contact \(key), \(count) as sent)"
     }
-    return "tenant: \(id) \(held) of \(count) as sent; \(differs(first))"
+    return "tenant: \(id) \(word): \(held) of \(count) as sent; \(differs(first))"
   }
 
   /// Said of a value the tenant holds that no registration RegScope holds sent.
@@ -93,7 +116,8 @@ extension ReadBack {
         field.heldFrom.map { "sent by #\($0)" } ?? sentByNone
       return
         "\(field.name) held as \"\(clipped(field.held))\" (\(from)), not \"\(clipped(field.sent))\""
-    case .notThere: return "\(field.name) not held (sent \"\(clipped(field.sent))\")"
+    case .notThere: return "\(field.name) not there (sent \"\(clipped(field.sent))\")"
+    case .notArrived: return "\(field.name) \(Verdict.notArrived.word)"
     case .notRead: return "\(field.name) not read"
     case .heldAsSent: return "\(field.name) as sent"
     }

@@ -9,10 +9,60 @@ public struct ReadBack: Sendable, Equatable, Encodable {
     case heldAsSent
     /// The tenant holds another value (`heldFrom` names the registration that sent it, if any).
     case heldOther
-    /// The tenant holds nothing for it: no address for the device, or no value under the name.
+    /// The device's address is there, with no value under the name.
     case notThere
-    /// The address is there but its values could not be read (their shape is not documented).
+    /// The device's push address is not held under the contact key: the registration did
+    /// not arrive (or a newer one moved the device: `cause` says so).
+    case notArrived
+    /// What the tenant answered could not be read for it (an unknown shape): nothing is said
+    /// missing.
     case notRead
+
+    /// The one name every place gives this verdict.
+    public var word: String {
+      switch self {
+      case .heldAsSent: "held as sent"
+      case .heldOther: "other value"
+      case .notThere: "not there"
+      case .notArrived: Outcome.notArrived.word
+      case .notRead: Outcome.notRead.word
+      }
+    }
+  }
+
+  /// A read-back's outcome as a whole, named the same in the device list, the timeline, the
+  /// Fields pane, explain, the event stream, MCP and QA reports (`word`).
+  public enum Outcome: String, Sendable, Encodable, CaseIterable {
+    /// Everything compared is held as sent.
+    case arrived
+    /// The device's address is held under the key, but a value differs or is not there.
+    case notAsSent
+    /// The device's address is not held under the key (or the registration was rejected
+    /// whole, S5, though an earlier one's address is held).
+    case notArrived
+    /// A newer registration carried another contact key: the device moved (R8.3).
+    case moved
+    /// The tenant's answer could not be read where the device's address could be.
+    case notRead
+    /// The tenant was not asked (no contact key, too many waiting, registrations gone).
+    case notAsked
+    /// The tenant could not answer (unreachable, refused, malformed).
+    case noAnswer
+
+    public var word: String {
+      switch self {
+      case .arrived: "arrived"
+      case .notAsSent: "NOT AS SENT"
+      case .notArrived: "NOT ARRIVED"
+      case .moved: "moved"
+      case .notRead: "not read"
+      case .notAsked: "not asked"
+      case .noAnswer: "no answer"
+      }
+    }
+
+    /// The outcomes a user must act on.
+    public var isFailure: Bool { self == .notAsSent || self == .notArrived }
   }
 
   /// One field compared.
@@ -49,9 +99,11 @@ public struct ReadBack: Sendable, Equatable, Encodable {
   public var fields: [Field]
   /// Why the tenant was not asked, or could not answer; then `fields` is empty.
   public var problem: String?
+  /// The outcome as a whole: its `word` is the one every place says.
+  public var outcome: Outcome
   /// The sentence the event stream, the API and the QA report show.
   public var summary: String
-  /// The outcome in a few words, for a timeline row: "tenant: held as sent (contact user-1, 2
+  /// The outcome in a few words, for a timeline row: "tenant: #1 arrived (contact user-1, 2
   /// attributes)", "tenant: NOT ARRIVED under contact user-1 (S5: Plan)".
   public var headline: String
 
@@ -64,6 +116,7 @@ public struct ReadBack: Sendable, Equatable, Encodable {
     public var contactKey: String?
     public var addressFound: Bool
     public var allHeld: Bool
+    public var outcome: Outcome
     public var problem: String?
     public var summary: String
   }
@@ -71,7 +124,8 @@ public struct ReadBack: Sendable, Equatable, Encodable {
   public var brief: Brief {
     Brief(
       askedAt: askedAt, registrationID: registrationID, window: window, contactKey: contactKey,
-      addressFound: addressFound, allHeld: allHeld, problem: problem, summary: summary)
+      addressFound: addressFound, allHeld: allHeld, outcome: outcome, problem: problem,
+      summary: summary)
   }
 
   /// True when everything compared is held as sent.

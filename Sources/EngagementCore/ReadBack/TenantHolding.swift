@@ -10,11 +10,18 @@ public struct TenantHolding: Sendable, Equatable {
     /// Attribute name to value. Nil when the answer carried no `valueSets` RegScope can read:
     /// then no attribute is said to be missing, only not read.
     public var values: [String: String]?
+    /// The parts of the values that could not be read (each with an escaped excerpt of what
+    /// came): a name not among `values` may be in them, so it is not read, never "not held".
+    public var unreadValues: [String]
 
-    public init(status: String? = nil, modifiedDate: String? = nil, values: [String: String]?) {
+    public init(
+      status: String? = nil, modifiedDate: String? = nil, values: [String: String]?,
+      unreadValues: [String] = []
+    ) {
       self.status = status
       self.modifiedDate = modifiedDate
       self.values = values
+      self.unreadValues = unreadValues
     }
   }
 
@@ -24,10 +31,20 @@ public struct TenantHolding: Sendable, Equatable {
   public var address: Address?
   /// Push addresses the contact holds that are not this device's.
   public var otherPushAddresses: Int
+  /// With no address found: the parts of the answer that could have been the device's
+  /// address but could not be read (an address whose key came in an unknown shape, pages not
+  /// followed), each with an escaped excerpt. Then the address is not read, never "not there".
+  public var unread: [String]
 
-  public init(contactKey: String, address: Address?, otherPushAddresses: Int = 0) {
+  public init(
+    contactKey: String, address: Address?, otherPushAddresses: Int = 0, unread: [String] = []
+  ) {
     self.contactKey = contactKey
     self.address = address
     self.otherPushAddresses = otherPushAddresses
+    self.unread = unread
   }
+
+  /// True when the device's address could not be read: nothing of it is said missing.
+  public var addressNotRead: Bool { address == nil && !unread.isEmpty }
 }

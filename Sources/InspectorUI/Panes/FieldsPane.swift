@@ -66,14 +66,13 @@ enum FieldsPane {
       }
       // The tenant's word before the time: at 120 columns the row ends about here.
       if let tenant = story.tenant {
-        let (word, role): (String, StyleRole) =
+        let role: StyleRole =
           switch tenant.verdict {
-          case .heldAsSent: ("held", .success)
-          case .heldOther: ("other value", .error)
-          case .notThere: ("NOT THERE", .error)
-          case .notRead: ("not read", .warning)
+          case .heldAsSent: .success
+          case .heldOther, .notThere, .notArrived: .error
+          case .notRead: .warning
           }
-        row.append((" tenant: " + word, role))
+        row.append((" tenant: " + tenant.word, role))
       }
       if let latest = story.latest {
         row.append((" " + FieldExplanation.timeOfDay(latest.at), .dim))

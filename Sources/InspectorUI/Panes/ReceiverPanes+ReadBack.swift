@@ -11,7 +11,7 @@ extension ReceiverPanes {
   static func readBackLines(_ model: InspectorModel, _ device: DeviceWatch.Device) -> [Line] {
     var lines: [Line] = device.readBacks.suffix(readBacksShown).map { readBack in
       let role: StyleRole =
-        readBack.allHeld ? .success : readBack.problem == nil ? .error : .warning
+        readBack.allHeld ? .success : readBack.outcome.isFailure ? .error : .warning
       return [
         (model.format(Instant(readBack.askedAt)) + " ", .dim),
         // Escaped when it was made (values from the app and the tenant).

@@ -250,8 +250,8 @@ enum ReceiverPanes {
   /// The worst severity first: "2 violations", "1 warning", "3 notes", or "ok".
   static func findingsSummary(_ device: DeviceWatch.Device) -> Span {
     // The tenant's newest word first: a registration that did not arrive outranks findings.
-    if let readBack = device.readBacks.last, readBack.problem == nil, !readBack.allHeld {
-      return ("tenant: not as sent", .error)
+    if let readBack = device.readBacks.last, readBack.outcome.isFailure {
+      return ("tenant: " + readBack.outcome.word, .error)
     }
     for (severity, role) in [(Finding.Severity.violation, StyleRole.error), (.warning, .warning)] {
       let count = device.severityCounts[severity] ?? 0

@@ -1,7 +1,7 @@
 /// SplitMix64: a small, fast, seedable generator, good enough for identifiers, tokens, fleet
 /// populations and test schedules. The same seed gives the same numbers everywhere they are
 /// used (the server's made-up keys, a fleet's households, the crash soak).
-public struct SplitMix64: Sendable {
+public struct SplitMix64: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
   public init(seed: UInt64) { state = seed }
