@@ -180,6 +180,25 @@ struct ReadBackTests {
     #expect(moved.fields.first?.cause == "the newer #2 moved the device to contact user-2 (R8.3)")
   }
 
+  @Test(
+    "#52: 100,000 held values against 2,000 attributes sent, each held under another case: linear work",
+    .timeLimit(.minutes(1)))
+  func largeComparison() throws {
+    // Each name sent is held only under another case, so every lookup takes the folded path
+    // the quadratic version paid for with a lowercasing of every held name (about 200 million
+    // here: minutes, past the limit). Indexed once, it is a few hundred thousand.
+    var sentValues: [String: String] = [:]
+    for index in 0..<2_000 { sentValues["Attribute\(index)"] = "value-\(index)" }
+    let sent = try Self.registration(1, at: 0, attributes: sentValues)
+    var held: [String: String] = [:]
+    for index in 0..<100_000 { held["attribute\(index)"] = "value-\(index)" }
+    let readBack = ReadBack.compare(
+      sent, holding: Self.held(held), registrations: [sent], askedAt: Instant(900), window: 900,
+      defined: nil)
+    #expect(readBack.outcome == .arrived, "\(readBack.headline)")
+    #expect(readBack.fields.count == 2_001)
+  }
+
   @Test("the schedule: due a window after the first 2xx, a few a minute, a 429's wait honoured")
   func schedule() {
     var queue = ReadBackQueue(window: 900)

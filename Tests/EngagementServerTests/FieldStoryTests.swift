@@ -23,13 +23,15 @@ struct FieldStoryTests {
     }
 
     /// A registration at `at` seconds, then processing of everything due by then.
-    func send(_ at: Double, _ body: String, process: Bool = true) async {
+    func send(_ at: Double, _ body: String, process: Bool = true, agent: String = androidAgent)
+      async
+    {
       clock.advance(to: Instant(at))
       _ = await server.receive(
         EngagementServerCore.validate(
           authorization: "Bearer token", body: Array(body.utf8),
           settings: server.validationSettings),
-        facts: RequestFacts(userAgent: androidAgent))
+        facts: RequestFacts(userAgent: agent))
       if process {
         clock.advance(to: Instant(at + 10))
         await server.processDue()
@@ -43,6 +45,46 @@ struct FieldStoryTests {
     func explain(_ device: String = "WATCH-1") async throws -> [String] {
       try #require(await server.explain(device))
     }
+  }
+
+  @Test("R2.5: an iOS app's HWID is renamed, never added to the attribute set (walk #51, item 1)")
+  func reservedNeverDefined() async throws {
+    let rig = try Rig(defined: ["FirstName", "FavoriteTeam"])
+    await rig.send(
+      0,
+      sdkBody(platform: "iOS", key: "ada@example.com", attributes: ["HWID": "abc"]),
+      agent: iosAgent)
+    let explained = try await rig.explain().joined(separator: "\n")
+    #expect(!explained.contains("add HWID"), "\(explained)")
+    #expect(explained.contains("rename the attribute HWID"), "\(explained)")
+  }
+
+  @Test("R2.5: another field's story names the field its fix is about (walk #51, item 2)")
+  func fixNamesItsField() async throws {
+    let rig = try Rig(defined: ["FirstName", "Plan"])
+    await rig.send(
+      0, sdkBody(key: "ada@example.com", attributes: ["contactKey": "abc", "Plan": "gold"]))
+    let story = try await rig.story()
+    let plan = try #require(story.fields.first { $0.name == "Plan" })
+    let told = FieldExplanation.sentences(plan, context: story.fixContext).joined(separator: " ")
+    #expect(told.contains("Fix: stop sending contactKey as an attribute"), "\(told)")
+    let explained = try await rig.explain().joined(separator: "\n")
+    #expect(
+      !explained.contains("Fix: set the contact key"), "the fix names contactKey: \(explained)")
+  }
+
+  @Test(
+    "with the tenant's table, a fix points at the tenant's set, never at RegScope's local table")
+  func tenantFix() {
+    let local = FieldExplanation.fix(["Plan"])
+    #expect(local.contains("--defined-attributes") && !local.contains("--tenant"))
+    let tenant = FieldExplanation.fix(
+      ["Plan"], context: FieldFixContext(tenantSet: "MobilePush Demographics"))
+    #expect(tenant.hasPrefix("add Plan to MobilePush Demographics in Contact Builder"), "\(tenant)")
+    #expect(!tenant.contains("--defined-attributes") && !tenant.contains("PUT /api/demographics"))
+    let reserved = FieldExplanation.fix(
+      ["HWID", "Plan"], context: FieldFixContext(extraReserved: ["HWID"]))
+    #expect(reserved.hasPrefix("rename the attribute HWID") && reserved.contains("add Plan"))
   }
 
   @Test("S5: an attribute rejected with its registration because another is undefined")

@@ -281,6 +281,23 @@ struct ReadBackServerTests {
     #expect(device.readBackDue == Instant(1_900 + 900), "the newer 2xx lost its lookup")
   }
 
+  @Test("'asked' is when the request left, not when the tenant's answer came back (#51)")
+  func askedWhenSent() async throws {
+    let rig = try await Rig(
+      answer: { _, _ in Self.holding(["FirstName": "Ada"]) },
+      during: { server, _ in
+        // The tenant takes 50 s to answer.
+        (server.clock as? VirtualClock)?.advance(by: 50)
+      })
+    defer { rig.stop() }
+    await rig.relayed("PIXEL-W")
+    rig.clock.advance(by: 900)
+    let said = await rig.next() ?? ""
+    #expect(said.contains("asked 15 min after its 2xx"), "\(said)")
+    let device = try #require(await rig.server.watchedDevice("PIXEL-W"))
+    #expect(device.readBacks.first?.askedAt == 1_900, "asked as the request left, not at 1,950")
+  }
+
   @Test("past the queue's limit a device is told it will not be looked up")
   func full() async throws {
     let rig = try await Rig { _, _ in Self.holding([:]) }

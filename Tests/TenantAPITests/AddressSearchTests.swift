@@ -71,6 +71,44 @@ struct AddressSearchTests {
       read.addresses.first?.addressTypeID == nil, "a type past any Int is no type, not a trap")
   }
 
+  @Test("pages followed ($page, $pageSize) until the device's address is read; past ten, not read")
+  func pages() async throws {
+    let tenant = try StandInTenant(.pagedSearch(pageSize: 3, filler: 7))
+    defer { tenant.stop() }
+    tenant.hold("user-1", [.init(deviceID: "PIXEL-P", values: ["FirstName": "Ada"])])
+    let found = try await Self.client(tenant).addresses(contactKey: "user-1", lookingFor: "PIXEL-P")
+    #expect(tenant.searches.count == 3, "the device is on the third page of 3")
+    guard case .found(let address, let others) = found.pushAddress(of: "PIXEL-P", under: "user-1")
+    else {
+      Issue.record("not found across pages: \(found)")
+      return
+    }
+    #expect(address.values == ["FirstName": "Ada"] && others == 7)
+
+    let endless = try StandInTenant(.pagedSearch(pageSize: 2, filler: 40))
+    defer { endless.stop() }
+    endless.hold("user-1", [.init(deviceID: "PIXEL-P", values: [:])])
+    let cut = try await Self.client(endless).addresses(contactKey: "user-1", lookingFor: "PIXEL-P")
+    #expect(endless.searches.count == TenantClient.mostAddressPages)
+    guard case .notRead(let why, _) = cut.pushAddress(of: "PIXEL-P", under: "user-1") else {
+      Issue.record("pages left unread must not read as absent: \(cut)")
+      return
+    }
+    #expect(why.first?.hasPrefix("pages past 10") == true, "\(why)")
+  }
+
+  @Test("a tenant that answers page 1 when asked for page 2: the rest not read, not absent")
+  func samePageAgain() throws {
+    let page = TenantClient.AddressPage(
+      addresses: [TenantAddress(addressKey: "X")], unread: [], pageNumber: 1, pageSize: 1,
+      total: 5)
+    #expect(page.more(after: 1, asked: 2)?.refusal?.contains("asked for page 2") == true)
+    #expect(page.more(after: 5, asked: 1) == nil, "all read")
+    let short = TenantClient.AddressPage(
+      addresses: [], unread: [], pageNumber: nil, pageSize: 50, total: nil)
+    #expect(short.more(after: 0, asked: 1) == nil, "a short page is the last")
+  }
+
   /// What a search of a stand-in that answers 429 throws: its errorcode, its wait, the words
   /// it is said with, and how many searches were made. Nil (and an issue) when it answered.
   static func throttled(_ retryAfter: String, errorcode: String = "50100") async throws -> (

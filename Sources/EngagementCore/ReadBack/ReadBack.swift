@@ -4,7 +4,7 @@ import RegistrationCore
 /// what the tenant holds for the device, field by field, beside what the app sent. One per
 /// lookup, on the device's timeline; the newest also in each field's story.
 public struct ReadBack: Sendable, Equatable, Encodable {
-  public enum Verdict: String, Sendable, Encodable {
+  public enum Verdict: String, Sendable, Encodable, CaseIterable {
     /// The tenant holds the value the compared registration sent.
     case heldAsSent
     /// The tenant holds another value (`heldFrom` names the registration that sent it, if any).

@@ -39,7 +39,7 @@ enum FieldsPane {
       return ([[("asking the server for the device's fields…", .dim)]], 0)
     }
     if model.receiver.fieldOpened, let story = chosen(model) {
-      return (storyLines(story, width: width), 0)
+      return (storyLines(story, width: width, context: stories.fixContext), 0)
     }
     return list(stories, chosen: chosen(model)?.id, width: width)
   }
@@ -87,11 +87,13 @@ enum FieldsPane {
 
   /// One field: what the contact holds, its part of the explanation (its notes among them),
   /// each value sent with the reason on the lines below.
-  static func storyLines(_ story: FieldStory, width: Int) -> [Line] {
+  static func storyLines(
+    _ story: FieldStory, width: Int, context: FieldFixContext = FieldFixContext()
+  ) -> [Line] {
     var lines: [Line] = [
       [(name(story), .accent), ("  the contact holds " + holds(story), .dim)]
     ]
-    let told = FieldExplanation.sentences(story)
+    let told = FieldExplanation.sentences(story, context: context)
     lines += sentences(told.isEmpty ? [plainly(story)] : told, width: width)
     lines.append([])
     for event in story.events {
