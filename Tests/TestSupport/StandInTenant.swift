@@ -170,7 +170,8 @@ public final class StandInTenant: Sendable {
     case .expireFirstToken where authorization == "Bearer token-1":
       return .answer("401 Unauthorized", body: #"{"message":"Not Authorized","errorcode":0}"#)
     case .throttleOnce where state.restCalls.count == 1:
-      let body = #"{"message":"Rate limit exceeded","errorcode":50100,"retryAfter":1}"#
+      // The documented 429 body (Rate Limiting Errors), its wait in the Retry-After header.
+      let body = documented(DocumentedAnswers.rateLimited)
       return .bytes(
         Array(
           ("HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json; charset=utf-8\r\n"
@@ -205,8 +206,7 @@ public final class StandInTenant: Sendable {
     let body =
       (try? JSONSerialization.jsonObject(with: Data(request.body))) as? [String: Any] ?? [:]
     state.tokenBodies.append(request.body)
-    let refused =
-      #"{"error":"invalid_client","error_description":"Client authentication failed.","error_uri":"https://developer.salesforce.com/docs"}"#
+    let refused = documented(DocumentedAnswers.tokenInvalidClient)
     if case .refuseSecret = behaviour { return .answer("401 Unauthorized", body: refused) }
     guard body["grant_type"] as? String == "client_credentials",
       body["client_id"] as? String == clientID, body["client_secret"] as? String == secret
@@ -218,13 +218,28 @@ public final class StandInTenant: Sendable {
     case .tokenLife(let text): expires = text
     default: expires = "1079"
     }
-    return .answer(
-      "200 OK",
-      body: """
-        {"access_token":"token-\(state.issued)","token_type":"Bearer","expires_in":\(expires),\
-        "scope":"list_and_subscribers_read","soap_instance_url":"http://127.0.0.1:\(state.port)/",\
-        "rest_instance_url":"http://127.0.0.1:\(state.port)/"}
-        """)
+    // The documented answer (Access Token for Server-to-Server Integrations), with this
+    // stand-in's token, lifetime and loopback instance URLs in place of the page's.
+    let answer = documented(DocumentedAnswers.token)
+      .replacingOccurrences(
+        of:
+          #""access_token": "eyJhbGciOiJIUzI1NiIsImtpZCI6IjQiLCJ2ZXIiOiIxIiwidHlwIjoiSldUIn0.example""#,
+        with: #""access_token": "token-\#(state.issued)""#
+      )
+      .replacingOccurrences(of: #""expires_in": 1079"#, with: #""expires_in": \#(expires)"#)
+      .replacingOccurrences(
+        of: "https://YOUR_SUBDOMAIN.soap.marketingcloudapis.com/",
+        with: "http://127.0.0.1:\(state.port)/"
+      )
+      .replacingOccurrences(
+        of: "https://YOUR_SUBDOMAIN.rest.marketingcloudapis.com/",
+        with: "http://127.0.0.1:\(state.port)/")
+    return .answer("200 OK", body: answer)
+  }
+
+  /// A documented answer's text, as stored (`Tests/Fixtures/documented`).
+  static func documented(_ name: String) -> String {
+    String(decoding: (try? DocumentedAnswers.bytes(name)) ?? [], as: UTF8.self)
   }
 
   /// The attribute sets, as the definitions route names them (`key`, `name.value`, attributes).
