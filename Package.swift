@@ -70,11 +70,24 @@ let package = Package(
     .target(
       name: "HAR", dependencies: ["RegistrationCore", "EngagementCore", "SystemCalls"],
       swiftSettings: strictSwift6),
+    // Every call RegScope makes to a third party (the tenant, its token service, a receiver
+    // MCP asks): one exchange a connection, one deadline over the whole answer, bounded.
+    .target(
+      name: "OutboundHTTP",
+      dependencies: [
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOPosix", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+        .product(name: "NIOSSL", package: "swift-nio-ssl"),
+      ],
+      swiftSettings: strictSwift6
+    ),
     // The local server's HTTP front on Hummingbird: routes, hardening, the OpenAPI document.
     .target(
       name: "EngagementHTTP",
       dependencies: [
         "RegistrationCore", "Clocks", "EngagementCore", "EngagementServer", "SystemCalls", "HAR",
+        "OutboundHTTP",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
@@ -147,8 +160,7 @@ let package = Package(
     .target(
       name: "TenantAPI",
       dependencies: [
-        "RegistrationCore", "SystemCalls", "Clocks",
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        "RegistrationCore", "SystemCalls", "Clocks", "OutboundHTTP",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ],

@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import NIOCore
 import NIOHTTP1
+import OutboundHTTP
 import RegistrationCore
 import Synchronization
 
@@ -68,12 +69,12 @@ public struct Upstream: Sendable {
   private static let inFlight = Mutex(0)
 
   /// Where the base URL points.
-  var target: RelayClient.Target {
+  var target: OutboundHTTP.Target {
     let parts = URLComponents(string: base)
     let tls = parts?.scheme?.lowercased() == "https"
     var path = parts?.path ?? ""
     while path.hasSuffix("/") { path.removeLast() }
-    return RelayClient.Target(
+    return OutboundHTTP.Target(
       host: parts?.host ?? "", port: parts?.port ?? (tls ? 443 : 80), tls: tls, basePath: path)
   }
 
@@ -106,13 +107,17 @@ public struct Upstream: Sendable {
       version: .http1_1, method: HTTPMethod(rawValue: request.method.rawValue),
       uri: target.basePath + request.uri.string, headers: headers)
     do {
+      let answer = try await OutboundHTTP.exchange(
+        target, head: head, body: body, deadline: deadline, largest: Self.largestAnswer,
+        appClosed: appClosed)
       return .success(
-        try await RelayClient.exchange(
-          target, head: head, body: body, deadline: deadline, largest: Self.largestAnswer,
-          appClosed: appClosed))
-    } catch let failure as RelayClient.Failure where failure.isInvalidAnswer {
+        Answer(
+          status: answer.status,
+          headers: answer.headers.filter { !Self.notRelayed.contains($0.name.lowercased()) },
+          body: answer.body))
+    } catch let failure as OutboundHTTP.Failure where failure.isInvalidAnswer {
       return .failure(RelayFailure(kind: .invalidAnswer, reason: "\(failure)", upstream: base))
-    } catch RelayClient.Failure.deadline {
+    } catch OutboundHTTP.Failure.deadline {
       return .failure(
         RelayFailure(
           kind: .deadline,

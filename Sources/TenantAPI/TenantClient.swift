@@ -1,4 +1,3 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
 
@@ -51,13 +50,13 @@ public actor TenantClient {
     var throttles = 0
     while true {
       let token = try await currentToken()
-      var request = HTTPClientRequest(url: token.rest + path)
+      var request = TenantHTTP.Request(url: token.rest + path)
       request.headers.add(name: "Authorization", value: "Bearer \(token.value)")
       request.headers.add(name: "Accept", value: "application/json")
       if let body {
         request.method = .POST
         request.headers.add(name: "Content-Type", value: "application/json")
-        request.body = .bytes(ByteBuffer(bytes: body))
+        request.body = body
       }
       let answer = try await send(request, what: what, uri: token.rest)
       switch answer.status {
@@ -88,10 +87,10 @@ public actor TenantClient {
     let what = "POST \(credentials.authBaseURI)/v2/token"
     var throttles = 0
     while true {
-      var request = HTTPClientRequest(url: credentials.authBaseURI + "/v2/token")
+      var request = TenantHTTP.Request(url: credentials.authBaseURI + "/v2/token")
       request.method = .POST
       request.headers.add(name: "Content-Type", value: "application/json")
-      request.body = .bytes(ByteBuffer(bytes: tokenRequestBody()))
+      request.body = tokenRequestBody()
       tokensRequested += 1
       let sent = now()
       let answer = try await send(request, what: what, uri: credentials.authBaseURI)
@@ -151,7 +150,7 @@ public actor TenantClient {
     return Token(value: value, rest: rest, renewAt: sent + .seconds(life - margin))
   }
 
-  private func send(_ request: HTTPClientRequest, what: String, uri: String)
+  private func send(_ request: TenantHTTP.Request, what: String, uri: String)
     async throws(TenantFailure) -> TenantHTTP.Answer
   {
     switch await http.send(request) {
@@ -160,6 +159,14 @@ public actor TenantClient {
     case .failure(.tooLarge):
       throw .malformed(what: what, reason: "larger than \(TenantHTTP.largestAnswer) bytes")
     case .failure(.unreachable(let reason)): throw .unreachable(uri: uri, reason: reason)
+    case .failure(.notHTTP(let reason)):
+      throw .malformed(what: what, reason: "not an HTTP answer RegScope can take: \(reason)")
+    case .failure(.unsendableHeader(let name)):
+      throw .malformed(
+        what: what,
+        reason:
+          "its \(name) header would carry a control character (the tenant's token has one), so the request was not sent"
+      )
     }
   }
 

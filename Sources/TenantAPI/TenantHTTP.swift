@@ -1,14 +1,25 @@
-import AsyncHTTPClient
 import Foundation
 import NIOCore
 import NIOHTTP1
+import OutboundHTTP
+import RegistrationCore
 
-/// One request to the tenant and its whole answer within one deadline (AsyncHTTPClient's own
-/// ends once the head has come: a tenant dribbling a byte a second would hold a check for as
-/// long as it liked), and a size past which an answer is not read.
+/// One request to the tenant and its whole answer within one deadline, bounded in bytes,
+/// through the one client RegScope uses for every third party (`OutboundHTTP`: a status below
+/// 100 is an answer refused, never a trap; redirects are never followed, so a token request is
+/// never re-posted, with the secret, to wherever a 3xx points).
 struct TenantHTTP: Sendable {
   /// Definitions of every attribute set run to thousands of lines: a page is well under this.
   static let largestAnswer = 16 << 20
+
+  struct Request: Sendable {
+    var url: String
+    var method: HTTPMethod = .GET
+    var headers = HTTPHeaders()
+    var body: [UInt8]? = nil
+
+    init(url: String) { self.url = url }
+  }
 
   struct Answer: Sendable {
     var status: Int
@@ -20,75 +31,70 @@ struct TenantHTTP: Sendable {
     case unreachable(String)
     case late
     case tooLarge
+    /// It answered, but not with HTTP RegScope can take (a status outside 200-599, bytes
+    /// that are not HTTP, an answer cut short).
+    case notHTTP(String)
+    /// A header that cannot be sent (a control character in a token): its name only.
+    case unsendableHeader(String)
   }
 
   /// Seconds from sending the request to the last byte of the answer.
   let deadline: Double
 
-  func send(_ request: HTTPClientRequest) async -> Result<Answer, Failure> {
-    let (results, continuation) = AsyncStream.makeStream(of: Result<Answer, Failure>.self)
-    let seconds = deadline
-    let work = Task {
-      continuation.yield(await Self.whole(request, seconds: seconds))
-      continuation.finish()
+  func send(_ request: Request) async -> Result<Answer, Failure> {
+    guard let target = OutboundHTTP.Target(url: request.url) else {
+      return .failure(.unreachable("not an http or https URL"))
     }
-    let timer = Task {
-      try? await Task.sleep(for: .seconds(seconds))
-      continuation.yield(.failure(.late))
-      continuation.finish()
-    }
-    var iterator = results.makeAsyncIterator()
-    let first = await iterator.next()
-    work.cancel()
-    timer.cancel()
-    return first ?? .failure(.unreachable("the request was cancelled"))
-  }
-
-  private static func whole(_ request: HTTPClientRequest, seconds: Double) async -> Result<
-    Answer, Failure
-  > {
+    let parts = URLComponents(string: request.url)
+    let query = parts?.percentEncodedQuery.map { "?" + $0 } ?? ""
+    let path = String(
+      request.url.dropFirst((parts?.scheme?.count ?? 0) + 3).drop { $0 != "/" }
+        .prefix { $0 != "?" })
+    var headers = request.headers
+    headers.replaceOrAdd(name: "Host", value: target.hostHeader)
+    headers.replaceOrAdd(name: "Content-Length", value: String(request.body?.count ?? 0))
+    headers.replaceOrAdd(name: "Connection", value: "close")
+    let head = HTTPRequestHead(
+      version: .http1_1, method: request.method,
+      uri: (path.isEmpty ? "/" : path) + query, headers: headers)
     do {
-      let response = try await client.execute(
-        request, timeout: .nanoseconds(Int64(seconds * 1e9)))
-      if let length = response.headers.first(name: "Content-Length").flatMap(Int.init),
-        length > largestAnswer
-      {
-        return .failure(.tooLarge)
-      }
-      var body: [UInt8] = []
-      for try await chunk in response.body {
-        guard body.count + chunk.readableBytes <= largestAnswer else { return .failure(.tooLarge) }
-        body += chunk.readableBytesView
-      }
+      let answer = try await OutboundHTTP.exchange(
+        OutboundHTTP.Target(host: target.host, port: target.port, tls: target.tls, basePath: ""),
+        head: head, body: ByteBuffer(bytes: request.body ?? []),
+        deadline: .nanoseconds(Int64((deadline * 1e9).rounded())), largest: Self.largestAnswer)
+      var fields = HTTPHeaders()
+      for (name, value) in answer.headers { fields.add(name: name, value: value) }
       return .success(
-        Answer(status: Int(response.status.code), headers: response.headers, body: body))
+        Answer(status: answer.status, headers: fields, body: Array(answer.body.readableBytesView)))
+    } catch let failure as OutboundHTTP.Failure {
+      switch failure {
+      case .deadline: return .failure(.late)
+      case .tooLarge: return .failure(.tooLarge)
+      case .unsendableHeader(let name): return .failure(.unsendableHeader(name))
+      case .invalidStatus, .notHTTP, .closedEarly: return .failure(.notHTTP("\(failure)"))
+      case .unreachable(let reason): return .failure(.unreachable(Self.describe(reason)))
+      case .appGone: return .failure(.unreachable("the request was abandoned"))
+      }
+    } catch is CancellationError {
+      return .failure(.unreachable("the request was cancelled"))
     } catch {
-      // The client's own deadline (the same length) may fire before the timer under load:
-      // that is a late answer too, never an unreachable host.
-      if "\(error)".contains("deadlineExceeded") { return .failure(.late) }
-      return .failure(.unreachable(describe(error)))
+      return .failure(.unreachable(Self.describe("\(error)")))
     }
   }
 
-  /// The client's error in a few words: AsyncHTTPClient's carry type names.
-  private static func describe(_ error: any Error) -> String {
-    let text = "\(error)"
-    if text.contains("connectTimeout") { return "the connection timed out" }
+  /// The connection's error in a few words.
+  private static func describe(_ text: String) -> String {
+    if text.contains("connectTimeout") || text.contains("timed out") {
+      return "the connection timed out"
+    }
     if text.contains("Connection refused") || text.contains("connectionRefused") {
       return "connection refused"
     }
-    if text.contains("NXDOMAIN") || text.contains("lookup") || text.contains("getaddrinfo") {
+    if text.contains("NXDOMAIN") || text.contains("lookup") || text.contains("getaddrinfo")
+      || text.contains("resolve")
+    {
       return "the host name does not resolve"
     }
-    return String(text.prefix(200))
+    return TerminalText.escaped(text.count > 200 ? String(text.prefix(200)) + "…" : text)
   }
-
-  /// One client for the process, never shut down. No redirects: a token request is never
-  /// re-posted, with the secret, to wherever a 3xx points.
-  static let client: HTTPClient = {
-    var configuration = HTTPClient.Configuration(
-      redirectConfiguration: .disallow, timeout: .init(connect: .seconds(10)))
-    configuration.connectionPool.retryConnectionEstablishment = false
-    return HTTPClient(eventLoopGroupProvider: .singleton, configuration: configuration)
-  }()
 }

@@ -56,6 +56,7 @@ enum StandInDevices {
     else {
       return .answer("400 Bad Request", body: #"{"message":"Invalid search criteria"}"#)
     }
+    if case .searchStatusLine(let line) = behaviour { return .answer(line) }
     if case .replaySearch(let bytes) = behaviour {
       return .answer("200 OK", body: String(decoding: bytes, as: UTF8.self))
     }

@@ -38,6 +38,9 @@ public final class StandInTenant: Sendable {
     case plainIdentifiers
     /// Every address search is answered with exactly these bytes (a documented fixture).
     case replaySearch([UInt8])
+    /// Every address search is answered with this status line (`099 Odd`), as a hostile or
+    /// broken tenant might.
+    case searchStatusLine(String)
     /// Address searches answer this many addresses a page (`pageNumber`, `pageSize`, `count`),
     /// the page asked by `$page`; the device's own last.
     case pagedSearch(pageSize: Int, filler: Int)

@@ -4,22 +4,65 @@ import NIOHTTP1
 import NIOPosix
 import NIOSSL
 
-/// One exchange with the tenant on a connection of its own: the request, then the whole
-/// answer, within one deadline. Written on SwiftNIO's HTTP/1.1 codec rather than on
-/// AsyncHTTPClient, whose connection state machine traps when a server answers a status below
-/// 100 (a hostile tenant must not take the relay down), and whose deadline stops at the
-/// answer's head. A connection per exchange means no pool to starve: slow tenant answers hold
-/// only their own connection.
-enum RelayClient {
-  struct Target: Sendable {
-    var host: String
-    var port: Int
-    var tls: Bool
+/// One exchange with a third party (the tenant, its token service, a receiver MCP asks) on a
+/// connection of its own: the request, then the whole answer, within one deadline, bounded in
+/// bytes. Every outbound call of RegScope goes through it. Written on SwiftNIO's HTTP/1.1 codec
+/// rather than on AsyncHTTPClient, whose connection state machine traps when a server answers
+/// a status below 100 (a hostile tenant must not take a receiver down), and whose deadline
+/// stops at the answer's head. A connection per exchange means no pool to starve: a slow
+/// answer holds only its own connection. Redirects are never followed.
+public enum OutboundHTTP {
+  public struct Target: Sendable, Equatable {
+    public var host: String
+    public var port: Int
+    public var tls: Bool
     /// The path every request's path is put under (`/base`), without a trailing slash.
-    var basePath: String
+    public var basePath: String
+
+    public init(host: String, port: Int, tls: Bool, basePath: String) {
+      self.host = host
+      self.port = port
+      self.tls = tls
+      self.basePath = basePath
+    }
+
+    /// `http://` or `https://` `host[:port][/base]`; nil for anything else.
+    public init?(url: String) {
+      guard let parts = URLComponents(string: url), let scheme = parts.scheme?.lowercased(),
+        scheme == "http" || scheme == "https", let host = parts.host, !host.isEmpty
+      else { return nil }
+      let tls = scheme == "https"
+      var path = parts.percentEncodedPath
+      while path.hasSuffix("/") { path.removeLast() }
+      self.init(host: host, port: parts.port ?? (tls ? 443 : 80), tls: tls, basePath: path)
+    }
+
+    /// The Host header's value: the port only when it is not the scheme's own.
+    public var hostHeader: String {
+      let bare = host.contains(":") ? "[\(host)]" : host
+      return port == (tls ? 443 : 80) ? bare : "\(bare):\(port)"
+    }
   }
 
-  enum Failure: Error, CustomStringConvertible {
+  /// A whole answer: status, headers as they came, body.
+  public struct Answer: Sendable {
+    public var status: Int
+    public var headers: [(name: String, value: String)]
+    public var body: ByteBuffer
+
+    public init(status: Int, headers: [(name: String, value: String)], body: ByteBuffer) {
+      self.status = status
+      self.headers = headers
+      self.body = body
+    }
+
+    /// The first value of a header, by its name in any case.
+    public func header(_ name: String) -> String? {
+      headers.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
+    }
+  }
+
+  public enum Failure: Error, CustomStringConvertible, Equatable {
     case unreachable(String)
     case invalidStatus(Int)
     /// The tenant answered, but not with HTTP an app can take.
@@ -28,16 +71,19 @@ enum RelayClient {
     case deadline
     case closedEarly
     case appGone
+    /// A header that cannot be sent as it is (a control character in its value): named, its
+    /// value never said.
+    case unsendableHeader(String)
 
-    /// The tenant was reached and answered, but not with an answer the app can be given.
-    var isInvalidAnswer: Bool {
+    /// The party was reached and answered, but not with an answer that can be taken.
+    public var isInvalidAnswer: Bool {
       switch self {
       case .invalidStatus, .notHTTP, .tooLarge, .closedEarly: true
-      case .unreachable, .deadline, .appGone: false
+      case .unreachable, .deadline, .appGone, .unsendableHeader: false
       }
     }
 
-    var description: String {
+    public var description: String {
       switch self {
       case .unreachable(let reason): reason
       case .invalidStatus(let status): "it answered status \(status)"
@@ -46,6 +92,8 @@ enum RelayClient {
       case .deadline: "no whole answer in time"
       case .closedEarly: "it closed the connection before the answer ended"
       case .appGone: "the app closed its connection first"
+      case .unsendableHeader(let name):
+        "its \(name) header holds a control character, so it was not sent"
       }
     }
   }
@@ -53,15 +101,25 @@ enum RelayClient {
   private static let tlsContext: NIOSSLContext? = try? NIOSSLContext(
     configuration: .makeClientConfiguration())
 
-  /// `appClosed` completes when the app's own connection closes: the tenant call is then
-  /// abandoned and its connection closed, as when the deadline passes.
-  static func exchange(
+  /// `appClosed` completes when the app's own connection closes: the call is then abandoned
+  /// and its connection closed, as when the deadline passes. A header value with a control
+  /// character is refused before anything is sent (it would split the request), and never
+  /// said: it may be a credential.
+  public static func exchange(
     _ target: Target, head: HTTPRequestHead, body: ByteBuffer, deadline: Duration,
     largest: Int, appClosed: EventLoopFuture<Void>? = nil
-  ) async throws -> Upstream.Answer {
+  ) async throws -> Answer {
+    if let bad = head.headers.first(where: { field in
+      field.value.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }
+        || field.name.unicodeScalars.contains { $0.value <= 0x20 || $0.value >= 0x7F || $0 == ":" }
+    }) {
+      throw Failure.unsendableHeader(
+        bad.name.unicodeScalars.allSatisfy { $0.isASCII && $0.value > 0x20 }
+          ? bad.name : "(a header name)")
+    }
     let group = MultiThreadedEventLoopGroup.singleton
     let loop = group.next()
-    let promise = loop.makePromise(of: Upstream.Answer.self)
+    let promise = loop.makePromise(of: Answer.self)
     let bootstrap = ClientBootstrap(group: loop)
       .connectTimeout(.seconds(10))
       .channelInitializer { channel in
@@ -117,12 +175,12 @@ enum RelayClient {
 private final class AnswerCollector: ChannelInboundHandler, RemovableChannelHandler {
   typealias InboundIn = HTTPClientResponsePart
 
-  private let promise: EventLoopPromise<Upstream.Answer>
+  private let promise: EventLoopPromise<OutboundHTTP.Answer>
   private let largest: Int
   private var head: HTTPResponseHead?
   private var body = ByteBuffer()
 
-  init(promise: EventLoopPromise<Upstream.Answer>, largest: Int) {
+  init(promise: EventLoopPromise<OutboundHTTP.Answer>, largest: Int) {
     self.promise = promise
     self.largest = largest
   }
@@ -132,14 +190,14 @@ private final class AnswerCollector: ChannelInboundHandler, RemovableChannelHand
     case .head(let head):
       let status = Int(head.status.code)
       guard (200...599).contains(status) else {
-        promise.fail(RelayClient.Failure.invalidStatus(status))
+        promise.fail(OutboundHTTP.Failure.invalidStatus(status))
         context.close(promise: nil)
         return
       }
       self.head = head
     case .body(var part):
       guard body.readableBytes + part.readableBytes <= largest else {
-        promise.fail(RelayClient.Failure.tooLarge(largest))
+        promise.fail(OutboundHTTP.Failure.tooLarge(largest))
         context.close(promise: nil)
         return
       }
@@ -147,10 +205,9 @@ private final class AnswerCollector: ChannelInboundHandler, RemovableChannelHand
     case .end:
       guard let head else { return }
       promise.succeed(
-        Upstream.Answer(
-          status: Int(head.status.code),
-          headers: head.headers.filter { !Upstream.notRelayed.contains($0.name.lowercased()) }
-            .map { ($0.name, $0.value) }, body: body))
+        OutboundHTTP.Answer(
+          status: Int(head.status.code), headers: head.headers.map { ($0.name, $0.value) },
+          body: body))
       context.close(promise: nil)
     }
   }
@@ -158,12 +215,12 @@ private final class AnswerCollector: ChannelInboundHandler, RemovableChannelHand
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
     promise.fail(
       error is HTTPParserError
-        ? RelayClient.Failure.notHTTP("\(error)") : RelayClient.Failure.unreachable("\(error)"))
+        ? OutboundHTTP.Failure.notHTTP("\(error)") : OutboundHTTP.Failure.unreachable("\(error)"))
     context.close(promise: nil)
   }
 
   func channelInactive(context: ChannelHandlerContext) {
-    promise.fail(RelayClient.Failure.closedEarly)
+    promise.fail(OutboundHTTP.Failure.closedEarly)
     context.fireChannelInactive()
   }
 }
