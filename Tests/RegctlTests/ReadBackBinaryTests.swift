@@ -182,7 +182,7 @@ struct QAArrivedBinaryTests {
 
 /// A receiver with `--tenant` refuses a typed table (#46): it would stand in for the tenant's
 /// silently, and lose the S5 causes the tenant's table gives.
-@Suite("PUT /api/demographics on a receiver with --tenant", .timeLimit(.minutes(1)))
+@Suite("PUT /api/demographics on a receiver with --tenant", .timeLimit(.minutes(3)))
 struct TenantTableKeptTests {
   @Test("409 with where to change it; the tenant's table stays in use")
   func refused() async throws {

@@ -287,7 +287,7 @@ final class InteractiveProcess: @unchecked Sendable {
   }
 }
 
-@Suite("regctl fleet, as a user runs it", .timeLimit(.minutes(1)))
+@Suite("regctl fleet, as a user runs it", .timeLimit(.minutes(3)))
 struct FleetBinaryTests {
   @Test("a write that fails (/dev/full) is an error naming the file, exit 1; nothing silent")
   func failedWrites() async throws {

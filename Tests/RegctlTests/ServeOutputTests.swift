@@ -111,7 +111,7 @@ struct ServeOutputTests {
   }
 }
 
-@Suite("regctl serve's files", .serialized, .timeLimit(.minutes(1)))
+@Suite("regctl serve's files", .serialized, .timeLimit(.minutes(3)))
 struct ServeFilesTests {
   @Test("--har naming the --db store, or a file another serve is writing, is refused")
   func refusedFiles() async throws {

@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("regscope --receive's options", .timeLimit(.minutes(1)))
+@Suite("regscope --receive's options", .timeLimit(.minutes(3)))
 struct ReceiveOptionsTests {
   @Test(
     "a LAN address needs the app's own token; receiver options need --receive; TLS files in pairs and named when bad",

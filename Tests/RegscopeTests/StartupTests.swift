@@ -2,7 +2,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("regscope's start", .timeLimit(.minutes(1)))
+@Suite("regscope's start", .timeLimit(.minutes(3)))
 struct StartupTests {
   @Test("a terminal that cannot start is named, and the device is not launched behind it")
   func unknownTerminalLaunchesNothing() async throws {

@@ -3,7 +3,7 @@ import Testing
 
 /// The repository's root holds the package, its docs and its tools, nothing left over from a
 /// benchmark or a profiler (a perf.data or a wrk run once sat there, committed by mistake).
-@Suite("the repository's root", .timeLimit(.minutes(1)))
+@Suite("the repository's root", .timeLimit(.minutes(3)))
 struct RootFilesTests {
   static let expected: Set<String> = [
     ".ci", ".git", ".gitignore", ".github", ".swift-format", "Benchmarks", "Package.swift",

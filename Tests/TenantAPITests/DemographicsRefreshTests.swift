@@ -15,7 +15,7 @@ final class Recorded<Value: Sendable>: Sendable {
   var all: [Value] { values.withLock { $0 } }
 }
 
-@Suite("the tenant's demographics, refreshed", .timeLimit(.minutes(1)))
+@Suite("the tenant's demographics, refreshed", .timeLimit(.minutes(3)))
 struct DemographicsRefreshTests {
   /// A refresh on a virtual clock, each outcome and each table applied collected.
   final class Harness: Sendable {

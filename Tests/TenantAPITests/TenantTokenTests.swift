@@ -6,7 +6,7 @@ import Testing
 
 /// The token: kept until shortly before `expires_in` runs out, then renewed; one refused as
 /// expired is renewed once and the call made again.
-@Suite("the tenant's token, kept and renewed", .timeLimit(.minutes(1)))
+@Suite("the tenant's token, kept and renewed", .timeLimit(.minutes(3)))
 struct TenantTokenTests {
   /// A clock that moves only when told.
   final class Offset: Sendable {
