@@ -1,4 +1,4 @@
-// swift-tools-version:6.1
+// swift-tools-version:6.3
 // RegScope: a precise, visible model of mobile-push device and contact registration.
 import PackageDescription
 
@@ -23,6 +23,7 @@ let package = Package(
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
     .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
+    .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.0"),
@@ -89,10 +90,12 @@ let package = Package(
         "RegistrationCore", "Clocks", "EngagementCore", "EngagementServer", "SystemCalls", "HAR",
         "OutboundHTTP",
         .product(name: "Hummingbird", package: "hummingbird"),
+        .product(name: "HummingbirdCore", package: "hummingbird"),
+        .product(name: "HTTPTypes", package: "swift-http-types"),
+        .product(name: "DequeModule", package: "swift-collections"),
         .product(name: "HummingbirdTLS", package: "hummingbird"),
         .product(name: "NIOSSL", package: "swift-nio-ssl"),
         .product(name: "NIOCore", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
         .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
@@ -137,8 +140,8 @@ let package = Package(
     .target(
       name: "SessionHTTP",
       dependencies: [
-        "Session", "RegistrationCore", "RegistrationEngine", "EngagementCore", "EngagementServer",
-        "EngagementHTTP", "HAR", "SystemCalls",
+        "Session", "SessionValues", "RegistrationCore", "RegistrationEngine", "EngagementCore",
+        "EngagementServer", "EngagementHTTP", "HAR", "SystemCalls",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -336,7 +339,7 @@ let package = Package(
       dependencies: [
         "InspectorUI", "CNcursesw", "Session", "SessionValues", "SessionHTTP", "Scenarios", "QA",
         "StateDumps", "Fleet", "RegistrationEngine", "EngagementCore", "EngagementServer", "Clocks",
-        "ToolSupport", "SystemCalls", "HAR",
+        "ToolSupport", "SystemCalls", "HAR", "RegistrationCore",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6,
@@ -357,6 +360,9 @@ let package = Package(
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "MCP", package: "swift-sdk"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOCore", package: "swift-nio"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       swiftSettings: strictSwift6
     ),

@@ -85,6 +85,34 @@ struct BoundariesTests {
     }
   }
 
+  /// Modules that come with the toolchain or the system: never declared in the manifest.
+  static let toolchainModules: Set<String> = [
+    "Foundation", "FoundationEssentials", "FoundationNetworking", "FoundationXML", "Dispatch",
+    "Glibc", "Musl",
+    "Darwin", "Synchronization", "Testing", "XCTest", "os", "CNcursesw", "_Concurrency",
+    "RegexBuilder", "Observation", "PackageDescription",
+  ]
+
+  @Test("a module under Sources declares every module it imports (#53: the other direction)")
+  func noUndeclaredImport() async throws {
+    let targets = try await Self.targets()
+    var undeclared: [String] = []
+    for target in targets.values.sorted(by: { $0.name < $1.name })
+    where target.path.hasPrefix("Sources/") {
+      let declared = Set(
+        ((target.targetDependencies ?? []) + (target.productDependencies ?? [])).map {
+          $0.replacingOccurrences(of: "-", with: "_")
+        })
+      for module in try importedModules(under: target.path).sorted()
+      where !declared.contains(module) && !Self.toolchainModules.contains(module)
+        && module != target.name
+      {
+        undeclared.append("\(target.name) imports \(module)")
+      }
+    }
+    #expect(undeclared.isEmpty, "imported without being declared: \(undeclared)")
+  }
+
   @Test("RegistrationInbox sits beside the HTTP front, the only one that uses it")
   func inboxBesideTheFront() throws {
     let files = FileManager.default
