@@ -7,6 +7,15 @@ import Synchronization
 
 /// What a receiver needs: the app its requests must name, where the server keeps what it
 /// judges, and how its front listens (port, address, TLS, a tenant to relay to).
+/// The tenant a receiver asks (`--tenant`): built by the tool from its file, attached by the
+/// session to its server before its front listens, its work run and ended by the session.
+public protocol ReceiverTenant: Sendable {
+  /// Installs what the server answers for the tenant (its demographics refresh; with a relay,
+  /// the read-back queue), and returns the work to run while the receiver lives (the refresh
+  /// every 15 minutes, the read-backs); the session cancels and awaits it when it stops.
+  func attach(to server: LocalEngagementServer) async -> @Sendable () async -> Void
+}
+
 public struct ReceiverSetup: Sendable {
   public var settings: ServerSettings
   /// Where the server keeps what it receives: `--db`, else (the one default of every tool) a
@@ -16,16 +25,21 @@ public struct ReceiverSetup: Sendable {
   /// Real time: a receiver watches real apps, so its clock is never paused or sped up.
   public var clock: any EngineClock
   public var seed: UInt64
+  /// `--tenant`: attached before anything listens (a `PUT /api/demographics` is refused from
+  /// the first request), its work owned by the session.
+  public var tenant: (any ReceiverTenant)?
 
   public init(
     settings: ServerSettings, store: ServerStore? = nil, options: ReceiverOptions,
-    clock: any EngineClock = SystemClock(), seed: UInt64 = UInt64.random(in: 1...UInt64.max)
+    clock: any EngineClock = SystemClock(), seed: UInt64 = UInt64.random(in: 1...UInt64.max),
+    tenant: (any ReceiverTenant)? = nil
   ) {
     self.settings = settings
     self.store = store
     self.options = options
     self.clock = clock
     self.seed = seed
+    self.tenant = tenant
   }
 }
 
@@ -38,6 +52,8 @@ public final class ReceiverSession: Session {
   private let clock: any EngineClock
   private let publisher: SnapshotPublisher
   private let processing: Mutex<Task<Void, Never>?>
+  /// The tenant's refresh and read-backs (`--tenant`), nil without one.
+  private let tenantWork: Task<Void, Never>?
 
   init(_ setup: ReceiverSetup, network: any SessionNetwork, log: RunLog) async throws {
     // Real apps can flood a receiver: its screen is refreshed about ten times a second at most.
@@ -55,7 +71,19 @@ public final class ReceiverSession: Session {
       case .schedule, .stored: break
       }
     }
-    front = try await network.openReceiver(for: server, options: setup.options)
+    // The tenant first: the server knows its demographics' source before anything listens.
+    if let work = await setup.tenant?.attach(to: server) {
+      tenantWork = Task { await work() }
+    } else {
+      tenantWork = nil
+    }
+    do {
+      front = try await network.openReceiver(for: server, options: setup.options)
+    } catch {
+      tenantWork?.cancel()
+      await tenantWork?.value
+      throw error
+    }
     options = setup.options
     clock = setup.clock
     self.publisher = publisher
@@ -101,6 +129,8 @@ public final class ReceiverSession: Session {
 
   public func stop() async {
     publisher.stop()
+    tenantWork?.cancel()
+    await tenantWork?.value
     let loop = processing.withLock { $0 }
     loop?.cancel()
     await loop?.value

@@ -2,6 +2,7 @@ import ArgumentParser
 import EngagementCore
 import EngagementServer
 import RegistrationCore
+import Session
 import TenantAPI
 
 /// `--tenant FILE`: the installed package's API integration a command asks the tenant with.
@@ -106,17 +107,25 @@ public struct TenantTable: Sendable {
     settings.demographicsSet = demographics.setName
   }
 
+  /// The tenant as a receiver session takes it (`ReceiverSetup.tenant`): one start-up for
+  /// serve, qa and regscope --receive.
+  public func hookup(
+    relayed: Bool, told: @escaping @Sendable (DemographicsRefresh.Outcome) -> Void
+  ) -> TenantHookup {
+    TenantHookup(table: self, relayed: relayed, told: told)
+  }
+
   /// Keeps the receiver's table current: every 15 minutes on the server's clock and on
   /// `POST /api/tenant/refresh` (and whatever else calls `server.refreshDemographics()`),
-  /// each outcome told in a line. Cancel the task when the receiver stops.
+  /// each outcome told in a line; installed at once, the returned work run by the session.
   ///
   /// `relayed` (`--upstream`): each device the tenant answered 2xx is also looked up once
   /// `readBackAfter` has passed, and what it holds compared with what the app sent
   /// (`LocalEngagementServer+ReadBack`), each outcome said as the server's event.
-  public func keepFresh(
-    _ server: LocalEngagementServer, relayed: Bool = false,
+  func attach(
+    _ server: LocalEngagementServer, relayed: Bool,
     told: @escaping @Sendable (DemographicsRefresh.Outcome) -> Void
-  ) async -> Task<Void, Never> {
+  ) async -> @Sendable () async -> Void {
     let refresh = DemographicsRefresh(
       client: client, current: demographics, clock: server.clock,
       apply: { fresh in try? await server.defineAttributes(Set(fresh.attributes)) }, told: told)
@@ -129,10 +138,10 @@ public struct TenantTable: Sendable {
           removed: outcome.removed, problem: outcome.failure.map { "\($0)" })
       }
     }
-    guard relayed else { return Task { await refresh.run() } }
+    guard relayed else { return { await refresh.run() } }
     await server.startReadBacks(window: readBackAfter)
     let lookup = pushAddressLookup
-    return Task {
+    return {
       await withDiscardingTaskGroup { group in
         group.addTask { await refresh.run() }
         group.addTask { await server.runReadBacks(lookup: lookup) }
@@ -188,5 +197,17 @@ extension TenantCredentials {
   public var described: String {
     "client id \(TerminalText.escaped(clientID)), secret \(clientSecret.masked), auth \(TerminalText.escaped(authBaseURI))"
       + (accountID.map { ", account_id \(TerminalText.escaped($0))" } ?? "")
+  }
+}
+
+/// `--tenant` on a receiver: the table it started with, whether it relays (then the read-back
+/// runs too), and where each refresh is told.
+public struct TenantHookup: ReceiverTenant {
+  public let table: TenantTable
+  public let relayed: Bool
+  public let told: @Sendable (DemographicsRefresh.Outcome) -> Void
+
+  public func attach(to server: LocalEngagementServer) async -> @Sendable () async -> Void {
+    await table.attach(server, relayed: relayed, told: told)
   }
 }

@@ -105,10 +105,8 @@ struct QA: AsyncParsableCommand {
       throw ExitCode(2)
     }
     table?.apply(to: &app.settings)
-    let session = try await openReceiver(app)
-    let refresh = await table?.keepFresh(session.server, relayed: receiver.upstream != nil) {
-      Output.line($0.described)
-    }
+    let session = try await openReceiver(
+      app, tenant: table?.hookup(relayed: receiver.upstream != nil) { Output.line($0.described) })
     if let table, receiver.upstream != nil { Output.line(table.readBackDescribed) }
     Output.line(
       "regctl qa: \(loaded.name), \(loaded.steps.count) steps; point the app at \(session.url)")
@@ -125,7 +123,6 @@ struct QA: AsyncParsableCommand {
     let feed = Task { await QARegistrationFeed.follow(session.server) }
     let (finished, signal) = await Self.runUntilSignal(runner, loaded)
     feed.cancel()
-    refresh?.cancel()
     var result = finished
     result.context = QARunContext(
       receiver: session.url, app: app.brief, har: receiver.har.map(TerminalText.escaped))
@@ -188,11 +185,11 @@ struct QA: AsyncParsableCommand {
     try app.receiverApp(config: appConfig.chosen, receiver: receiver)
   }
 
-  func openReceiver(_ app: ReceiverApp) async throws -> ReceiverSession {
+  func openReceiver(_ app: ReceiverApp, tenant: TenantHookup?) async throws -> ReceiverSession {
     let settings = app.settings
     do {
       let opened = try await SessionFactory(network: HTTPNetwork()).open(
-        .receiver(ReceiverSetup(settings: settings, options: receiver.options)),
+        .receiver(ReceiverSetup(settings: settings, options: receiver.options, tenant: tenant)),
         log: RunLog(limit: RunLog.liveLimit))
       guard let session = opened.receiver else { throw SessionError.noDevice("qa") }
       return session

@@ -75,6 +75,9 @@ struct Serve: AsyncParsableCommand {
             options: captureOptions(quiet: quiet) { problem in
               captureFailed.withLock { $0 = true }
               Output.error("regctl serve: \(problem)")
+            },
+            tenant: table?.hookup(relayed: receiver.upstream != nil) { outcome in
+              if !quiet || outcome.failure != nil { Output.line(outcome.described) }
             })),
         log: RunLog(limit: RunLog.liveLimit) { event in
           if !quiet { lines.append(event) }
@@ -83,10 +86,6 @@ struct Serve: AsyncParsableCommand {
       session = receiver
     } catch {
       throw ValidationError("\(error)")
-    }
-    let refresh = await table?.keepFresh(session.server, relayed: receiver.upstream != nil) {
-      outcome in
-      if !quiet || outcome.failure != nil { Output.line(outcome.described) }
     }
     Output.line("listening on \(session.url)")
     if !quiet {
@@ -105,7 +104,6 @@ struct Serve: AsyncParsableCommand {
       Output.line("writing every device request and answer to \(TerminalText.escaped(har))")
     }
     _ = await TerminationSignal.wait()
-    refresh?.cancel()
     await session.stop()
     lines.finish()
     if let written = session.front.written { Output.line(written) }

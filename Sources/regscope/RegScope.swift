@@ -240,12 +240,14 @@ extension RegScope {
   >? {
     guard let demo = opened.demo else {
       _ = try? await opened.session.execute(.launch)
-      // A receiver with --tenant: its demographics kept current, each refresh said.
-      guard let table = opened.tenant, let session = opened.receiver else { return nil }
-      let relayed = receiver.upstream != nil
-      if relayed { wake(.message(.notice(table.readBackDescribed, isError: false))) }
-      return await table.keepFresh(session.server, relayed: relayed) {
-        wake(.message(.notice($0.described, isError: $0.failure != nil)))
+      // A receiver with --tenant: the session keeps its demographics current; each refresh
+      // is said.
+      if let notice = opened.readBackNotice { wake(.message(.notice(notice, isError: false))) }
+      guard let outcomes = opened.tenantOutcomes else { return nil }
+      return Task {
+        for await outcome in outcomes {
+          wake(.message(.notice(outcome.said, isError: outcome.failed)))
+        }
       }
     }
     demo.session.pace?.whenFastForwarding { wake(.message(.demo(.fastForward(seconds: $0)))) }

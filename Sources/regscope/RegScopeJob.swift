@@ -29,8 +29,10 @@ struct OpenedJob {
   var receiver: ReceiverSession?
   /// What the receiver's empty device list says of the app to configure, under its address.
   var receivingApp: [String] = []
-  /// `--tenant`: the tenant's demographics the receiver started with, to keep fresh.
-  var tenant: TenantTable?
+  /// `--tenant`: each refresh of the tenant's demographics the receiver session makes, to
+  /// say on the screen, and what is said at start when it relays.
+  var tenantOutcomes: AsyncStream<(said: String, failed: Bool)>? = nil
+  var readBackNotice: String? = nil
 }
 
 extension RegScope {
@@ -141,8 +143,17 @@ extension RegScope {
     // Said before the screen opens, and again in its header and warnings.
     let table = try await tenant.start { Output.error($0) }
     table?.apply(to: &app.settings)
+    // The session owns the tenant's work; what each refresh says reaches the screen through
+    // this stream once it is open.
+    let (outcomes, told) = AsyncStream.makeStream(of: (said: String, failed: Bool).self)
+    let relayed = receiver.upstream != nil
     let opened = try await factory.open(
-      .receiver(ReceiverSetup(settings: app.settings, options: receiver.options)), log: log)
+      .receiver(
+        ReceiverSetup(
+          settings: app.settings, options: receiver.options,
+          tenant: table?.hookup(relayed: relayed) {
+            told.yield(($0.described, $0.failure != nil))
+          })), log: log)
     guard let session = opened.receiver else { throw SessionError.noDevice("--receive") }
     let shownApp =
       app.anyApp
@@ -164,7 +175,8 @@ extension RegScope {
       receivingAt: session.url, receiver: session,
       receivingApp: app.source == .demo && !app.anyApp
         ? ["with the demo app's id and token:", app.settings.appID, app.settings.accessToken]
-        : [], tenant: table)
+        : [], tenantOutcomes: table == nil ? nil : outcomes,
+      readBackNotice: relayed ? table?.readBackDescribed : nil)
   }
 
   /// The app the receiver accepts: `--app-id` and a token, the app's --config, --any-app, or

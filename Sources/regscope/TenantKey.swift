@@ -1,7 +1,7 @@
 import EngagementServer
 
 /// `D` on the receiver: the tenant's demographics read again now. The refresh says its own
-/// outcome (the line `TenantTable.keepFresh` tells); only a receiver started without
+/// outcome (the line the receiver session's tenant work tells); only a receiver started without
 /// `--tenant` is answered here.
 enum TenantKey {
   /// What to say when there is no tenant to ask; nil when the refresh ran.
