@@ -31,8 +31,8 @@ extension EngagementServerCore {
   /// rejected with the reason, never dropped in silence.
   public mutating func processDue(
     now: Instant,
-    readBack: (Int) -> Result<RegistrationPayload, ReadBackFailure> = { _ in
-      .failure(ReadBackFailure("its body was not kept"))
+    readBack: (Int) -> Result<RegistrationPayload, StoredBodyUnreadable> = { _ in
+      .failure(StoredBodyUnreadable("its body was not kept"))
     }
   ) -> Changes {
     var changes = Changes()

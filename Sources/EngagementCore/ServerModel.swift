@@ -53,7 +53,7 @@ public struct WaitingRegistration: Hashable, Sendable {
 }
 
 /// Why the body of a registration that waited in the store could not be read back.
-public struct ReadBackFailure: Error, Hashable, Sendable, CustomStringConvertible {
+public struct StoredBodyUnreadable: Error, Hashable, Sendable, CustomStringConvertible {
   public var description: String
 
   public init(_ description: String) { self.description = description }

@@ -85,13 +85,6 @@ public final class EngagementHTTPServer: Sendable {
   /// The port it listens on (after `start`).
   public var port: Int? { state.withLock { $0.port } }
 
-  public var baseURL: URL? {
-    port.flatMap { port in
-      let host = options.host.contains(":") ? "[\(options.host)]" : options.host
-      return URL(string: "http://\(host):\(port)")
-    }
-  }
-
   /// Whether connections are accepted right now (false while a "down" fault holds).
   public var isListening: Bool { state.withLock { $0.accepting } }
 

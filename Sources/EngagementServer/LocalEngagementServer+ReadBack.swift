@@ -2,7 +2,7 @@ import EngagementCore
 import RegistrationCore
 
 /// Asks the tenant for the push address of `deviceID` under `contactKey` (the edge that knows
-/// the tenant's API: `TenantTable.readBack`).
+/// the tenant's API: `TenantTable.pushAddressLookup`, over `TenantClient.addresses`).
 public typealias PushAddressLookup =
   @Sendable (_ contactKey: String, _ deviceID: String) async -> PushAddressAnswer
 
@@ -82,22 +82,19 @@ extension LocalEngagementServer {
     }
   }
 
-  /// The next lookup to make, or how long to wait for one. A device whose newest registration
-  /// is not yet a window old waits for it (up to `ReadBackQueue.longestWait` windows): the
-  /// tenant is asked about what the app sent last, not about a value it has since replaced.
-  /// A registration without a contact key is answered here, without the tenant.
+  /// The next lookup to make, or how long to wait for one: decided by the pure planner
+  /// (`ReadBackQueue.plan`), carried out here (the due marks, the lines said, a registration
+  /// without a contact key answered without the tenant).
   func nextReadBack() -> ReadBackStep {
     let now = clock.now()
     guard var queue = readBacks else { return .sleep(until: now + ReadBackQueue.defaultWindow) }
-    let window = queue.window
-    // Devices answered without the tenant (no key to search by, nothing held) never wait
-    // behind the minute's lookups: the rate is asked only before the tenant is.
-    while let waiting = queue.take(now: now) {
-      let deviceID = waiting.deviceID
-      let mine = registrations(of: deviceID)
-      guard let newest = mine.last else {
-        readBacks = queue
-        watch.markReadBackDue(nil, of: deviceID)
+    let plan = queue.plan(now: now) { core.registrations(of: $0) }
+    readBacks = queue
+    for effect in plan.effects {
+      switch effect {
+      case .due(let deviceID, let at):
+        watch.markReadBackDue(at, of: deviceID)
+      case .leftWindow(let deviceID):
         changes.send(
           .event(
             .readBack(
@@ -105,53 +102,22 @@ extension LocalEngagementServer {
               summary:
                 "tenant read-back not asked: the device's registrations left the server's window (the newest \(NumberText.grouped(core.settings.registrationWindow)) are kept)",
               allHeld: false), at: now))
-        continue
-      }
-      let ripe = newest.receivedAt + window
-      if ripe > now, ripe - waiting.since <= window * ReadBackQueue.longestWait {
-        queue.wait(waiting, until: ripe)
-        watch.markReadBackDue(ripe, of: deviceID)
-        continue
-      }
-      guard let compared = mine.last(where: { $0.receivedAt + window <= now }) else {
-        queue.wait(waiting, until: ripe)
-        continue
-      }
-      guard let key = Self.contactKey(of: compared, among: mine) else {
-        if compared.id != newest.id { queue.answered(deviceID, at: newest.receivedAt) }
-        readBacks = queue
+      case .noContactKey(let deviceID, let registrationID):
+        guard let compared = registrations(of: deviceID).first(where: { $0.id == registrationID })
+        else { continue }
         record(
           ReadBack.unanswered(
-            compared, askedAt: now, window: window, contactKey: nil,
+            compared, askedAt: now, window: queue.window, contactKey: nil,
             problem: ReadBack.noContactKey), of: deviceID)
-        continue
       }
-      guard queue.mayAsk(now: now) else {
-        // The minute's lookups are spent: back in its place, asked when the rate allows.
-        queue.wait(waiting, until: waiting.at)
-        break
-      }
-      // Waited as long as it may: the newest old enough is asked about, the newer after.
-      if compared.id != newest.id { queue.answered(deviceID, at: newest.receivedAt) }
-      queue.asked(now: now)
-      readBacks = queue
-      return .ask(deviceID: deviceID, contactKey: key, registrationID: compared.id, at: now)
     }
-    readBacks = queue
-    // A registration coming in now falls due a window from now: never later than this wake.
-    let wake = queue.nextWake(now: now) ?? now + window
-    return .sleep(until: min(wake, now + window))
-  }
-
-  /// The contact key to search by: the registration's own, else the newest an earlier
-  /// registration of the device carried (a registration without a key leaves the device in
-  /// the contact it has, S3); nil when none ever did (the tenant made a key up).
-  static func contactKey(of compared: ServerRegistration, among mine: [ServerRegistration])
-    -> String?
-  {
-    mine.filter { $0.id <= compared.id }.reversed().lazy
-      .compactMap { $0.payload.subscriberKey.map(InputRules.trimmed) }
-      .first { !$0.isEmpty }
+    switch plan.step {
+    case .ask(let deviceID, let contactKey, let registrationID):
+      return .ask(
+        deviceID: deviceID, contactKey: contactKey, registrationID: registrationID, at: now)
+    case .sleep(let until):
+      return .sleep(until: until)
+    }
   }
 
   private func registrations(of deviceID: String) -> [ServerRegistration] {

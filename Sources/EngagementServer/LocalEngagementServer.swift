@@ -9,7 +9,8 @@ import Synchronization
 /// (`changes`).
 public actor LocalEngagementServer {
   public nonisolated let clock: any EngineClock
-  /// Read by the views (`LocalEngagementServer+Views`); changed only in this file.
+  /// Changed by receiving (`LocalEngagementServer+Receive`) and processing (this file); read
+  /// by the views (`LocalEngagementServer+Views`) and the read-back.
   var core: EngagementServerCore
   let store: ServerStore
   /// Where the server keeps its data: a SQLite file, or "in memory".
@@ -164,7 +165,7 @@ public actor LocalEngagementServer {
   public func processDue() {
     let now = clock.now()
     let spilled = core.dueWithoutPayload(now: now)
-    var bodies: [Int: Result<RegistrationPayload, ReadBackFailure>] = [:]
+    var bodies: [Int: Result<RegistrationPayload, StoredBodyUnreadable>] = [:]
     if !spilled.isEmpty {
       // What is due may still sit in the group commit, or wait for the writer.
       startWrite()
@@ -173,7 +174,7 @@ public actor LocalEngagementServer {
     }
     commit(
       core.processDue(now: now) {
-        bodies[$0] ?? .failure(ReadBackFailure("registration \($0) was not read"))
+        bodies[$0] ?? .failure(StoredBodyUnreadable("registration \($0) was not read"))
       },
       at: now)
   }

@@ -193,8 +193,8 @@ public final class ServerStore: Sendable {
   }
 
   /// The bodies of registrations that waited in the store only, decoded, by id.
-  public func payloads(_ ids: [Int]) -> [Int: Result<RegistrationPayload, ReadBackFailure>] {
-    var result: [Int: Result<RegistrationPayload, ReadBackFailure>] = [:]
+  public func payloads(_ ids: [Int]) -> [Int: Result<RegistrationPayload, StoredBodyUnreadable>] {
+    var result: [Int: Result<RegistrationPayload, StoredBodyUnreadable>] = [:]
     do {
       try database.read { db in
         for id in ids {
@@ -202,14 +202,16 @@ public final class ServerStore: Sendable {
             let body = try Data.fetchOne(
               db, sql: "SELECT payload FROM registration WHERE id = ?", arguments: [id])
           else {
-            result[id] = .failure(ReadBackFailure("registration \(id) is not in the store"))
+            result[id] = .failure(StoredBodyUnreadable("registration \(id) is not in the store"))
             continue
           }
-          result[id] = WireDecoding.payload(from: body).mapError { ReadBackFailure("\($0)") }
+          result[id] = WireDecoding.payload(from: body).mapError { StoredBodyUnreadable("\($0)") }
         }
       }
     } catch {
-      for id in ids where result[id] == nil { result[id] = .failure(ReadBackFailure("\(error)")) }
+      for id in ids where result[id] == nil {
+        result[id] = .failure(StoredBodyUnreadable("\(error)"))
+      }
     }
     return result
   }
