@@ -59,7 +59,7 @@ struct CaptureMiddleware: RouterMiddleware {
     let requestCopy: BytesCopy?
     if routesNoteBodies,
       let declared = request.headers[.contentLength].flatMap({ Int($0) }),
-      declared <= DeviceWatch.bodyLimit
+      declared <= rules.wholeBodyLimit
     {
       requestCopy = nil
     } else {

@@ -10,11 +10,13 @@ import RegistrationCore
 struct ControlRoutes {
   let server: LocalEngagementServer
   let options: EngagementHTTPServer.Options
+  /// The front's rules, built once (`EngagementRoutes.router`).
+  let rules: FrontRules
 
   var collection: RouteCollection<EngagementRequestContext> {
     let collection = RouteCollection(context: EngagementRequestContext.self)
       .add(middleware: AppTokenMiddleware(server: server))
-    let (server, options) = (self.server, self.options)
+    let (server, options, rules) = (self.server, self.options, self.rules)
     collection.put("demographics") { request, context -> Response in
       // With --tenant the table is the tenant's: a typed one would silently stand in for it
       // (and its S5 causes), until the next refresh put the tenant's back.
@@ -26,8 +28,8 @@ struct ControlRoutes {
             "this server's demographics are the tenant's MobilePush Demographics (--tenant): change them in Contact Builder, then POST /api/tenant/refresh (D in regscope) reads them again",
             field: nil))
       }
-      guard let body = await EngagementRoutes.readBody(request, options) else {
-        return EngagementRoutes.tooLarge(options, context: context)
+      guard let body = await EngagementRoutes.readBody(request, rules) else {
+        return EngagementRoutes.tooLarge(rules, context: context)
       }
       guard
         let object = try? JSONSerialization.jsonObject(with: Data(body.readableBytesView))
@@ -66,8 +68,8 @@ struct ControlRoutes {
       return EngagementRoutes.json(answer.refreshed ? 200 : 502, ServerAPIViews.encode(answer))
     }
     collection.post("faults") { request, context -> Response in
-      guard let body = await EngagementRoutes.readBody(request, options) else {
-        return EngagementRoutes.tooLarge(options, context: context)
+      guard let body = await EngagementRoutes.readBody(request, rules) else {
+        return EngagementRoutes.tooLarge(rules, context: context)
       }
       do throws(FaultRequest.Invalid) {
         let fault = try FaultRequest.parse(

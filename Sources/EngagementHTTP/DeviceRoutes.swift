@@ -11,12 +11,15 @@ import RegistrationCore
 struct DeviceRoutes {
   let server: LocalEngagementServer
   let options: EngagementHTTPServer.Options
+  /// The front's rules, built once (`EngagementRoutes.router`).
+  let rules: FrontRules
   /// The route's way into the server, as the fast path's: registrations a hop a batch.
   let inbox: RegistrationInbox
 
-  init(server: LocalEngagementServer, options: EngagementHTTPServer.Options) {
+  init(server: LocalEngagementServer, options: EngagementHTTPServer.Options, rules: FrontRules) {
     self.server = server
     self.options = options
+    self.rules = rules
     inbox = RegistrationInbox(server)
   }
 
@@ -43,15 +46,15 @@ struct DeviceRoutes {
 
   /// The registration (S1, S7) and the SDK's other routes, answered here.
   func add(to collection: RouteCollection<EngagementRequestContext>) {
-    let (server, options, inbox) = (self.server, self.options, self.inbox)
+    let (server, options, inbox, rules) = (self.server, self.options, self.inbox, self.rules)
     collection.post(RouterPath(stringLiteral: RegistrationRoute.path)) { request, context in
       await Self.register(
-        request, context: context, server: server, inbox: inbox, options: options)
+        request, context: context, server: server, inbox: inbox, options: options, rules: rules)
     }
     for (method, path, name, answer) in Self.others {
       collection.on(RouterPath(path), method: method) { request, context -> Response in
         switch await Self.receiveOther(
-          name, request, context: context, server: server, options: options)
+          name, request, context: context, server: server, rules: rules)
         {
         case .failure(let refusal): return refusal.response
         case .success:
@@ -69,10 +72,10 @@ struct DeviceRoutes {
   /// usable, and counts it against its device. The body, or the answer when it is too large.
   static func receiveOther(
     _ name: String, _ request: Request, context: EngagementRequestContext,
-    server: LocalEngagementServer, options: EngagementHTTPServer.Options
+    server: LocalEngagementServer, rules: FrontRules
   ) async -> Result<ByteBuffer, Refused> {
-    guard let body = await EngagementRoutes.readBody(request, options) else {
-      return .failure(Refused(response: EngagementRoutes.tooLarge(options, context: context)))
+    guard let body = await EngagementRoutes.readBody(request, rules) else {
+      return .failure(Refused(response: EngagementRoutes.tooLarge(rules, context: context)))
     }
     context.exchange.read(body)
     let inBody = SDKRoutes.deviceInBody.contains(name)
@@ -89,11 +92,11 @@ struct DeviceRoutes {
   /// one; a fault still answers before any check.
   private static func register(
     _ request: Request, context: EngagementRequestContext, server: LocalEngagementServer,
-    inbox: RegistrationInbox, options: EngagementHTTPServer.Options
+    inbox: RegistrationInbox, options: EngagementHTTPServer.Options, rules: FrontRules
   ) async -> Response {
     var request = request
     if server.adoptsFirstApp, await server.adoptedApp == nil,
-      let body = try? await request.collectBody(upTo: options.maxBodyBytes)
+      let body = try? await request.collectBody(upTo: rules.maxBodyBytes)
     {
       context.exchange.read(body)
       // --any-app: the first registration names the app (collectBody keeps what it read).
@@ -101,8 +104,7 @@ struct DeviceRoutes {
         authorization: request.headers[.authorization],
         payload: try? WireDecoding.payload(from: Data(body.readableBytesView)).get())
     }
-    // The token first: a client without it reads no more than the watch keeps (S1).
-    let rules = FrontRules(options)
+    // The token first: a client without it reads no more than a refusal needs (S1).
     let authorization = request.headers[.authorization]
     let refused = EngagementServerCore.authorize(
       authorization, settings: server.validationSettings)

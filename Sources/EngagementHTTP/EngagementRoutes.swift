@@ -43,13 +43,16 @@ enum EngagementRoutes {
           recorder: recorder, rules: rules, clock: server.clock,
           routesNoteBodies: options.upstream == nil))
     if let upstream = options.upstream {
-      RelayRoutes(server: server, upstream: upstream, options: options).add(to: device)
+      RelayRoutes(server: server, upstream: upstream, options: options, rules: rules).add(
+        to: device)
     } else {
-      DeviceRoutes(server: server, options: options).add(to: device)
+      DeviceRoutes(server: server, options: options, rules: rules).add(to: device)
     }
     router.addRoutes(device)
     router.addRoutes(APIViewRoutes(server: server, recorder: recorder).collection, atPath: "api")
-    router.addRoutes(ControlRoutes(server: server, options: options).collection, atPath: "api")
+    router.addRoutes(
+      ControlRoutes(server: server, options: options, rules: rules).collection, atPath: "api")
+    router.addRoutes(BundleRoutes(server: server, recorder: recorder).collection, atPath: "api")
     router.get("openapi.json") { _, _ in
       json(200, Array(OpenAPIDocument.json(appID: server.validationSettings.appID).utf8))
     }
@@ -77,23 +80,15 @@ enum EngagementRoutes {
 
   // MARK: Helpers
 
-  /// The whole body, or nil when it is larger than the server takes.
-  static func readBody(_ request: Request, _ options: EngagementHTTPServer.Options) async
-    -> ByteBuffer?
-  {
+  /// The whole body, or nil when it is larger than the server takes (`FrontRules`).
+  static func readBody(_ request: Request, _ rules: FrontRules) async -> ByteBuffer? {
     var request = request
-    return try? await request.collectBody(upTo: options.maxBodyBytes)
+    return try? await request.collectBody(upTo: rules.maxBodyBytes)
   }
 
-  static func tooLarge(
-    _ options: EngagementHTTPServer.Options, context: EngagementRequestContext
-  ) -> Response {
-    closingUnread(
-      json(
-        413,
-        EngagementServerCore.errorBody(
-          "bodyTooLarge", "the body is larger than \(options.maxBodyBytes) bytes", field: nil)),
-      context: context)
+  /// The 413 of a body found too large as it was read, in the front's one wording.
+  static func tooLarge(_ rules: FrontRules, context: EngagementRequestContext) -> Response {
+    closingUnread(json(413, rules.tooLargeBody()), context: context)
   }
 
   /// Answers, then closes the connection: the request's body was not read, and a client that

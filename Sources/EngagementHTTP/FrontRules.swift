@@ -8,11 +8,20 @@ import RegistrationCore
 /// middleware and routes (`FrontRulesMiddleware`, `DeviceRoutes`, `CaptureMiddleware`) and the
 /// registration's fast path (`RegistrationFastPath`), which reads NIO's head before any
 /// `HTTPTypes` exist. Each rule takes the head's fields as plain values and returns what to
-/// answer, or nil to go on; `FrontRulesTests` holds each to the answers the front gives.
+/// answer, or nil to go on; `FrontRulesTests` holds each to its answer, and both paths to
+/// the same answer.
 struct FrontRules: Sendable {
   /// Names `Host` may carry besides addresses and localhost (`--host-name`), lower-cased.
   let hostNames: Set<String>
+  /// The largest body any route reads (`Options.maxBodyBytes`, 1 MiB by default): past it, 413.
   let maxBodyBytes: Int
+  /// What a client whose token is refused can make the server read of a registration: a
+  /// refusal needs no more than the device it names, and a client without the token must not
+  /// make the server read (or hold) a large body.
+  static let unauthorizedBodyLimit = 8 << 10
+  /// Bodies kept whole by the watch and the capture (`DeviceWatch.bodyLimit`): the fast path
+  /// takes registrations up to this, and the local routes note such a body themselves.
+  let wholeBodyLimit = DeviceWatch.bodyLimit
   /// `http` or `https`: the scheme of the capture's URLs.
   let scheme: String
 
@@ -62,20 +71,26 @@ struct FrontRules: Sendable {
     else { return nil }
     // All digits: one too long for an Int is past any limit too.
     guard Int(declared) ?? .max > maxBodyBytes else { return nil }
-    return HeadRefusal(
-      status: 413,
-      body: EngagementServerCore.errorBody(
-        "bodyTooLarge",
-        "the body would be \(declared) bytes; this server takes at most \(maxBodyBytes)",
-        field: nil),
-      closes: true)
+    return HeadRefusal(status: 413, body: tooLargeBody(declared: declared), closes: true)
+  }
+
+  /// The one wording of a body too large, wherever it is found: from its declared length, or
+  /// as it was read.
+  func tooLargeReason(declared: String? = nil) -> String {
+    "the body is larger than this server takes (at most \(maxBodyBytes) bytes)"
+      + (declared.map { "; it declares \(TerminalText.escaped(String($0.prefix(40)))) bytes" } ?? "")
+  }
+
+  /// The 413's JSON body.
+  func tooLargeBody(declared: String? = nil) -> [UInt8] {
+    EngagementServerCore.errorBody("bodyTooLarge", tooLargeReason(declared: declared), field: nil)
   }
 
   /// How much of a registration's body is read: all the server takes, or, when the token is
   /// refused (`EngagementServerCore.authorize`, checked first), what the watch keeps, so a
   /// client without the token cannot make the server read (or hold) a large body.
   func registrationBodyLimit(refused: EngagementServerCore.Validation?) -> Int {
-    refused == nil ? maxBodyBytes : DeviceWatch.bodyLimit
+    refused == nil ? maxBodyBytes : Self.unauthorizedBodyLimit
   }
 
   /// A registration's validation (S1) and whether its connection closes after the answer.
@@ -92,9 +107,7 @@ struct FrontRules: Sendable {
       return (.invalid(answer, refusal: refusal), true)
     }
     guard let body else {
-      let tooLarge = Refusal(
-        kind: .bodyTooLarge, status: 413,
-        reason: "the body is larger than \(maxBodyBytes) bytes")
+      let tooLarge = Refusal(kind: .bodyTooLarge, status: 413, reason: tooLargeReason())
       return (.refused(tooLarge), true)
     }
     return (

@@ -76,7 +76,7 @@ extension RegistrationFastPath {
       else { return nil }
       let fields = HeadFields(head.headers)
       guard !fields.framedOtherwise, let declared = fields.contentLength,
-        let length = Int(declared), length >= 0, length <= DeviceWatch.bodyLimit
+        let length = Int(declared), length >= 0, length <= rules.wholeBodyLimit
       else { return nil }
       return FastPathRequest(
         head: head, fields: fields, body: ByteBuffer(), startedAt: server.clock.now(),

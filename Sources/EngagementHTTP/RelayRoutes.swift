@@ -12,18 +12,23 @@ struct RelayRoutes {
   let server: LocalEngagementServer
   let upstream: Upstream
   let options: EngagementHTTPServer.Options
+  /// The front's rules, built once (`EngagementRoutes.router`).
+  let rules: FrontRules
 
   func add(to collection: RouteCollection<EngagementRequestContext>) {
-    let (server, upstream, options) = (self.server, self.upstream, self.options)
+    let (server, upstream, options, rules) = (
+      self.server, self.upstream, self.options, self.rules
+    )
     collection.post(RouterPath(stringLiteral: RegistrationRoute.path)) { request, context in
       await Self.relayRegistration(
-        request, context: context, server: server, upstream: upstream, options: options)
+        request, context: context, server: server, upstream: upstream, options: options,
+        rules: rules)
     }
     for (method, path, name, _) in DeviceRoutes.others {
       collection.on(RouterPath(path), method: method) { request, context -> Response in
         let body: ByteBuffer
         switch await DeviceRoutes.receiveOther(
-          name, request, context: context, server: server, options: options)
+          name, request, context: context, server: server, rules: rules)
         {
         case .failure(let refusal): return refusal.response
         case .success(let read): body = read
@@ -42,10 +47,10 @@ struct RelayRoutes {
   /// it answered joins the device's timeline.
   static func relayRegistration(
     _ request: Request, context: EngagementRequestContext, server: LocalEngagementServer,
-    upstream: Upstream, options: EngagementHTTPServer.Options
+    upstream: Upstream, options: EngagementHTTPServer.Options, rules: FrontRules
   ) async -> Response {
-    guard let body = await EngagementRoutes.readBody(request, options) else {
-      return EngagementRoutes.tooLarge(options, context: context)
+    guard let body = await EngagementRoutes.readBody(request, rules) else {
+      return EngagementRoutes.tooLarge(rules, context: context)
     }
     let bytes = Array(body.readableBytesView)
     // The time the app sent it, not the time the tenant answered: the SDKs measure their
