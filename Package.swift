@@ -31,6 +31,7 @@ let package = Package(
     .package(url: "https://github.com/jpsim/Yams", from: "6.2.2"),
     .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
     .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
+    .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
   ],
   targets: [
     // Every call into the C library, one file with a Linux and a Darwin branch.
@@ -88,7 +89,7 @@ let package = Package(
       name: "EngagementHTTP",
       dependencies: [
         "RegistrationCore", "Clocks", "EngagementCore", "EngagementServer", "SystemCalls", "HAR",
-        "OutboundHTTP",
+        "OutboundHTTP", "DebugBundle",
         .product(name: "Hummingbird", package: "hummingbird"),
         .product(name: "HummingbirdCore", package: "hummingbird"),
         .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -166,6 +167,15 @@ let package = Package(
         "RegistrationCore", "SystemCalls", "Clocks", "OutboundHTTP",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      swiftSettings: strictSwift6
+    ),
+    // The debug bundle (#54): one zip for a ticket, the verdict beside the traffic, masked
+    // (and with --redact, keyed hashes); made and read by regctl, regscope and the server.
+    .target(
+      name: "DebugBundle",
+      dependencies: [
+        "RegistrationCore", "SystemCalls", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
       ],
       swiftSettings: strictSwift6
     ),
@@ -356,7 +366,7 @@ let package = Package(
       dependencies: [
         "RegistrationCore", "RegistrationEngine", "EngagementCore", "EngagementServer", "Clocks",
         "Session", "SessionValues", "SessionHTTP", "Scenarios", "QA", "StateDumps", "Fleet",
-        "ToolSupport", "SystemCalls", "HAR", "TenantAPI",
+        "ToolSupport", "SystemCalls", "HAR", "TenantAPI", "DebugBundle", "OutboundHTTP",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "MCP", package: "swift-sdk"),
         .product(name: "AsyncHTTPClient", package: "async-http-client"),

@@ -126,6 +126,20 @@ enum OpenAPIDocument {
             }
           }
         },
+        "/api/devices/{deviceID}/bundle": {
+          "post": {
+            "summary": "A device's debug bundle for a ticket (regctl bundle's zip): README.md in words, the capture as HAR 1.2, the timeline, findings, field stories and explanation as JSON, the settings, a manifest with each file's size and SHA-256; tokens masked, and with redact=true contact keys, device ids, push tokens and attribute values replaced with keyed hashes",
+            "security": [{"bearer": []}],
+            "parameters": [{"name": "deviceID", "in": "path", "required": true, "schema": {"type": "string"}}, {"name": "redact", "in": "query", "schema": {"type": "boolean"}}],
+            "responses": {
+              "200": {"description": "The bundle", "content": {"application/zip": {"schema": {"type": "string", "format": "binary"}}}},
+              "401": {"$ref": "#/components/responses/Unauthorized"},
+              "404": {"description": "The server holds nothing of this device", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+              "413": {"description": "The bundle would pass 64 MiB", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}},
+              "500": {"description": "The bundle could not be made", "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}}
+            }
+          }
+        },
         "/api/registrations": {
           "get": {
             "summary": "Registrations, newest first, of the newest the server keeps: received, processed, rejected with the reason (S2, S5, S6)",

@@ -72,9 +72,8 @@ struct Judge: AsyncParsableCommand {
     let defined = table?.names ?? definedAttributes
     let judge: CaptureJudge
     do {
-      judge = try HARReader.judge(
-        files, skipUnreadable: skipUnreadable,
-        replay: fields || explain ? FieldReplay(definedAttributes: defined) : nil,
+      judge = try JudgeSources.judge(
+        files, skipUnreadable: skipUnreadable, stories: fields || explain,
         definedAttributes: defined, demographicsSet: table?.demographics.setName)
     } catch {
       Output.error("regctl judge: \(error)")

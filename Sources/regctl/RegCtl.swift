@@ -22,6 +22,7 @@ struct RegCtl: AsyncParsableCommand {
         regctl qa release-check --junit qa.xml
         regctl fleet --devices 10000 --outage 5d+6h:503
         regctl state --import sdk-state.json
+        regctl bundle --receiver http://127.0.0.1:8080 --redact -o ticket.zip
 
       EXIT STATUS:
         0    done, and everything checked held
@@ -36,7 +37,7 @@ struct RegCtl: AsyncParsableCommand {
     version: RegScopeVersion.described,
     subcommands: [
       Run.self, ListScenarios.self, Shell.self, State.self, Serve.self, Judge.self, QA.self,
-      FleetCommand.self, MCPCommand.self, TenantCommand.self,
+      FleetCommand.self, MCPCommand.self, TenantCommand.self, BundleCommand.self,
     ])
 }
 

@@ -299,7 +299,8 @@ struct HTTPEndToEndTests {
     let paths = (document["paths"] as? [String: Any])?.keys.sorted()
     #expect(
       paths == [
-        "/api/contacts", "/api/demographics", "/api/devices", "/api/devices/{deviceID}/explain",
+        "/api/contacts", "/api/demographics", "/api/devices", "/api/devices/{deviceID}/bundle",
+        "/api/devices/{deviceID}/explain",
         "/api/devices/{deviceID}/fields", "/api/devices/{deviceID}/har",
         "/api/devices/{deviceID}/registrations", "/api/faults", "/api/registrations", "/api/stats",
         "/api/tenant/refresh", "/device/v1/event/analytic", "/device/v1/location/{appId}/fence",
