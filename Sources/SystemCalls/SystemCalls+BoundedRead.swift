@@ -65,20 +65,3 @@ extension SystemCalls {
     return .success(Array(bytes[0..<filled]))
   }
 }
-
-extension SystemCalls {
-  /// Whether `text` is an address in 127.0.0.0/8 or ::1 as the system reads an address
-  /// (`inet_aton` takes `127.1` and `0x7f000001`, as a bind or connect would): a number
-  /// written oddly must not read as "the network". Names are not looked up: false.
-  public static func isLoopbackAddress(_ text: String) -> Bool {
-    var v4 = in_addr()
-    if inet_aton(text, &v4) != 0 {
-      return UInt32(bigEndian: v4.s_addr) >> 24 == 127
-    }
-    var v6 = in6_addr()
-    guard inet_pton(AF_INET6, text, &v6) == 1 else { return false }
-    return withUnsafeBytes(of: &v6) { bytes in
-      bytes.prefix(15).allSatisfy { $0 == 0 } && bytes[15] == 1
-    }
-  }
-}

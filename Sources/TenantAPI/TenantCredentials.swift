@@ -140,23 +140,22 @@ public enum TenantFile {
   }
 }
 
-/// The base URIs a tenant file may give.
+/// The base URIs a tenant file (or a token's `rest_instance_url`) may give.
 enum TenantURI {
-  /// Why `uri` cannot be a base URI, or nil. Plain http only to this machine: the client
-  /// secret and the bearer token travel in the requests.
+  /// Why `uri` cannot be a base URI, or nil. Plain http only to this machine, as
+  /// `LoopbackHost` reads the host exactly as written (no percent-encoding, nothing after the
+  /// address): the client secret and the bearer token travel in the requests.
   static func problem(_ uri: String) -> String? {
-    guard let url = URL(string: uri), let scheme = url.scheme?.lowercased(),
-      let host = url.host, !host.isEmpty
+    guard let parts = URLComponents(string: uri), let scheme = parts.scheme?.lowercased(),
+      let host = parts.percentEncodedHost, !host.isEmpty
     else {
       return
-        "is not a URI (\(TerminalText.escaped(uri))): it looks like https://SUBDOMAIN.auth.marketingcloudapis.com/"
+        "is not a URI (\(TerminalText.clipped(uri))): it looks like https://SUBDOMAIN.auth.marketingcloudapis.com/"
     }
     if scheme == "https" { return nil }
-    let loopback =
-      host == "localhost" || SystemCalls.isLoopbackAddress(host.trimmingCharacters(in: ["[", "]"]))
-    if scheme == "http" && loopback { return nil }
+    if scheme == "http" && LoopbackHost.contains(host) { return nil }
     return
-      "must be https:// (\(TerminalText.escaped(uri))): the secret and the token would cross the network in clear"
+      "must be https:// (\(TerminalText.clipped(uri))): plain http only to this machine (127.0.0.1, localhost, [::1]); the secret and the token would cross the network in clear"
   }
 
   static func trimmed(_ uri: String) -> String {

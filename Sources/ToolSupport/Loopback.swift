@@ -1,31 +1,22 @@
 import RegistrationCore
 import Session
-import SystemCalls
 
 /// The addresses that keep a server to this machine: what `--listen` defaults to, and what
 /// `--any-app` and the demo app's public token require.
 public enum Loopback {
   public static let names: Set<String> = ["127.0.0.1", "localhost", "::1"]
 
-  /// Whether `host` keeps a server to this machine: `localhost` (with or without its final
-  /// dot, any case), or an address the system reads as one in 127.0.0.0/8 or ::1 however it
-  /// is written (`127.1`, `0x7f000001`, `[::1]`, `0:0:0:0:0:0:0:1`). Anything else, a name
+  /// Whether `host` keeps a server to this machine, read as every loopback decision reads a
+  /// host (`LoopbackHost`): 127.x.y.z as four decimal numbers, `localhost` or `::1`, written
+  /// exactly. Anything else, a name or an address written oddly (`127.1`, `0x7f000001`)
   /// included, may let the network in.
-  public static func contains(_ host: String) -> Bool {
-    var name = host.lowercased()
-    if name.hasPrefix("["), name.hasSuffix("]") { name = String(name.dropFirst().dropLast()) }
-    if name == "localhost" || name == "localhost." { return true }
-    // A C string ends at NUL: "127.0.0.1\0junk" must not read as loopback here and as
-    // something else wherever it is used next.
-    guard !name.contains("\0") else { return false }
-    return SystemCalls.isLoopbackAddress(name)
-  }
+  public static func contains(_ host: String) -> Bool { LoopbackHost.contains(host) }
 
   /// Why `--any-app` cannot go with `host`, or nil when it can.
   public static func anyAppProblem(host: String) -> String? {
     contains(host)
       ? nil
-      : "--any-app works on loopback only: with --listen \(TerminalText.escaped(host)) anyone on the network could become the app; give the app's own id and token instead"
+      : "--any-app works on loopback only (--listen 127.0.0.1, localhost or ::1, written so): with --listen \(TerminalText.escaped(host)) anyone on the network could become the app; give the app's own id and token instead"
   }
 
   /// Why a receiver with `token` cannot listen on `host`, or nil when it can: the demo app's
@@ -40,6 +31,6 @@ public enum Loopback {
       return nil
     }
     return
-      "--listen \(TerminalText.escaped(host)) lets the network in, and the demo app's token (from \(source)) is public: give your app's own (--app-id ID --access-token-file FILE, or --config FILE)"
+      "--listen \(TerminalText.escaped(host)) lets the network in (loopback is 127.0.0.1, localhost or ::1, written so), and the demo app's token (from \(source)) is public: give your app's own (--app-id ID --access-token-file FILE, or --config FILE)"
   }
 }
