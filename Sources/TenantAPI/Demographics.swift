@@ -30,12 +30,40 @@ public struct AttributeSetDefinition: Sendable, Decodable {
   }
 }
 
-/// One page of the definitions.
+/// One page of the definitions. Its numbers are read as JSON numbers, then as whole ones: a
+/// `count` of 1.5 is said as such, not as "not JSON".
 struct AttributeSetPage: Decodable {
   var page: Int?
   var pageSize: Int?
   var count: Int?
   var items: [AttributeSetDefinition]
+
+  enum CodingKeys: String, CodingKey { case page, pageSize, count, items }
+
+  /// A number in the answer that is not a whole one (or none an Int holds).
+  struct NotWhole: Error, CustomStringConvertible {
+    var field: String
+    var value: Double
+    var description: String {
+      value.rounded() == value
+        ? "\(field) is out of range (\(value))" : "\(field) is not a whole number (\(value))"
+    }
+  }
+
+  init(from decoder: any Decoder) throws {
+    let fields = try decoder.container(keyedBy: CodingKeys.self)
+    func whole(_ key: CodingKeys) throws -> Int? {
+      guard let number = try fields.decodeIfPresent(Double.self, forKey: key) else { return nil }
+      guard let value = Int(exactly: number) else {
+        throw NotWhole(field: key.stringValue, value: number)
+      }
+      return value
+    }
+    page = try whole(.page)
+    pageSize = try whole(.pageSize)
+    count = try whole(.count)
+    items = try fields.decode([AttributeSetDefinition].self, forKey: .items)
+  }
 }
 
 /// The tenant's MobilePush Demographics attribute set: the names processing accepts.
@@ -89,6 +117,8 @@ extension TenantClient {
 
   static func decodingReason(_ error: any Error) -> String {
     switch error {
+    case let notWhole as AttributeSetPage.NotWhole:
+      return notWhole.description
     case DecodingError.keyNotFound(let key, let context):
       return "no \(path(context.codingPath + [key]))"
     case DecodingError.typeMismatch(_, let context), DecodingError.valueNotFound(_, let context):

@@ -23,9 +23,9 @@ public actor DemographicsRefresh {
     /// Why the tenant could not answer; the table above was kept.
     public var failure: TenantFailure?
 
-    /// The refresh in a line, as a receiver says it (attribute names escaped).
+    /// The refresh in a line, as a receiver says it (attribute names escaped and clipped).
     public var described: String {
-      let set = TerminalText.escaped(demographics.setName)
+      let set = TerminalText.clipped(demographics.setName)
       if let failure {
         return
           "demographics not refreshed (\(trigger.rawValue)): \(failure); still using the tenant's \(set) as last read (\(demographics.attributes.count) attributes)"
@@ -41,7 +41,7 @@ public actor DemographicsRefresh {
     }
 
     static func names(_ names: [String]) -> String {
-      names.map(TerminalText.escaped).joined(separator: ", ")
+      names.map { TerminalText.clipped($0) }.joined(separator: ", ")
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import NIOCore
+import RegistrationCore
 
 /// A Marketing Cloud tenant through its documented REST API, as an installed package's
 /// Server-to-Server integration reaches it: a token from `POST {auth}/v2/token`, kept until
@@ -131,13 +132,32 @@ public actor TenantClient {
     guard let value = object["access_token"] as? String, !value.isEmpty else {
       throw .malformed(what: what, reason: "no access_token")
     }
+    // A token goes in a header: one with a control character (CR LF would split the request)
+    // is refused here, said masked, and never sent.
+    if let control = value.unicodeScalars.enumerated().first(where: {
+      TerminalText.isUnsafe($0.element) && $0.element.value <= 0x9F
+    }) {
+      throw .unusableToken(
+        what: what, masked: TokenText.masked(value),
+        control: TerminalText.escaped(String(control.element)), at: control.offset + 1)
+    }
     guard let expires = (object["expires_in"] as? NSNumber)?.doubleValue, expires >= 0 else {
       throw .malformed(what: what, reason: "no expires_in")
     }
-    let instance = (object["rest_instance_url"] as? String).flatMap {
-      TenantURI.problem($0) == nil ? TenantURI.trimmed($0) : nil
+    // The token's own REST base first; one refused (plain http off this machine, not a URI)
+    // gives way to the file's, and is said, with why, when the file gives none.
+    var refusal: String? = nil
+    var instance: String? = nil
+    if let given = object["rest_instance_url"], !(given is NSNull) {
+      if let text = given as? String {
+        refusal = TenantURI.problem(text)
+        instance = refusal == nil ? TenantURI.trimmed(text) : nil
+      } else {
+        refusal = "is not a string"
+      }
     }
     guard let rest = instance ?? credentials.restBaseURI else {
+      if let refusal { throw .refusedInstanceURL(what: what, problem: refusal) }
       throw .malformed(
         what: what, reason: "no rest_instance_url, and the --tenant file gives no rest_base_uri")
     }
@@ -179,9 +199,7 @@ public actor TenantClient {
     // Read as a whole number in range, never `intValue` (which wraps 1e30 to nonsense).
     let code = (object?["errorcode"] as? NSNumber).flatMap { Int(exactly: $0.doubleValue) }
     let after =
-      answer.headers.first(name: "Retry-After").flatMap {
-        Double($0.trimmingCharacters(in: .whitespaces))
-      }
+      answer.headers.first(name: "Retry-After").flatMap(Self.retryAfterSeconds)
       ?? (object?["retryAfter"] as? NSNumber)?.doubleValue
     // `Retry-After: nan` (or -1) parses as a Double: a wait that is no number is none named.
     let named = after.flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
@@ -192,6 +210,21 @@ public actor TenantClient {
     }
     retries += 1
     await wait(.seconds(after))
+  }
+
+  /// A `Retry-After` as a number of seconds: decimal digits, optionally a decimal fraction
+  /// (`30`, `1.5`), nothing else. `0x10`, `1e20`, `+5` and an HTTP-date are not a number of
+  /// seconds (Swift's `Double` would take the first two), so no wait is read from them.
+  static func retryAfterSeconds(_ text: String) -> Double? {
+    let trimmed = text.trimmingCharacters(in: [" ", "\t"])
+    let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
+    let digits = { (part: Substring) in
+      !part.isEmpty && part.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
+    }
+    guard let whole = parts.first, digits(whole), parts.count == 1 || digits(parts[1]) else {
+      return nil
+    }
+    return Double(trimmed)
   }
 
   /// OAuth's `error` and `error_description`, when the body has them.

@@ -234,7 +234,9 @@ public struct ReceiverApp: Sendable {
   /// The settings line: processing delay and demographics.
   public var processing: String {
     "processing delay \(DurationText.describe(settings.processingDelay)), demographics "
-      + (settings.definedAttributes.map { $0.sorted().joined(separator: ",") }
+      + (settings.definedAttributes.map {
+        $0.sorted().map { TerminalText.clipped($0) }.joined(separator: ",")
+      }
         ?? "(none: every attribute accepted)")
   }
 }

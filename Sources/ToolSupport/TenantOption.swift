@@ -96,9 +96,9 @@ public struct TenantTable: Sendable {
   public var described: String {
     let count = demographics.attributes.count
     return
-      "demographics from the tenant's \(TerminalText.escaped(demographics.setName)) (\(client.credentials.described)): "
+      "demographics from the tenant's \(TerminalText.clipped(demographics.setName)) (\(client.credentials.described)): "
       + "\(count) attribute\(count == 1 ? "" : "s"): "
-      + demographics.attributes.map(TerminalText.escaped).joined(separator: ", ")
+      + demographics.attributes.map { TerminalText.clipped($0) }.joined(separator: ", ")
   }
 
   /// A receiver's settings with the tenant's table in place of a typed one.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import RegistrationCore
 import TenantAPI
 import ToolSupport
 
@@ -46,13 +47,17 @@ struct TenantCheck: AsyncParsableCommand {
     Output.line("tenant: \(client.credentials.described)")
     do {
       let found = try await client.demographics()
-      Output.line("token: issued by \(client.credentials.authBaseURI)/v2/token")
+      // Every text from the tenant (or the file, or a flag) escaped and clipped: a name with a
+      // newline in it cannot print a line of its own (`ok: ...`).
       Output.line(
-        "\(found.setName): \(found.attributes.count) attribute\(found.attributes.count == 1 ? "" : "s"): "
-          + found.attributes.joined(separator: ", "))
+        "token: issued by \(TerminalText.clipped(client.credentials.authBaseURI + "/v2/token", limit: 200))"
+      )
+      Output.line(
+        "\(TerminalText.clipped(found.setName)): \(found.attributes.count) attribute\(found.attributes.count == 1 ? "" : "s"): "
+          + found.attributes.map { TerminalText.clipped($0) }.joined(separator: ", "))
       if let appID {
         Output.line(
-          "app \(appID): not checked against the tenant yet (the attributes above are what its registrations may send)"
+          "app \(TerminalText.clipped(appID)): not checked against the tenant yet (the attributes above are what its registrations may send)"
         )
       }
       Output.line("ok: the package can authenticate and read the demographics")

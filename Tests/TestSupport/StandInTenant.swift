@@ -41,6 +41,16 @@ public final class StandInTenant: Sendable {
     /// Every address search is answered with this status line (`099 Odd`), as a hostile or
     /// broken tenant might.
     case searchStatusLine(String)
+    /// Tokens whose `access_token` is this JSON string's content, as written (`tok\\r\\nen`):
+    /// a hostile or broken tenant's.
+    case tokenText(String)
+    /// Tokens whose `rest_instance_url` is this text (JSON-escaped), in place of the stand-in's.
+    case instanceURL(String)
+    /// Every definitions request is a 429 (the documented body) with this `Retry-After`, as
+    /// written (`0x10`, `30.0000001`).
+    case throttleDefinitions(retryAfter: String)
+    /// The definitions' `count` is this JSON number, as written (`1.5`).
+    case definitionsCount(String)
     /// Address searches answer this many addresses a page (`pageNumber`, `pageSize`, `count`),
     /// the page asked by `$page`; the device's own last.
     case pagedSearch(pageSize: Int, filler: Int)
@@ -173,13 +183,9 @@ public final class StandInTenant: Sendable {
     case .expireFirstToken where authorization == "Bearer token-1":
       return .answer("401 Unauthorized", body: #"{"message":"Not Authorized","errorcode":0}"#)
     case .throttleOnce where state.restCalls.count == 1:
-      // The documented 429 body (Rate Limiting Errors), its wait in the Retry-After header.
-      let body = documented(DocumentedAnswers.rateLimited)
-      return .bytes(
-        Array(
-          ("HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json; charset=utf-8\r\n"
-            + "Retry-After: 1\r\nContent-Length: \(body.utf8.count)\r\nConnection: close\r\n\r\n"
-            + body).utf8))
+      return throttled(retryAfter: "1")
+    case .throttleDefinitions(let retryAfter):
+      return throttled(retryAfter: retryAfter)
     case .noScope:
       return .answer("403 Forbidden", body: #"{"message":"Insufficient privileges","errorcode":0}"#)
     case .malformed:
@@ -189,10 +195,25 @@ public final class StandInTenant: Sendable {
         seconds: seconds,
         CaptureServer.Reply.answerBytes(
           "200 OK", body: page(1, all: sets(behaviour, state.demographics))))
+    case .definitionsCount(let count):
+      let number = Int(query(request.path, "$page") ?? "1") ?? 1
+      return .answer(
+        "200 OK", body: page(number, all: sets(behaviour, state.demographics), count: count))
     default:
       let number = Int(query(request.path, "$page") ?? "1") ?? 1
       return .answer("200 OK", body: page(number, all: sets(behaviour, state.demographics)))
     }
+  }
+
+  /// The documented 429 body (Rate Limiting Errors), its wait in the Retry-After header as
+  /// written.
+  private static func throttled(retryAfter: String) -> CaptureServer.Reply {
+    let body = documented(DocumentedAnswers.rateLimited)
+    return .bytes(
+      Array(
+        ("HTTP/1.1 429 Too Many Requests\r\nContent-Type: application/json; charset=utf-8\r\n"
+          + "Retry-After: \(retryAfter)\r\nContent-Length: \(body.utf8.count)\r\n"
+          + "Connection: close\r\n\r\n" + body).utf8))
   }
 
   /// A bearer token this stand-in issued.
@@ -221,13 +242,17 @@ public final class StandInTenant: Sendable {
     case .tokenLife(let text): expires = text
     default: expires = "1079"
     }
+    var token = "token-\(state.issued)"
+    if case .tokenText(let text) = behaviour { token = text }
+    var instance = "http://127.0.0.1:\(state.port)/"
+    if case .instanceURL(let text) = behaviour { instance = jsonEscaped(text) }
     // The documented answer (Access Token for Server-to-Server Integrations), with this
     // stand-in's token, lifetime and loopback instance URLs in place of the page's.
     let answer = documented(DocumentedAnswers.token)
       .replacingOccurrences(
         of:
           #""access_token": "eyJhbGciOiJIUzI1NiIsImtpZCI6IjQiLCJ2ZXIiOiIxIiwidHlwIjoiSldUIn0.example""#,
-        with: #""access_token": "token-\#(state.issued)""#
+        with: #""access_token": "\#(token)""#
       )
       .replacingOccurrences(of: #""expires_in": 1079"#, with: #""expires_in": \#(expires)"#)
       .replacingOccurrences(
@@ -235,8 +260,7 @@ public final class StandInTenant: Sendable {
         with: "http://127.0.0.1:\(state.port)/"
       )
       .replacingOccurrences(
-        of: "https://YOUR_SUBDOMAIN.rest.marketingcloudapis.com/",
-        with: "http://127.0.0.1:\(state.port)/")
+        of: "https://YOUR_SUBDOMAIN.rest.marketingcloudapis.com/", with: instance)
     return .answer("200 OK", body: answer)
   }
 
@@ -259,21 +283,30 @@ public final class StandInTenant: Sendable {
   }
 
   /// Two sets a page, whatever `$pageSize` asked: a tenant may give fewer than asked, and the
-  /// client must follow `count`.
-  private static func page(_ number: Int, all: [(key: String, name: String, attributes: [String])])
+  /// client must follow `count` (written as `count` when given). Names are JSON-escaped, so an
+  /// admin's name with a newline in it is answered as a tenant would.
+  private static func page(
+    _ number: Int, all: [(key: String, name: String, attributes: [String])], count: String? = nil
+  )
     -> String
   {
     let size = 2
     let slice = all.dropFirst((number - 1) * size).prefix(size)
     let items = slice.map { set in
       let attributes = set.attributes.map { name in
-        #"{"id":"\#(UUID().uuidString)","key":"\#(name.replacingOccurrences(of: " ", with: ""))","name":{"value":"\#(name)"},"dataType":"Text"}"#
+        #"{"id":"\#(UUID().uuidString)","key":"\#(jsonEscaped(name.replacingOccurrences(of: " ", with: "")))","name":{"value":"\#(jsonEscaped(name))"},"dataType":"Text"}"#
       }
       return
         #"{"id":"\#(UUID().uuidString)","key":"\#(set.key)","name":{"value":"\#(set.name)"},"attributes":[\#(attributes.joined(separator: ","))]}"#
     }
     return
-      #"{"page":\#(number),"pageSize":\#(size),"count":\#(all.count),"items":[\#(items.joined(separator: ","))]}"#
+      #"{"page":\#(number),"pageSize":\#(size),"count":\#(count ?? String(all.count)),"items":[\#(items.joined(separator: ","))]}"#
+  }
+
+  /// `text` as the inside of a JSON string.
+  static func jsonEscaped(_ text: String) -> String {
+    let data = (try? JSONSerialization.data(withJSONObject: [text])) ?? Data("[\"\"]".utf8)
+    return String(decoding: data.dropFirst(2).dropLast(2), as: UTF8.self)
   }
 
   private static func query(_ path: String, _ name: String) -> String? {
