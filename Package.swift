@@ -142,7 +142,7 @@ let package = Package(
       name: "SessionHTTP",
       dependencies: [
         "Session", "SessionValues", "RegistrationCore", "RegistrationEngine", "EngagementCore",
-        "EngagementServer", "EngagementHTTP", "HAR", "SystemCalls",
+        "EngagementServer", "EngagementHTTP", "HAR", "SystemCalls", "DebugBundle",
         .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),

@@ -59,6 +59,8 @@ struct QA: AsyncParsableCommand {
 
   @OptionGroup(title: "The tenant's demographics") var tenant: TenantOption
 
+  @OptionGroup(title: "A debug bundle of the run") var bundleOption: QABundleOption
+
   func validate() throws {
     if list || print != nil { return }
     guard plan != nil else { throw ValidationError("give a plan: a file, or a name from --list") }
@@ -127,8 +129,13 @@ struct QA: AsyncParsableCommand {
     result.context = QARunContext(
       receiver: session.url, app: app.brief, har: receiver.har.map(TerminalText.escaped))
     await session.stop()
+    // After the stop: the front has recorded every exchange it answered.
+    let bundled = await bundleOption.write(session: session, report: result) {
+      Output.line($0)
+    }
     if let written = session.front.written { Output.line(written) }
     try writeReports(result)
+    if !bundled && signal == nil { throw ExitCode(1) }
     if signal != nil {
       let files = [report, junit].compactMap { $0 }.map(TerminalText.escaped)
       let written =

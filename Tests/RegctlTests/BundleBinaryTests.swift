@@ -265,3 +265,41 @@ struct BundleBinaryTests {
     #expect(readme.contains("attribute Undefined1"), "\(readme)")
   }
 }
+
+@Suite("regctl qa --bundle", .serialized, .timeLimit(.minutes(2)))
+struct QABundleBinaryTests {
+  @Test("a failed run still writes its bundle: the report, the device's verdict, the capture")
+  func failedRunBundled() async throws {
+    let folder = try BundleBinaryTests.folder()
+    let zip = folder.appendingPathComponent("qa-bundle.zip").path
+    let process = try InteractiveProcess(
+      try regctlURL(),
+      [
+        "qa", "first-registration", "--yes", "--app-id", "app", "--port", "0", "--bundle", zip,
+        "--defined-attributes", "FavoriteTeam", "--report",
+        folder.appendingPathComponent("qa.md").path,
+      ], environment: ["REGSCOPE_ACCESS_TOKEN": ServeProcess.token])
+    let line = try await process.readLine { $0.contains("point the app at") } ?? ""
+    let port = Int(line.split(separator: ":").last ?? "") ?? 0
+    // A reserved attribute: a violation, so the plan's no-violation step fails.
+    let body = sdkBody(
+      device: "QA-BUNDLE-1", app: "app", key: "bob@example.com",
+      attributes: ["contactKey": "x-1", "FavoriteTeam": "Tigers"])
+    let answer = try await rawExchange(
+      port: port,
+      Array(
+        ("POST /device/v1/registration HTTP/1.1\r\nhost: 127.0.0.1\r\nuser-agent: \(androidAgent)\r\n"
+          + "authorization: Bearer \(ServeProcess.token)\r\ncontent-type: application/json\r\n"
+          + "content-length: \(body.utf8.count)\r\nconnection: close\r\n\r\n\(body)").utf8))
+    #expect(answer.hasPrefix("HTTP/1.1 201"), "\(answer)")
+    #expect(try await process.finish() == 1)
+    let bundle = try await BundleBinaryTests.unzip(zip)
+    #expect(bundle.mismatched.isEmpty, "\(bundle.names)")
+    #expect(bundle.names.contains("qa/qa-report.md") && bundle.names.contains("qa/qa-report.xml"))
+    #expect(bundle.names.contains("capture.har"))
+    let readme = try bundle.text("README.md")
+    #expect(readme.contains("Result: **failed**"), "\(readme)")
+    #expect(readme.contains("## Device QA-BUNDLE-1") && readme.contains("reservedAttribute"))
+    #expect(!bundle.allText.contains(ServeProcess.token))
+  }
+}
