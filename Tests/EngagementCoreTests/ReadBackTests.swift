@@ -199,6 +199,24 @@ struct ReadBackTests {
     #expect(readBack.fields.count == 2_001)
   }
 
+  @Test("#52: a 100 KB contact key and value are quoted clipped with their length, not whole")
+  func hugeKey() throws {
+    let key = String(repeating: "k", count: 100_000)
+    let sent = try Self.registration(
+      1, at: 0, key: key, attributes: ["Plan": String(repeating: "v", count: 100_000)])
+    let readBack = ReadBack.compare(
+      sent, holding: TenantHolding(contactKey: key, address: nil), registrations: [sent],
+      askedAt: Instant(900), window: 900, defined: nil)
+    #expect(readBack.summary.count < 1_000, "\(readBack.summary.count) characters")
+    #expect(readBack.summary.contains("…(100000 chars)"))
+    let held = ReadBack.compare(
+      sent,
+      holding: TenantHolding(
+        contactKey: key, address: TenantHolding.Address(values: ["Plan": "other"])),
+      registrations: [sent], askedAt: Instant(900), window: 900, defined: nil)
+    #expect(held.summary.count < 1_000 && held.headline.count < 1_000, "\(held.summary.count)")
+  }
+
   @Test("the schedule: due a window after the first 2xx, a few a minute, a 429's wait honoured")
   func schedule() {
     var queue = ReadBackQueue(window: 900)

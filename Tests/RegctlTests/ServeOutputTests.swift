@@ -97,7 +97,10 @@ struct ServeOutputTests {
     }
     let first = try await serve.process.readLine { $0.contains("PIXEL-8: violation") } ?? ""
     #expect(first.contains("reservedAttribute (R2.5)"))
-    #expect(first.contains("fix: set the contact key with the SDK's contact-key call"))
+    #expect(
+      first.contains(
+        "fix: stop sending contactKey as an attribute: set the contact key with the SDK's contact-key call"
+      ))
     serve.process.terminate()
     let rest = Mutex<[String]>([])
     _ = try await serve.process.readLine { line in

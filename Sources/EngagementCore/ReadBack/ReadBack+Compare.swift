@@ -24,8 +24,8 @@ extension ReadBack {
       address != nil ? .heldAsSent : holding.addressNotRead ? .notRead : .notArrived
     var fields = [
       Field(
-        kind: .contactKey, name: "contact key", sent: TerminalText.escaped(holding.contactKey),
-        held: address == nil ? nil : TerminalText.escaped(holding.contactKey),
+        kind: .contactKey, name: "contact key", sent: TerminalText.clipped(holding.contactKey),
+        held: address == nil ? nil : TerminalText.clipped(holding.contactKey),
         verdict: keyVerdict)
     ]
     let senders = Senders(registrations.filter { $0.id != compared.id })
@@ -38,7 +38,7 @@ extension ReadBack {
     var readBack = ReadBack(
       askedAt: askedAt.seconds, registrationID: compared.id,
       registrationAt: compared.receivedAt.seconds, window: window,
-      contactKey: TerminalText.escaped(holding.contactKey), addressFound: address != nil,
+      contactKey: TerminalText.clipped(holding.contactKey), addressFound: address != nil,
       addressStatus: address?.status.map(TerminalText.escaped), fields: fields, problem: nil,
       outcome: .arrived, summary: "", headline: "")
     let moved = movedTo(after: compared, registrations: registrations)
@@ -121,7 +121,8 @@ extension ReadBack {
     ReadBack(
       askedAt: askedAt.seconds, registrationID: compared.id,
       registrationAt: compared.receivedAt.seconds, window: window,
-      contactKey: contactKey.map(TerminalText.escaped), addressFound: false, addressStatus: nil,
+      contactKey: contactKey.map { TerminalText.clipped($0) }, addressFound: false,
+      addressStatus: nil,
       fields: [], problem: problem,
       outcome: problem.hasPrefix("not asked") ? .notAsked : .noAnswer,
       summary: opening(compared.id, at: compared.receivedAt.seconds, asked: askedAt.seconds)
@@ -159,7 +160,7 @@ extension ReadBack {
         guard let other = newer.payload.subscriberKey.map(InputRules.trimmed), !other.isEmpty,
           other != key
         else { return nil }
-        return (newer.id, TerminalText.escaped(other))
+        return (newer.id, TerminalText.clipped(other))
       }.first
   }
 

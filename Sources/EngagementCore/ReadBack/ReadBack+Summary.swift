@@ -103,10 +103,11 @@ extension ReadBack {
   /// Said of a value the tenant holds that no registration RegScope holds sent.
   static let sentByNone = "sent by none of this device's registrations RegScope holds"
 
-  /// A value as a sentence quotes it: at most 60 characters.
+  /// A value as a sentence quotes it (already escaped): at most 60 characters, then its
+  /// length, so a value of 100 KB is not repeated whole.
   static func clipped(_ text: String?) -> String {
     let text = text ?? ""
-    return text.count > 60 ? String(text.prefix(60)) + "…" : text
+    return text.count > 60 ? String(text.prefix(60)) + "…(\(text.count) chars)" : text
   }
 
   static func differs(_ field: Field) -> String {
