@@ -4,7 +4,9 @@ import Foundation
 /// one reading the receiver, the judge of captures, the relay's mirror and the state dumps
 /// share. The JSON is strict (`StrictJSON`: a trailing comma, `01`, text after the body are
 /// refused, saying what and where), and a key an object holds twice is read by its last value
-/// (`RegistrationPayload.duplicateKeys` says which). One exception: the registration example
+/// (`RegistrationPayload.duplicateKeys` says which). Keys are compared by their bytes, as the
+/// tenant compares them: `"subscriber\u212Aey"` (KELVIN SIGN) is not `subscriberKey`, and
+/// `"caf\u00e9"` and `"cafe\u0301"` are two keys, never one (`ExactKey`). One exception: the registration example
 /// in the SDK documentation (seed 000) carries a raw TAB inside the `etAppId` string, which
 /// strict JSON forbids, and R6.4 says that example is a valid body; so raw control characters
 /// inside strings are taken.
@@ -78,18 +80,19 @@ public enum WireDecoding {
   /// The body read the full way, the strict reading and then Foundation's decoder: what
   /// `payload(from:)` falls back to, and what the fast path is tested against.
   static func foundationPayload(from data: Data) -> Result<RegistrationPayload, Failure> {
-    // Foundation's decoder keeps a key's first value and takes what strict JSON refuses: the
+    // Foundation's decoder keeps a key's first value, takes what strict JSON refuses, and
+    // finds a key by canonical equivalence (`"subscriber\u212Aey"` as `subscriberKey`): the
     // strict reading goes first, and a body with a key twice reaches the decoder with only
-    // each key's last value.
+    // each key's last value, and a lookalike of a name it reads blanked (the tenant compares
+    // keys by their bytes and ignores it).
     let strict = data.withUnsafeBytes {
       raw -> Result<(Data, [RegistrationPayload.DuplicateKey]), Failure> in
       let bytes = raw.assumingMemoryBound(to: UInt8.self)
       switch StrictJSON.read(bytes) {
       case .failure(let problem): return .failure(.notJSON(problem.description))
-      case .success(let reading) where reading.superseded.isEmpty: return .success((data, []))
+      case .success(let reading) where !reading.rewrites: return .success((data, []))
       case .success(let reading):
-        let kept = StrictJSON.lastValuesOnly(bytes, dropping: reading.superseded)
-        return .success((Data(kept), reading.duplicates))
+        return .success((Data(StrictJSON.forDecoder(bytes, reading)), reading.duplicates))
       }
     }
     let read: Data
