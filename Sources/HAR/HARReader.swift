@@ -10,8 +10,10 @@ import SystemCalls
 /// found by `HARScanner` without building the document, only the SDK's entries are remembered
 /// (their place and time, 24 bytes each), and those are then read one at a time in time order.
 public enum HARReader {
-  /// The largest capture read: 4 GiB.
-  public static let largestFile: Int64 = 4 << 30
+  /// The largest capture read: 512 MiB, the most `--har` writes (`HARFile.byteBudget`). A
+  /// larger file is refused by its size, before a byte of it is read (a 1 GB file was read
+  /// whole, then refused as not JSON, #52).
+  public static let largestFile = Int64(HARFile.byteBudget)
 
   /// Judges every SDK registration in `paths`, merged and ordered by start time. An entry
   /// that cannot be read is an error naming it, unless `skipUnreadable` (then it is counted).
@@ -158,13 +160,22 @@ public enum HARReader {
       }
       guard file.size <= largestFile else {
         throw HARError(
-          .tooLarge, "is \(file.size) bytes; a capture is read up to 4 GiB", file: path)
+          .tooLarge,
+          "is \(file.size) bytes; a capture is read up to \(largestFile >> 20) MiB (\(largestFile) bytes)",
+          file: path)
       }
       before = file
     }
     let data: Data
     do {
-      data = try Data(contentsOf: URL(fileURLWithPath: path))
+      // At most one byte more than the size seen: a file that grew meanwhile is not read on.
+      guard let handle = FileHandle(forReadingAtPath: path) else {
+        throw HARError(.unreadable, "cannot be read", file: path)
+      }
+      defer { try? handle.close() }
+      data = try handle.read(upToCount: Int(before.size) + 1) ?? Data()
+    } catch let error as HARError {
+      throw error
     } catch {
       throw HARError(.unreadable, "cannot be read (\(error.localizedDescription))", file: path)
     }
