@@ -1,5 +1,6 @@
 import EngagementCore
 import Foundation
+import RegistrationCore
 
 /// Makes an SDK entry with huge strings cheap to build, in its own bytes, before any of it
 /// becomes a `String`: the judge then holds about the capture's size, not four copies of its
@@ -27,7 +28,7 @@ struct HAREntryShrinker {
   /// taken out of the entry.
   static func shrink(_ bytes: UnsafeMutableRawBufferPointer) -> (length: Int, body: [UInt8]?)? {
     var shrinker = HAREntryShrinker(bytes: bytes, read: 0, write: 0, end: bytes.count)
-    guard shrinker.value(path: []) else { return nil }
+    guard shrinker.value() else { return nil }
     return (shrinker.write, shrinker.body)
   }
 
@@ -38,6 +39,14 @@ struct HAREntryShrinker {
   private var body: [UInt8]?
   /// Inside a request body: only attribute values are cut there.
   private var inBody = false
+  /// The keys (`*` for an array's element) from the walk's start to the value it is at: one
+  /// stack, pushed and popped, never a copy per item (#52). Compared by bytes, unescaped: a
+  /// key written with escapes is not cut here, and is read whole as it came.
+  private var path: [ExactKey] = []
+  private static let element = ExactKey("*")
+  private static let bodyPath = ["request", "postData", "text"].map(ExactKey.init)
+  private static let attributes = ExactKey("attributes")
+  private static let value = ExactKey("value")
 
   private init(bytes: UnsafeMutableRawBufferPointer, read: Int, write: Int, end: Int) {
     self.bytes = bytes
@@ -50,21 +59,21 @@ struct HAREntryShrinker {
   /// decoder refuses such a body anyway), and the walk costs no stack.
   static let deepest = 512
 
-  private mutating func value(path: [String]) -> Bool {
+  private mutating func value() -> Bool {
     guard path.count < Self.deepest else { return false }
     skipSpace()
     guard read < end else { return false }
     switch bytes[read] {
-    case UInt8(ascii: "{"): return container(close: UInt8(ascii: "}"), path: path, keyed: true)
-    case UInt8(ascii: "["): return container(close: UInt8(ascii: "]"), path: path, keyed: false)
-    case UInt8(ascii: "\""): return string(path: path)
+    case UInt8(ascii: "{"): return container(close: UInt8(ascii: "}"), keyed: true)
+    case UInt8(ascii: "["): return container(close: UInt8(ascii: "]"), keyed: false)
+    case UInt8(ascii: "\""): return string()
     default:
       while read < end, !Self.endsScalar(bytes[read]) { copyByte() }
       return true
     }
   }
 
-  private mutating func container(close: UInt8, path: [String], keyed: Bool) -> Bool {
+  private mutating func container(close: UInt8, keyed: Bool) -> Bool {
     copyByte()
     skipSpace()
     if read < end, bytes[read] == close {
@@ -72,16 +81,19 @@ struct HAREntryShrinker {
       return true
     }
     while true {
-      var inner = path + ["*"]
+      var step = Self.element
       if keyed {
         skipSpace()
         guard read < end, bytes[read] == UInt8(ascii: "\""), let key = key() else { return false }
-        inner = path + [key]
+        step = ExactKey(key)
         skipSpace()
         guard read < end, bytes[read] == UInt8(ascii: ":") else { return false }
         copyByte()
       }
-      guard value(path: inner) else { return false }
+      path.append(step)
+      let walked = value()
+      path.removeLast()
+      guard walked else { return false }
       skipSpace()
       guard read < end else { return false }
       if bytes[read] == close {
@@ -104,13 +116,13 @@ struct HAREntryShrinker {
     return text
   }
 
-  private mutating func string(path: [String]) -> Bool {
+  private mutating func string() -> Bool {
     guard let close = Self.literalEnd(bytes, from: read, end: end) else { return false }
     let length = close + 1 - read
-    if !inBody, path == ["request", "postData", "text"], length > Self.bodyInPlace {
+    if !inBody, path == Self.bodyPath, length > Self.bodyInPlace {
       return takeBody(close: close)
     }
-    if inBody, path.count == 3, path[0] == "attributes", path[2] == "value",
+    if inBody, path.count == 3, path[0] == Self.attributes, path[2] == Self.value,
       length > Self.valueInPlace
     {
       return cutValue(close: close)
@@ -136,7 +148,7 @@ struct HAREntryShrinker {
     read = close + 1
     var inner = HAREntryShrinker(bytes: bytes, read: start, write: start, end: out)
     inner.inBody = true
-    if inner.peek() == UInt8(ascii: "{"), inner.value(path: []) {
+    if inner.peek() == UInt8(ascii: "{"), inner.value() {
       inner.skipSpace()
     }
     // The walk only drops space and cuts values: what it wrote and what it left unread are

@@ -44,8 +44,8 @@ struct HARScanner {
     var first = true
     while let key = try nextMember(&first) {
       switch key {
-      case "startedDateTime": head.started = try stringValue()
-      case "request":
+      case Names.started: head.started = try stringValue()
+      case Names.request:
         guard index < bytes.count, bytes[index] == UInt8(ascii: "{") else {
           try skipValue()
           continue
@@ -54,8 +54,8 @@ struct HARScanner {
         var firstInRequest = true
         while let name = try nextMember(&firstInRequest) {
           switch name {
-          case "method": head.method = try stringValue()
-          case "url": head.url = try stringValue()
+          case Names.method: head.method = try stringValue()
+          case Names.url: head.url = try stringValue()
           default: try skipValue()
           }
         }
@@ -99,7 +99,7 @@ struct HARScanner {
     index += 1  // {
     var first = true
     while let key = try nextMember(&first) {
-      if key == "log" {
+      if key == Names.log {
         sawLog = true
         try log(entry)
       } else {
@@ -121,7 +121,7 @@ struct HARScanner {
     index += 1  // {
     var first = true
     while let key = try nextMember(&first) {
-      guard key == "entries" else {
+      guard key == Names.entries else {
         try skipValue()
         continue
       }
@@ -164,7 +164,7 @@ struct HARScanner {
 
   /// Inside an object: the next member's name, with the scanner at its value; nil at the
   /// object's end. `first` is true before the first member.
-  private mutating func nextMember(_ first: inout Bool) throws -> String? {
+  private mutating func nextMember(_ first: inout Bool) throws -> ExactKey? {
     skipSpace()
     guard index < bytes.count else { throw problem("an object is cut short", .notJSON) }
     if bytes[index] == UInt8(ascii: "}") {
@@ -190,7 +190,7 @@ struct HARScanner {
     }
     index += 1
     skipSpace()
-    return key
+    return ExactKey(key)
   }
 
   /// Skips one value of any kind, checking its syntax; containers are walked with a stack of
