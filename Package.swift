@@ -224,7 +224,7 @@ let package = Package(
     // Runs the regscope binary in tmux, as a user would.
     .testTarget(
       name: "RegscopeTests",
-      dependencies: ["regscope", "TestSupport"],
+      dependencies: ["regscope", "regctl", "TestSupport"],
       swiftSettings: strictSwift6
     ),
     .testTarget(
@@ -349,7 +349,7 @@ let package = Package(
       dependencies: [
         "InspectorUI", "CNcursesw", "Session", "SessionValues", "SessionHTTP", "Scenarios", "QA",
         "StateDumps", "Fleet", "RegistrationEngine", "EngagementCore", "EngagementServer", "Clocks",
-        "ToolSupport", "SystemCalls", "HAR", "RegistrationCore",
+        "ToolSupport", "SystemCalls", "HAR", "RegistrationCore", "DebugBundle",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
       ],
       swiftSettings: strictSwift6,

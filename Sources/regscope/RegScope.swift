@@ -66,6 +66,13 @@ struct RegScope: AsyncParsableCommand {
       valueName: "file"))
   var capture: String?
 
+  @Option(
+    name: .customLong("open"),
+    help: ArgumentHelp(
+      "Open a debug bundle (regctl bundle's zip) in the receiver's layout, read-only and offline.",
+      valueName: "file"))
+  var openBundle: String?
+
   @Flag(
     help: ArgumentHelp(
       "Receive real apps' registrations and judge them, instead of simulating a device.",

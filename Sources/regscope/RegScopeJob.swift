@@ -42,6 +42,7 @@ extension RegScope {
     let jobs = [
       receive ? "--receive" : nil, scenario.map { _ in "--scenario" },
       importState.map { _ in "--import-state" }, capture.map { _ in "--judge" },
+      openBundle.map { _ in "--open" },
     ].compactMap { $0 }
     if jobs.count > 1 {
       throw ValidationError("\(jobs.joined(separator: " and ")) are different jobs: give one")
@@ -51,7 +52,7 @@ extension RegScope {
         "--port, --listen, --upstream, --tls-cert, --tls-key, --any-app, --har, --app-id, the token, --processing-delay and --defined-attributes go with --receive"
       )
     }
-    if (receive || importState != nil || capture != nil)
+    if (receive || importState != nil || capture != nil || openBundle != nil)
       && (options.server != nil || options.speed != nil)
     {
       throw ValidationError(
@@ -97,6 +98,7 @@ extension RegScope {
         title: "imported: \(device.source) (read-only)", warnings: [], hasLocalServer: false)
     }
     if receive { return try await openReceiver(factory, log: log) }
+    if let openBundle { return try Self.openedBundle(openBundle) }
     if let capture {
       let judge = try HARReader.judge([capture])
       return OpenedJob(
