@@ -114,12 +114,13 @@ extension TenantClient {
     let body = Array((try? JSONSerialization.data(withJSONObject: request)) ?? Data())
     var all = AddressSearchAnswer()
     var pageSize = Self.pageSize
+    let until = exchangeEnds()
     for page in 1...Self.mostAddressPages {
       let path =
         page == 1
         ? Self.addressSearchPath : Self.addressSearchPath + "?$page=\(page)&$pageSize=\(pageSize)"
       let what = "POST \(Self.addressSearchPath)" + (page == 1 ? "" : " (page \(page))")
-      let answer = try await rest(path, body: body, what: what)
+      let answer = try await rest(path, body: body, what: what, until: until)
       let read = try Self.addressPage(from: answer, what: what)
       all.addresses += read.addresses.prefix(Self.mostAddresses - all.addresses.count)
       all.unread += read.unread

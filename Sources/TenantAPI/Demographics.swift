@@ -1,4 +1,5 @@
 import Foundation
+import RegistrationCore
 
 /// An attribute set as `GET /contacts/v1/attributeSetDefinitions` describes it: its key, its
 /// name, and its attributes' names.
@@ -80,17 +81,32 @@ public struct TenantDemographics: Sendable, Equatable {
 extension TenantClient {
   /// Asked a page at a time.
   static let pageSize = 50
-  /// A tenant whose pages never end is not read past this many.
+  /// A tenant whose pages never end is not read past this many (the exchange's deadline
+  /// usually ends it first).
   static let mostPages = 200
+  /// Attribute sets kept at most, whatever the pages hold: a tenant's few dozen, with room.
+  static let mostSets = 5_000
+  /// JSON objects a page may hold: 50 sets of a thousand attributes each, twice over. A page
+  /// of millions of empty items is refused before it is decoded, not held in memory.
+  static let mostObjectsAPage = 100_000
 
   /// Every attribute set's definition, page by page (`$page`, `$pageSize`) until the answer's
   /// `count` is reached or a page comes back short.
   public func attributeSetDefinitions() async throws(TenantFailure) -> [AttributeSetDefinition] {
     var all: [AttributeSetDefinition] = []
+    let until = exchangeEnds()
     for page in 1...Self.mostPages {
       let path = "/contacts/v1/attributeSetDefinitions?$page=\(page)&$pageSize=\(Self.pageSize)"
       let what = "GET /contacts/v1/attributeSetDefinitions (page \(page))"
-      let body = try await get(path, what: what)
+      let body = try await get(path, what: what, until: until)
+      let objects = body.lazy.filter { $0 == UInt8(ascii: "{") }.count
+      guard objects <= Self.mostObjectsAPage else {
+        throw .malformed(
+          what: what,
+          reason:
+            "the page holds \(NumberText.grouped(objects)) JSON objects, more than \(Self.pageSize) attribute sets could (at most \(NumberText.grouped(Self.mostObjectsAPage)) read)"
+        )
+      }
       let decoded: AttributeSetPage
       do {
         decoded = try JSONDecoder().decode(AttributeSetPage.self, from: Data(body))
@@ -98,6 +114,11 @@ extension TenantClient {
         throw .malformed(what: what, reason: Self.decodingReason(error))
       }
       all += decoded.items
+      guard all.count <= Self.mostSets else {
+        throw .malformed(
+          what: what,
+          reason: "more than \(NumberText.grouped(Self.mostSets)) attribute sets: not read further")
+      }
       let ended =
         decoded.count.map { all.count >= $0 } ?? (decoded.items.count < Self.pageSize)
       if decoded.items.isEmpty || ended { break }

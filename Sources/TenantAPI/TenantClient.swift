@@ -28,29 +28,43 @@ public actor TenantClient {
     var renewAt: ContinuousClock.Instant
   }
 
+  /// One deadline over a whole exchange (every page, the token on the way, each 429 waited
+  /// out): `exchangeDeadline` seconds from its start. A tenant whose pages never end, or end
+  /// slowly, never holds a start or a refresh longer.
+  public nonisolated let exchangeDeadline: Double
+
   public init(
-    _ credentials: TenantCredentials, deadline: Double = 20,
+    _ credentials: TenantCredentials, deadline: Double = 20, exchangeDeadline: Double? = nil,
     now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
     wait: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
   ) {
     self.credentials = credentials
     self.http = TenantHTTP(deadline: deadline)
+    self.exchangeDeadline = exchangeDeadline ?? deadline * 3
     self.now = now
     self.wait = wait
   }
 
+  /// When an exchange starting now must be over.
+  func exchangeEnds() -> ContinuousClock.Instant { now() + .seconds(exchangeDeadline) }
+
   /// The documented REST route's answer body, with the bearer token: a 401 renews the token
-  /// once and retries (it may have expired early); a 429 is waited out as it asks.
-  func get(_ path: String, what: String) async throws(TenantFailure) -> [UInt8] {
-    try await rest(path, body: nil, what: what)
+  /// once and retries (it may have expired early); a 429 is waited out as it asks; all of it
+  /// before `until` (the whole exchange's deadline).
+  func get(_ path: String, what: String, until: ContinuousClock.Instant) async throws(TenantFailure)
+    -> [UInt8]
+  {
+    try await rest(path, body: nil, what: what, until: until)
   }
 
   /// `get`, or a POST of `body` (JSON) when one is given.
-  func rest(_ path: String, body: [UInt8]?, what: String) async throws(TenantFailure) -> [UInt8] {
+  func rest(_ path: String, body: [UInt8]?, what: String, until: ContinuousClock.Instant)
+    async throws(TenantFailure) -> [UInt8]
+  {
     var renewed = false
     var throttles = 0
     while true {
-      let token = try await currentToken()
+      let token = try await currentToken(until: until)
       var request = TenantHTTP.Request(url: token.rest + path)
       request.headers.add(name: "Authorization", value: "Bearer \(token.value)")
       request.headers.add(name: "Accept", value: "application/json")
@@ -59,7 +73,7 @@ public actor TenantClient {
         request.headers.add(name: "Content-Type", value: "application/json")
         request.body = body
       }
-      let answer = try await send(request, what: what, uri: token.rest)
+      let answer = try await send(request, what: what, uri: token.rest, until: until)
       switch answer.status {
       case 200..<300: return answer.body
       case 401 where !renewed:
@@ -69,7 +83,7 @@ public actor TenantClient {
       case 403: throw .missingScope(what: what)
       case 404: throw .notFound(what: what, field: "rest_base_uri")
       case 429:
-        try await waitOut(answer, what: what, retries: &throttles)
+        try await waitOut(answer, what: what, retries: &throttles, until: until)
       default:
         throw .status(what: what, status: answer.status, message: Self.message(answer.body))
       }
@@ -77,14 +91,14 @@ public actor TenantClient {
   }
 
   /// The token, renewed when it is close to expiring.
-  private func currentToken() async throws(TenantFailure) -> Token {
+  private func currentToken(until: ContinuousClock.Instant) async throws(TenantFailure) -> Token {
     if let token, now() < token.renewAt { return token }
-    let fresh = try await requestToken()
+    let fresh = try await requestToken(until: until)
     token = fresh
     return fresh
   }
 
-  private func requestToken() async throws(TenantFailure) -> Token {
+  private func requestToken(until: ContinuousClock.Instant) async throws(TenantFailure) -> Token {
     let what = "POST \(credentials.authBaseURI)/v2/token"
     var throttles = 0
     while true {
@@ -94,11 +108,12 @@ public actor TenantClient {
       request.body = tokenRequestBody()
       tokensRequested += 1
       let sent = now()
-      let answer = try await send(request, what: what, uri: credentials.authBaseURI)
+      let answer = try await send(
+        request, what: what, uri: credentials.authBaseURI, until: until)
       switch answer.status {
       case 200..<300: return try token(from: answer.body, what: what, sent: sent)
       case 404: throw .notFound(what: what, field: "auth_base_uri")
-      case 429: try await waitOut(answer, what: what, retries: &throttles)
+      case 429: try await waitOut(answer, what: what, retries: &throttles, until: until)
       case 400..<500:
         let refusal = Self.oauthError(answer.body)
         if answer.status == 401 || refusal.error == "invalid_client" {
@@ -170,12 +185,19 @@ public actor TenantClient {
     return Token(value: value, rest: rest, renewAt: sent + .seconds(life - margin))
   }
 
-  private func send(_ request: TenantHTTP.Request, what: String, uri: String)
-    async throws(TenantFailure) -> TenantHTTP.Answer
-  {
-    switch await http.send(request) {
+  /// One request, given the time left of its exchange at most (never more than the
+  /// request's own deadline); none is sent once the exchange's deadline has passed.
+  private func send(
+    _ request: TenantHTTP.Request, what: String, uri: String, until: ContinuousClock.Instant
+  ) async throws(TenantFailure) -> TenantHTTP.Answer {
+    let left = (until - now()) / .seconds(1)
+    guard left > 0 else { throw .exchangeLate(what: what, seconds: exchangeDeadline) }
+    let within = min(http.deadline, left)
+    switch await http.send(request, within: within) {
     case .success(let answer): return answer
-    case .failure(.late): throw .late(what: what, seconds: http.deadline)
+    case .failure(.late):
+      if within < http.deadline { throw .exchangeLate(what: what, seconds: exchangeDeadline) }
+      throw .late(what: what, seconds: http.deadline)
     case .failure(.tooLarge):
       throw .malformed(what: what, reason: "larger than \(TenantHTTP.largestAnswer) bytes")
     case .failure(.unreachable(let reason)): throw .unreachable(uri: uri, reason: reason)
@@ -192,9 +214,10 @@ public actor TenantClient {
 
   /// Waits as a 429 asks (Retry-After, else the body's `retryAfter`), or throws when it names
   /// no wait, asks too long, or this request has waited enough.
-  private func waitOut(_ answer: TenantHTTP.Answer, what: String, retries: inout Int)
-    async throws(TenantFailure)
-  {
+  private func waitOut(
+    _ answer: TenantHTTP.Answer, what: String, retries: inout Int,
+    until: ContinuousClock.Instant
+  ) async throws(TenantFailure) {
     let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
     // Read as a whole number in range, never `intValue` (which wraps 1e30 to nonsense).
     let code = (object?["errorcode"] as? NSNumber).flatMap { Int(exactly: $0.doubleValue) }
@@ -207,6 +230,10 @@ public actor TenantClient {
       retries < Self.throttleRetries
     else {
       throw .throttled(what: what, errorCode: code, retryAfter: named)
+    }
+    // A wait that would end past the exchange's deadline is not begun.
+    guard now() + .seconds(after) < until else {
+      throw .exchangeLate(what: what, seconds: exchangeDeadline)
     }
     retries += 1
     await wait(.seconds(after))

@@ -6,6 +6,8 @@ public enum TenantFailure: Error, Sendable, CustomStringConvertible {
   case unreachable(uri: String, reason: String)
   /// The whole answer did not come within the deadline.
   case late(what: String, seconds: Double)
+  /// The whole exchange (its pages, the token, each 429 waited out) ran past its deadline.
+  case exchangeLate(what: String, seconds: Double)
   /// 404 where a documented route should be: the base URI is not the tenant's.
   case notFound(what: String, field: String)
   /// `POST /v2/token` refused the client id and secret (401 `invalid_client`).
@@ -46,6 +48,8 @@ public enum TenantFailure: Error, Sendable, CustomStringConvertible {
       "cannot reach \(Self.said(uri)) (\(TerminalText.escaped(reason))): check the base URIs in the --tenant file against the package's API Integration in Setup, and that this machine can reach them"
     case .late(let what, let seconds):
       "\(Self.said(what)): no whole answer within \(DurationText.describe(seconds)); the tenant is slow or unreachable from here, try again (--tenant-timeout sets the limit)"
+    case .exchangeLate(let what, let seconds):
+      "\(Self.said(what)): the tenant's pages and its requests to wait (429) took longer than \(DurationText.describe(seconds)) in all, so the rest was not asked; try again later (--tenant-timeout sets the limit, the whole exchange gets three times it)"
     case .notFound(let what, let field):
       "\(Self.said(what)) answered 404: \"\(field)\" in the --tenant file is not this tenant's; copy it again from the package's API Integration in Setup (Apps → Installed Packages)"
     case .credentialsRefused(let error, let detail):

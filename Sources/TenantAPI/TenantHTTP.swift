@@ -41,7 +41,8 @@ struct TenantHTTP: Sendable {
   /// Seconds from sending the request to the last byte of the answer.
   let deadline: Double
 
-  func send(_ request: Request) async -> Result<Answer, Failure> {
+  /// `within`: seconds for this request, at most `deadline` (the time its exchange has left).
+  func send(_ request: Request, within: Double? = nil) async -> Result<Answer, Failure> {
     guard let target = OutboundHTTP.Target(url: request.url) else {
       return .failure(.unreachable("not an http or https URL"))
     }
@@ -61,7 +62,8 @@ struct TenantHTTP: Sendable {
       let answer = try await OutboundHTTP.exchange(
         OutboundHTTP.Target(host: target.host, port: target.port, tls: target.tls, basePath: ""),
         head: head, body: ByteBuffer(bytes: request.body ?? []),
-        deadline: .nanoseconds(Int64((deadline * 1e9).rounded())), largest: Self.largestAnswer)
+        deadline: .nanoseconds(Int64((min(deadline, within ?? deadline) * 1e9).rounded())),
+        largest: Self.largestAnswer)
       var fields = HTTPHeaders()
       for (name, value) in answer.headers { fields.add(name: name, value: value) }
       return .success(

@@ -51,6 +51,11 @@ public final class StandInTenant: Sendable {
     case throttleDefinitions(retryAfter: String)
     /// The definitions' `count` is this JSON number, as written (`1.5`).
     case definitionsCount(String)
+    /// Definitions whose pages never end (two sets a page, `count` a million), every other
+    /// request a 429 asking this many seconds (#52: one deadline over the whole exchange).
+    case endlessDefinitions(retryAfter: String)
+    /// A definitions page of this many empty items (`{}`), as a hostile tenant might.
+    case definitionsOfEmptyItems(Int)
     /// Address searches answer this many addresses a page (`pageNumber`, `pageSize`, `count`),
     /// the page asked by `$page`; the device's own last.
     case pagedSearch(pageSize: Int, filler: Int)
@@ -195,6 +200,17 @@ public final class StandInTenant: Sendable {
         seconds: seconds,
         CaptureServer.Reply.answerBytes(
           "200 OK", body: page(1, all: sets(behaviour, state.demographics))))
+    case .endlessDefinitions(let retryAfter) where state.restCalls.count % 2 == 1:
+      return throttled(retryAfter: retryAfter)
+    case .endlessDefinitions:
+      let number = Int(query(request.path, "$page") ?? "1") ?? 1
+      return .answer(
+        "200 OK",
+        body: page(1, all: sets(behaviour, state.demographics), count: "1000000")
+          .replacingOccurrences(of: #""page":1,"#, with: #""page":\#(number),"#))
+    case .definitionsOfEmptyItems(let count):
+      let items = Array(repeating: "{}", count: count).joined(separator: ",")
+      return .answer("200 OK", body: #"{"page":1,"pageSize":50,"count":1,"items":[\#(items)]}"#)
     case .definitionsCount(let count):
       let number = Int(query(request.path, "$page") ?? "1") ?? 1
       return .answer(
