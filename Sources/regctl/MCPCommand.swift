@@ -17,7 +17,7 @@ struct MCPCommand: AsyncParsableCommand {
       judge_capture (a HAR file), run_scenario (a built-in scenario or a file), list_qa_plans, \
       inject_fault (with the receiver's token). Tokens are masked in every answer; no tool \
       writes a file. Nothing but the protocol goes to standard output; a line is read up to \
-      8 MiB. See docs/mcp.md.
+      8 MiB, strictly as JSON, and a batch holds at most 100 messages. See docs/mcp.md.
       """)
 
   @Option(help: "The receiver whose devices the tools read (regscope --receive, regctl serve).")

@@ -22,8 +22,31 @@ enum MCPFront {
     var batch = false
   }
 
+  /// The most messages a batch may hold. Each is answered, so a batch of a million `1`s
+  /// (8 MiB) was a million refusals in one line (570 MB); past this the batch is one error.
+  /// A batch's answers then hold at most this many tool answers of 256 KB each.
+  static let batchLimit = 100
+
   static func read(_ line: Data) -> Reading {
     guard let first = line.first(where: { !Self.isSpace($0) }) else { return Reading() }
+    switch MCPJSONCheck.check(line) {
+    case .invalid(let why):
+      return Reading(
+        refusals: [
+          refusal(
+            -32700, nil,
+            "Parse error: a line is one JSON-RPC message, and this one is not JSON: \(why)")
+        ])
+    case .valid(let count?) where count > batchLimit:
+      return Reading(
+        refusals: [
+          refusal(
+            -32600, nil,
+            "Invalid Request: a batch holds at most \(batchLimit) messages; this one holds \(count)"
+          )
+        ])
+    case .valid: break
+    }
     let decoded: Line
     do {
       let decoder = JSONDecoder()

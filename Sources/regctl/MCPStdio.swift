@@ -27,6 +27,10 @@ actor MCPStdio: Transport {
   private var owed: [ID: Int] = [:]
   /// For each batch passed on, its items refused here: they join the server's answer to it.
   private var batchRefusals: [[Data]] = []
+  /// The requests of the message the server took last, and whether a batch's refusals wait
+  /// for its answer: the server reads one message at a time, and answers one it cannot read
+  /// before it takes the next.
+  private var lastPassed: (asked: [ID], refusalsWaiting: Bool) = ([], false)
   private var outputGone = false
   private var waiting: [CheckedContinuation<Void, Never>] = []
 
@@ -68,8 +72,10 @@ actor MCPStdio: Transport {
 
   func send(_ data: Data) async throws {
     var message = data
-    // The server answers each batch with one array, in the order the batches were passed on.
-    if data.first == UInt8(ascii: "["), !batchRefusals.isEmpty {
+    if let unread = unreadAnswer(data) {
+      message = unread
+    } else if data.first == UInt8(ascii: "["), !batchRefusals.isEmpty {
+      // The server answers each batch with one array, in the order the batches were passed on.
       let refused = batchRefusals.removeFirst()
       if !refused.isEmpty {
         message = data.dropLast() + Data(",".utf8) + Self.joined(refused) + Data("]".utf8)
@@ -82,6 +88,24 @@ actor MCPStdio: Transport {
       owed[id] = count > 1 ? count - 1 : nil
     }
     settle()
+  }
+
+  /// The server's own parse error, which it gives a made-up id (a UUID no request had) when
+  /// it cannot read a message passed on (`MCPFront` passes on only what it can read; this is
+  /// the net under it): said with a null id, and that message's requests owed nothing more,
+  /// so the end of input still ends `regctl mcp`.
+  private func unreadAnswer(_ data: Data) -> Data? {
+    guard data.starts(with: Data(#"{"error":{"code":-32700,"#.utf8)) else { return nil }
+    if let id = Self.answeredIDs(data).first, owed[id] != nil { return nil }
+    for id in lastPassed.asked {
+      guard let count = owed[id] else { continue }
+      owed[id] = count > 1 ? count - 1 : nil
+    }
+    if lastPassed.refusalsWaiting, !batchRefusals.isEmpty { batchRefusals.removeLast() }
+    lastPassed = ([], false)
+    return MCPFront.refusal(
+      -32700, nil,
+      "Parse error: a line is one JSON-RPC message, and the server could not read this one")
   }
 
   /// Returns once every request passed on has its answer written (or nothing more can be).
@@ -124,6 +148,9 @@ actor MCPStdio: Transport {
     let reading = MCPFront.read(line)
     for id in reading.asked { owed[id, default: 0] += 1 }
     for id in reading.cancelled { owed[id] = nil }
+    if reading.forward != nil {
+      lastPassed = (reading.asked, reading.batch && !reading.asked.isEmpty)
+    }
     if reading.batch && !reading.asked.isEmpty {
       batchRefusals.append(reading.refusals)
     } else if reading.batch && !reading.refusals.isEmpty {

@@ -21,6 +21,16 @@ public func runProcess(
   _ executable: URL, _ arguments: [String], input: String? = nil,
   environment: [String: String] = [:], unset: Set<String> = [], timeLimit: Double = 60
 ) async throws -> ProcessOutput {
+  try await runProcess(
+    executable, arguments, bytes: input.map { Data($0.utf8) }, environment: environment,
+    unset: unset, timeLimit: timeLimit)
+}
+
+/// `runProcess` with input given as bytes, which need not be UTF-8.
+public func runProcess(
+  _ executable: URL, _ arguments: [String], bytes input: Data?,
+  environment: [String: String] = [:], unset: Set<String> = [], timeLimit: Double = 60
+) async throws -> ProcessOutput {
   try await offThePool {
     var env = ProcessInfo.processInfo.environment.merging(environment) { $1 }
     for key in unset { env.removeValue(forKey: key) }
@@ -29,7 +39,7 @@ public func runProcess(
     let stdoutReader = PipeReader(FileHandle(fileDescriptor: child.stdout, closeOnDealloc: true))
     let stderrReader = PipeReader(FileHandle(fileDescriptor: child.stderr, closeOnDealloc: true))
     let inHandle = FileHandle(fileDescriptor: child.stdin, closeOnDealloc: true)
-    if let input { inHandle.write(Data(input.utf8)) }
+    if let input { inHandle.write(input) }
     try? inHandle.close()
     let status = child.wait()
     watchdog.cancel()
