@@ -127,36 +127,44 @@ public enum StateDumpImport {
     }
     var shape = StateDumpReading.Shape.android
     var wrapper: StateDumpReading.Wrapper?
+    // Where `object` is in the dump: a registration held as an object is read from its bytes.
+    var path: [String] = []
     let unifiedVersion = (object["sfmcSDKVersion"] as? String).map(TerminalText.escaped) ?? "?"
     if let modules = object["modules"] as? [String: Any] {
-      guard let inner = (modules["ENGAGEMENT"] ?? modules["PUSH"]) as? [String: Any] else {
+      let module = modules["ENGAGEMENT"] != nil ? "ENGAGEMENT" : "PUSH"
+      guard let inner = modules[module] as? [String: Any] else {
         throw fail("has modules but no ENGAGEMENT (or PUSH) module")
       }
-      object = inner
+      (object, path) = (inner, ["modules", module])
       shape = .unified
       wrapper = .modules(sfmcSDKVersion: unifiedVersion)
     } else if object["sfmcSDKVersion"] != nil,
       let inner = (object["PUSH"] ?? object["ENGAGEMENT"]) as? [String: Any]
     {
       // The unified SDK 1.0.x (8.x, 9.x): flat, `{"sfmcSDKVersion": "1.0.x", "PUSH": ...}`.
-      object = inner
+      (object, path) = (inner, [object["PUSH"] != nil ? "PUSH" : "ENGAGEMENT"])
       shape = .unified
       wrapper = .flat(sfmcSDKVersion: unifiedVersion)
     }
-    let current: Any?
-    let last: Any?
+    let current: (value: Any?, path: [String])
+    let last: (value: Any?, path: [String])
     var lastAt: Instant?
     var alarm: Instant?
     if let manager = object["RegistrationManager"] as? [String: Any] {
-      current = manager["current_registration"]
-      last = manager["last_registration_sent"]
+      path.append("RegistrationManager")
+      current = (manager["current_registration"], path + ["current_registration"])
+      last = (manager["last_registration_sent"], path + ["last_registration_sent"])
       lastAt = DumpDates.parse(manager["last_sent_timestamp"])
       let alarms = (object["AlarmScheduler"] as? [String: Any])?["pending_alarms"]
       alarm = DumpDates.parse((alarms as? [String: Any])?["REGISTRATION"])
     } else if let details = object["Registration Details"] as? [String: Any] {
       shape = .ios
-      current = details["Current Registration"]
-      last = details["Last Successfully Sent Registration"]
+      path.append("Registration Details")
+      current = (details["Current Registration"], path + ["Current Registration"])
+      last = (
+        details["Last Successfully Sent Registration"],
+        path + ["Last Successfully Sent Registration"]
+      )
       lastAt = DumpDates.parse(details["Date of Last Successful Registration"])
       let alarms = object["Retry Alarms Active"] as? [String: Any]
       alarm = alarms?.values.compactMap { DumpDates.parse($0) }.min()
@@ -165,10 +173,9 @@ public enum StateDumpImport {
         "is not an SDK state dump: expected RegistrationManager (Android), modules.ENGAGEMENT (the unified SDK) or \"Registration Details\" (iOS)"
       )
     }
-    guard let currentPayload = try payload(current, "the current registration", fail) else {
-      throw fail("has no current registration")
-    }
-    var lastPayload = try payload(last, "the last sent registration", fail)
+    guard let currentPayload = try payload(current, in: data, "the current registration", fail)
+    else { throw fail("has no current registration") }
+    var lastPayload = try payload(last, in: data, "the last sent registration", fail)
     if shape != .ios, lastPayload == nil {
       // Android lists `last_registration_sent` only while a send is needed: absent, nothing
       // is pending (it does not mean nothing was ever sent).
@@ -185,18 +192,21 @@ public enum StateDumpImport {
     return reading
   }
 
-  /// A body as an object, or as a string holding JSON (Android stores them as strings).
+  /// A body as an object, or as a string holding JSON (Android stores them as strings). An
+  /// object is read from the dump's own bytes (`JSONMember`), never through the dictionary
+  /// `JSONSerialization` made of it, which merged keys by Unicode equivalence (#51).
   private static func payload(
-    _ value: Any?, _ what: String, _ fail: (String) -> StateDumpError
+    _ found: (value: Any?, path: [String]), in dump: Data, _ what: String,
+    _ fail: (String) -> StateDumpError
   ) throws(StateDumpError) -> RegistrationPayload? {
-    guard let value, !(value is NSNull) else { return nil }
+    guard let value = found.value, !(value is NSNull) else { return nil }
     let data: Data
     if let text = value as? String {
       data = Data(text.utf8)
-    } else if JSONSerialization.isValidJSONObject(value),
-      let encoded = try? JSONSerialization.data(withJSONObject: value)
+    } else if value is [String: Any] || value is [Any],
+      let bytes = JSONMember.bytes(at: found.path, in: dump)
     {
-      data = encoded
+      data = bytes
     } else {
       throw fail("\(what) is neither a JSON object nor a string of JSON")
     }
@@ -226,15 +236,19 @@ public enum StateDumpImport {
         (.contactKey, "contact key: \(show(last.subscriberKey)) -> \(show(current.subscriberKey))")
       )
     }
+    // Keyed by bytes, as the SDK keeps them: "caf\u00e9" and "cafe\u0301" are two (#51).
     let before = Dictionary(
-      (last.attributes ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
+      (last.attributes ?? []).map { (ExactKey($0.key), $0.value) }, uniquingKeysWith: { $1 })
     let after = Dictionary(
-      (current.attributes ?? []).map { ($0.key, $0.value) }, uniquingKeysWith: { $1 })
-    for key in Set(before.keys).union(after.keys).sorted() where before[key] != after[key] {
+      (current.attributes ?? []).map { (ExactKey($0.key), $0.value) }, uniquingKeysWith: { $1 })
+    let keys = Set(before.keys).union(after.keys).sorted {
+      $0.text != $1.text ? $0.text < $1.text : $0.text.utf8.lexicographicallyPrecedes($1.text.utf8)
+    }
+    for key in keys where before[key].map(ExactKey.init) != after[key].map(ExactKey.init) {
       lines.append(
         (
-          ChangeTarget(.attribute, key),
-          "attribute \(key): \(show(before[key])) -> \(show(after[key]))"
+          ChangeTarget(.attribute, key.text),
+          "attribute \(key.text): \(show(before[key])) -> \(show(after[key]))"
         ))
     }
     let oldTags = Set(last.tags ?? [])
