@@ -56,6 +56,13 @@ public final class ReceiverSession: Session {
   private let tenantWork: Task<Void, Never>?
 
   init(_ setup: ReceiverSetup, network: any SessionNetwork, log: RunLog) async throws {
+    // Every way a receiver is built passes here: off loopback, never the demo's public token
+    // (the tools say it first with where the token came from; this holds it for any caller).
+    if !LoopbackHost.contains(setup.options.host),
+      InputRules.trimmed(setup.settings.accessToken) == SessionSetup().accessToken
+    {
+      throw SessionError.publicTokenOffLoopback(host: setup.options.host)
+    }
     // Real apps can flood a receiver: its screen is refreshed about ten times a second at most.
     let publisher = SnapshotPublisher(minimumInterval: .milliseconds(100))
     log.onAppend { _ in publisher.changed() }
