@@ -125,7 +125,7 @@ public enum QAReportText {
       version: report.context.version, receiver: report.context.receiver,
       app: report.context.app, har: report.context.har, startedAt: report.startedAt.seconds,
       endedAt: report.endedAt.seconds,
-      device: report.device.map { WatchViews.client($0, maskToken: TokenText.fingerprinted) },
+      device: report.device.map { WatchViews.client($0) },
       deviceID: report.device?.deviceID,
       steps: report.results.map {
         Step(

@@ -51,6 +51,21 @@ struct TokenTextTests {
     #expect(TokenText.fingerprinted("rs-0123456789abcdef") == "rs-0…(19 chars) #7d4b560b")
   }
 
+  @Test("a mask is known as one (never masked again); a token is not, whatever it looks like")
+  func masks() {
+    for token in ["rs-0123456789abcdef", "short", "abcdefghijkl", "", "…(5 chars)x"] {
+      #expect(TokenText.isMasked(TokenText.masked(token)) == true, "\(token)")
+      #expect(TokenText.isMasked(TokenText.fingerprinted(token)) == true, "\(token)")
+    }
+    for text in [
+      "rs-0123456789abcdef", "rs-0…(19 chars) #7d4b560", "rs-0…(19 chars) #7d4b560g",
+      "rs-0…(5 chars)", "…(19 chars)", "rs-0…(19 chars) extra", "rs-0…(chars)",
+      "rs-0…(19 chars) #7d4b560b ", "rs-0…(99999999999999999999 chars)",
+    ] {
+      #expect(TokenText.isMasked(text) == false, "\(text)")
+    }
+  }
+
   @Test("a token is the prefix then its bytes in lowercase hex")
   func hexToken() {
     let bytes: [UInt8] = [0x00, 0x0f, 0xa5, 0xff]

@@ -139,8 +139,11 @@ public struct CaptureJudge: Sendable {
     return Finding.Severity.allCases.first { all.contains($0) }
   }
 
-  /// How a captured subscriber token prints: masked with its fingerprint, or "(none issued)".
+  /// How a subscriber token prints everywhere (the live API, a judged capture, a QA report):
+  /// masked with its fingerprint, or "(none issued)". A token that is a mask already (a
+  /// capture RegScope wrote with --har holds masks) prints as it is, never masked again.
   public static func shownToken(_ token: String) -> String {
-    token.isEmpty ? "(none issued)" : TokenText.fingerprinted(token)
+    if token.isEmpty { return "(none issued)" }
+    return TokenText.isMasked(token) ? token : TokenText.fingerprinted(token)
   }
 }

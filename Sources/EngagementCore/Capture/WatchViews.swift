@@ -70,17 +70,19 @@ public enum WatchViews {
     public var otherRoutes: [String: Int]
   }
 
-  /// `maskToken`: how the subscriber token prints (whole in the live API, which handed it out;
-  /// masked in a judged capture, which holds someone else's).
+  /// The subscriber token is masked (`CaptureJudge.shownToken`, unless `maskToken` says
+  /// otherwise), in the live API as in a judged capture: docs/captures.md promises no token
+  /// prints whole anywhere.
   public static func client(
-    _ device: DeviceWatch.Device, maskToken: (String) -> String = { $0 }
+    _ device: DeviceWatch.Device, maskToken: (String) -> String = CaptureJudge.shownToken
   ) -> Client {
     let identity = device.identity
     return Client(
       sdk: identity.sdk.rawValue, sdkVersion: identity.sdkVersion, profile: identity.profileName,
       platform: identity.platform,
       systemVersion: identity.systemVersion, bundleID: identity.bundleID,
-      appVersion: identity.appVersion, subscriberToken: maskToken(device.subscriberToken),
+      appVersion: identity.appVersion,
+      subscriberToken: maskToken(device.subscriberToken),
       subscriberTokenReturned: device.tokenReturned, firstSeen: device.firstSeen.seconds,
       lastSeen: device.lastSeen.seconds,
       findings: Dictionary(
@@ -94,7 +96,7 @@ public enum WatchViews {
   }
 
   public static func timeline(
-    _ device: DeviceWatch.Device, maskToken: (String) -> String = { $0 }
+    _ device: DeviceWatch.Device, maskToken: (String) -> String = CaptureJudge.shownToken
   ) -> Timeline {
     Timeline(
       deviceID: device.deviceID, client: client(device, maskToken: maskToken),

@@ -9,6 +9,33 @@ public enum TokenText {
     return String(decoding: text, as: UTF8.self)
   }
 
+  /// Whether `value` is already a mask `masked` or `fingerprinted` made (`rs-0…(35 chars)`,
+  /// `rs-0…(35 chars) #1a2b3c4d`, `…(8 chars)`), as in a capture RegScope wrote: shown as it
+  /// is, never masked again (a mask of a mask says the wrong length and fingerprint).
+  public static func isMasked(_ value: String) -> Bool {
+    guard let ellipsis = value.firstIndex(of: "…") else { return false }
+    let head = value[..<ellipsis].count
+    var rest = Array(value[value.index(after: ellipsis)...].utf8)[...]
+    guard rest.first == UInt8(ascii: "(") else { return false }
+    rest = rest.dropFirst()
+    let digits = rest.prefix { (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0) }
+    guard (1...18).contains(digits.count), let length = Int(String(decoding: digits, as: UTF8.self))
+    else {
+      return false
+    }
+    // A mask shows the first four characters of a token of 12 or more, none of a shorter one.
+    guard head == (length >= 12 ? 4 : 0) else { return false }
+    rest = rest.dropFirst(digits.count)
+    guard rest.starts(with: " chars)".utf8) else { return false }
+    rest = rest.dropFirst(7)
+    if rest.isEmpty { return true }
+    guard rest.starts(with: " #".utf8), rest.count == 10 else { return false }
+    return rest.dropFirst(2).allSatisfy {
+      (UInt8(ascii: "0")...UInt8(ascii: "9")).contains($0)
+        || (UInt8(ascii: "a")...UInt8(ascii: "f")).contains($0)
+    }
+  }
+
   /// `masked(value)` written into `text`, with no string made on the way: a capture masks a
   /// new subscriber token on every fleet registration.
   static func appendMasked(_ value: String, to text: inout [UInt8]) {
