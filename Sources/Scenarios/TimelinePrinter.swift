@@ -110,16 +110,26 @@ public enum TimelinePrinter {
 
   /// The last record of a `--json` run of several scenarios: how many passed, as the text
   /// run's last line says it.
-  public static func totalJSON(scenarios: Int, failed: Int) -> String {
+  /// The total of a run of several scenarios: `failed` ran and failed a check, `unreadable`
+  /// could not be read, the rest passed.
+  public static func totalJSON(scenarios: Int, failed: Int, unreadable: Int = 0) -> String {
     var line = JSONLine()
     line.add("type", "total")
     line.add("scenarios", scenarios)
-    line.add("passed", scenarios - failed)
+    line.add("passed", scenarios - failed - unreadable)
     line.add("failed", failed)
+    line.add("unreadable", unreadable)
     return line.text
   }
 
-  /// A scenario that cannot be read, as a record of a `--json` run (the run exits 2).
+  /// The same total for a person.
+  public static func total(scenarios: Int, failed: Int, unreadable: Int = 0) -> String {
+    "\(scenarios - failed - unreadable) passed, \(failed) failed"
+      + (unreadable > 0 ? ", \(unreadable) could not be read" : "")
+  }
+
+  /// A scenario that cannot be read, as a record of a `--json` run (the run exits 2; the
+  /// other scenarios named still run).
   public static func loadErrorJSON(_ error: any Error, name: String) -> String {
     var line = JSONLine()
     line.add("type", "error")

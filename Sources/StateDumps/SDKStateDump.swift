@@ -23,7 +23,10 @@ public enum SDKStateDump {
   }
 
   /// The dump as JSON text, keys sorted.
-  public static func write(_ state: RegistrationState, format: Format) -> String {
+  /// `compact`: one line (`--json`), not indented for a person.
+  public static func write(_ state: RegistrationState, format: Format, compact: Bool = false)
+    -> String
+  {
     let object: [String: Any]
     switch format {
     case .regscope: return ""
@@ -36,7 +39,10 @@ public enum SDKStateDump {
     }
     let data =
       (try? JSONSerialization.data(
-        withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+        withJSONObject: object,
+        options: compact
+          ? [.sortedKeys, .withoutEscapingSlashes]
+          : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
       ?? Data()
     return JSONText.escapingInvisibles(String(decoding: data, as: UTF8.self))
   }

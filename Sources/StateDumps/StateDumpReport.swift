@@ -50,7 +50,8 @@ public enum StateDumpReport {
     "\(reading.profile.name.rawValue)@\(reading.profile.sdkVersion)"
   }
 
-  public static func json(_ reading: StateDumpReading) -> String {
+  /// `compact`: one line (`--json`), not indented for a person.
+  public static func json(_ reading: StateDumpReading, compact: Bool = false) -> String {
     var wrapper: [String: String]?
     switch reading.wrapper {
     case .flat(let unified)?: wrapper = ["form": "flat", "sfmcSDKVersion": unified]
@@ -74,7 +75,10 @@ public enum StateDumpReport {
     ]
     let data =
       (try? JSONSerialization.data(
-        withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+        withJSONObject: object,
+        options: compact
+          ? [.sortedKeys, .withoutEscapingSlashes]
+          : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
       ?? Data()
     return JSONText.escapingInvisibles(String(decoding: data, as: UTF8.self))
   }

@@ -7,9 +7,11 @@ import SessionValues
 public enum StateReport {
   /// - Parameter planKnown: false for a store read without its configuration, where the plan
   ///   (delay mode, say) cannot be told.
-  public static func json(_ snapshot: EngineSnapshot, history: [SendRecord], planKnown: Bool = true)
-    -> String
-  {
+  /// - Parameter compact: one line (`--json`), not indented for a person.
+  public static func json(
+    _ snapshot: EngineSnapshot, history: [SendRecord], planKnown: Bool = true,
+    compact: Bool = false
+  ) -> String {
     let state = snapshot.state
     let record = state.record
     var object: [String: Any] = [
@@ -58,7 +60,10 @@ public enum StateReport {
     }
     let data =
       (try? JSONSerialization.data(
-        withJSONObject: object, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
+        withJSONObject: object,
+        options: compact
+          ? [.sortedKeys, .withoutEscapingSlashes]
+          : [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]))
       ?? Data("{}".utf8)
     return String(decoding: JSONText.escapingInvisibles(Array(data)), as: UTF8.self)
   }

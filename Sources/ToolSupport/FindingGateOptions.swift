@@ -14,13 +14,17 @@ public struct FindingGateOptions: ParsableArguments {
 
   public init() {}
 
-  /// The gate; a bad value is said (as `tool`'s error) and exits 2, like any bad input.
-  public func gate(tool: String) throws -> FindingGate {
-    switch FindingGate.parse(failOn: failOn, allow: allow) {
-    case .failure(let problem):
-      Output.error("\(tool): \(problem)")
-      throw ExitCode(2)
-    case .success(let gate): return gate
+  /// A bad value is a wrong option: refused before the command starts, exit 64, as every
+  /// other option's.
+  public func validate() throws {
+    if case .failure(let problem) = FindingGate.parse(failOn: failOn, allow: allow) {
+      throw ValidationError("\(problem)")
     }
+  }
+
+  /// The gate (the values were checked by `validate`).
+  public func gate() throws -> FindingGate {
+    try FindingGate.parse(failOn: failOn, allow: allow).mapError { ValidationError("\($0)") }
+      .get()
   }
 }

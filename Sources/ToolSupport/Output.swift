@@ -19,6 +19,39 @@ public enum Output {
     write(safe(text) + "\n", to: .standardOutput, named: "standard output")
   }
 
+  /// A line of `--json` output: one JSON value, compact (no line break outside its strings),
+  /// written at once and checked like `line`. Made safe for a terminal the JSON way: each
+  /// character `TerminalText` would show escaped (a control, a bidirectional override, an
+  /// invisible format character, a pile of combining marks) can only stand inside a string,
+  /// and is written there as `\uXXXX`, so the line stays JSON a reader parses to the same
+  /// value (`TerminalText`'s `\x9B` would not be JSON).
+  public static func jsonLine(_ json: String) {
+    write(jsonSafe(json) + "\n", to: .standardOutput, named: "standard output")
+  }
+
+  public static func jsonSafe(_ json: String) -> String {
+    var marks = 0
+    let hidden = { (scalar: Unicode.Scalar) -> Bool in
+      marks = TerminalText.isCombining(scalar) ? marks + 1 : 0
+      return TerminalText.hidden(scalar) || marks > TerminalText.combiningLimit
+    }
+    guard json.unicodeScalars.contains(where: hidden) else { return json }
+    marks = 0
+    var output = String.UnicodeScalarView()
+    for scalar in json.unicodeScalars {
+      guard hidden(scalar) else {
+        output.append(scalar)
+        continue
+      }
+      for unit in String(scalar).utf16 {
+        let hex = String(unit, radix: 16)
+        output.append(
+          contentsOf: ("\\u" + String(repeating: "0", count: 4 - hex.count) + hex).unicodeScalars)
+      }
+    }
+    return String(output)
+  }
+
   public static func error(_ text: String) {
     try? FileHandle.standardError.write(contentsOf: Data((safe(text) + "\n").utf8))
   }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// The options of a live session, shared by `regscope` and `regctl shell`: where its state
 /// lives, which configuration and server, how fast time runs, which SDK to be.
@@ -34,6 +35,18 @@ public struct SessionOptions: ParsableArguments {
     }
     if configName != nil && config == nil {
       throw ValidationError("--config-name needs --config")
+    }
+    // Checked here as the engine checks its server (an http(s) URL with a host), so a wrong
+    // value is a wrong option (exit 64), said before anything starts.
+    if let server {
+      let trimmed = server.trimmingCharacters(in: .whitespacesAndNewlines)
+      guard let url = URL(string: trimmed), ["http", "https"].contains(url.scheme?.lowercased()),
+        url.host?.isEmpty == false
+      else {
+        throw ValidationError(
+          "--server must be an http:// or https:// URL with a host, like https://mc.example.com; got \"\(server)\""
+        )
+      }
     }
   }
 }

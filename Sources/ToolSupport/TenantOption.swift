@@ -20,22 +20,11 @@ public struct TenantOption: ParsableArguments {
   @Option(help: "Seconds each request to the tenant may take, its whole answer included.")
   public var tenantTimeout: Double = 20
 
-  @Option(
-    help: ArgumentHelp(
-      "With --upstream: seconds after the tenant's 2xx before RegScope asks it whether the registration arrived.",
-      discussion:
-        "The tenant's processing takes 5 to 15 minutes; asked sooner, a registration on its way reads as not arrived.",
-      valueName: "seconds"))
-  public var readBackAfter: Double = ReadBackQueue.defaultWindow
-
   public init() {}
 
   public func validate() throws {
     guard tenantTimeout > 0, tenantTimeout <= 600 else {
       throw ValidationError("--tenant-timeout must be more than 0 and at most 600 seconds")
-    }
-    guard readBackAfter >= 1, readBackAfter <= 86_400 else {
-      throw ValidationError("--read-back-after must be from 1 to 86400 seconds (a day)")
     }
   }
 
@@ -57,8 +46,11 @@ public struct TenantOption: ParsableArguments {
 
   /// The tenant's MobilePush Demographics, read at start (nil without --tenant), each step
   /// said as it goes: the file's warnings, then the set's size and names. A tenant that
-  /// cannot say them stops the start, with why.
-  public func start(say: (String) -> Void) async throws -> TenantTable? {
+  /// cannot say them stops the start, with why. `readBackAfter`: a receiver's
+  /// `--read-back-after` (`ReadBackOption`).
+  public func start(
+    readBackAfter: Double = ReadBackQueue.defaultWindow, say: (String) -> Void
+  ) async throws -> TenantTable? {
     let made: (TenantClient, [String])?
     do {
       made = try client()
@@ -77,6 +69,27 @@ public struct TenantOption: ParsableArguments {
       client: client, demographics: found, warnings: warnings, readBackAfter: readBackAfter)
     say(table.described)
     return table
+  }
+}
+
+/// `--read-back-after SECONDS`: when a receiver that relays (`--upstream`) asks the tenant
+/// whether a registration arrived. Only serve, qa and regscope --receive take it: judge and
+/// tenant check ask nothing after a 2xx, so they do not offer it.
+public struct ReadBackOption: ParsableArguments {
+  @Option(
+    help: ArgumentHelp(
+      "With --tenant and --upstream: seconds after the tenant's 2xx before RegScope asks it whether the registration arrived.",
+      discussion:
+        "The tenant's processing takes 5 to 15 minutes; asked sooner, a registration on its way reads as not arrived.",
+      valueName: "seconds"))
+  public var readBackAfter: Double = ReadBackQueue.defaultWindow
+
+  public init() {}
+
+  public func validate() throws {
+    guard readBackAfter >= 1, readBackAfter <= 86_400 else {
+      throw ValidationError("--read-back-after must be from 1 to 86400 seconds (a day)")
+    }
   }
 }
 

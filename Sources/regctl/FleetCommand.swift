@@ -142,7 +142,7 @@ struct FleetCommand: AsyncParsableCommand {
       }
     }
     if json {
-      Output.report(FleetText.json(reports))
+      Output.jsonLine(FleetText.json(reports))
       return
     }
     for line in FleetText.summary(reports, plan: plan) { Output.report(line) }

@@ -15,8 +15,11 @@ struct Judge: AsyncParsableCommand {
       device with the live watch's judge, for the SDK its User-Agent names. The SDK's other \
       routes are counted per device; every other entry is ignored. Tokens never print.
 
+      With --json, standard output holds JSON only, a device a line (with --explain, each \
+      device's sentences); the summary goes to standard error.
+
       Exit status: 0 when no finding reaches --fail-on (codes given to --allow never do), \
-      1 when one does, 2 when a file cannot be read or an option is wrong.
+      1 when one does, 2 when a file cannot be read, 64 when an option is wrong.
       """)
 
   @Argument(help: "HAR files (one session may span several).")
@@ -60,7 +63,7 @@ struct Judge: AsyncParsableCommand {
   }
 
   func run() async throws {
-    let gate = try gateOptions.gate(tool: "regctl judge")
+    let gate = try gateOptions.gate()
     let table: TenantTable?
     do {
       // Said on stderr: stdout is the report, or JSON a device a line.
@@ -85,9 +88,9 @@ struct Judge: AsyncParsableCommand {
       let encoder = JSONEncoder()
       encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
       for device in judge.devices {
-        let timeline = WatchViews.timeline(device, maskToken: CaptureJudge.shownToken)
+        let timeline = WatchViews.timeline(device)
         let data = (try? encoder.encode(timeline)) ?? Data("{}".utf8)
-        Output.line(String(decoding: data, as: UTF8.self))
+        Output.jsonLine(String(decoding: data, as: UTF8.self))
       }
       Output.error(CaptureText.summary(judge, sources: files))
     } else {
@@ -98,15 +101,21 @@ struct Judge: AsyncParsableCommand {
     }
   }
 
-  /// `--fields` (JSON, a device a line) or `--explain` (sentences under each device).
+  /// `--fields` (JSON, a device a line) or `--explain` (sentences under each device; with
+  /// --json, a device's sentences a line).
   private func printStories(_ judge: CaptureJudge, defined: Set<String>?) {
     var replay = judge.replay ?? FieldReplay(definedAttributes: defined)
     let encoder = JSONEncoder()
     encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
     for story in replay.stories(judge.watch) {
       if fields {
-        Output.line(
+        Output.jsonLine(
           String(decoding: (try? encoder.encode(story)) ?? Data("{}".utf8), as: UTF8.self))
+      } else if json {
+        let sentences = FieldExplanation.sentences(story).map(JSONText.quoted)
+        Output.jsonLine(
+          #"{"deviceID":\#(JSONText.quoted(story.deviceID)),"explain":[\#(sentences.joined(separator: ","))]}"#
+        )
       } else {
         Output.line("device \(TerminalText.escaped(story.deviceID))")
         for sentence in FieldExplanation.sentences(story) { Output.line("  " + sentence) }

@@ -25,7 +25,9 @@ struct QA: AsyncParsableCommand {
       marked interrupted with what it had seen, the steps not reached not run.
 
       Exit status: 0 when every step passed, 1 when one failed or timed out, 2 when the plan \
-      cannot be read, 130 when stopped.
+      cannot be read, 64 when an option is wrong, 130 when stopped. With --json, standard \
+      output holds JSON only (the report, or with --list a plan a line) and the run's progress \
+      goes to standard error.
       """)
 
   @Argument(help: "A plan file (YAML), or a built-in plan's name.")
@@ -46,7 +48,9 @@ struct QA: AsyncParsableCommand {
   @Option(help: "Write a JUnit XML report to this file, for CI.")
   var junit: String?
 
-  @Flag(help: "Print the report as JSON instead of Markdown.")
+  @Flag(
+    help:
+      "Print the report as JSON instead of Markdown (a line; the progress on standard error).")
   var json = false
 
   @OptionGroup(title: "What fails a no-violation step") var gateOptions: FindingGateOptions
@@ -61,7 +65,13 @@ struct QA: AsyncParsableCommand {
 
   @OptionGroup(title: "A debug bundle of the run") var bundleOption: QABundleOption
 
+  @OptionGroup(title: "The tenant's demographics") var readBack: ReadBackOption
+
   func validate() throws {
+    if let print, BuiltInPlans.yaml.first(where: { $0.name == print }) == nil {
+      throw ValidationError(
+        "--print: no built-in plan \"\(TerminalText.escaped(print))\" (--list lists them)")
+    }
     if list || print != nil { return }
     guard plan != nil else { throw ValidationError("give a plan: a file, or a name from --list") }
     _ = try receiverApp()
@@ -73,56 +83,42 @@ struct QA: AsyncParsableCommand {
   }
 
   func run() async throws {
-    if list {
-      for name in BuiltInPlans.names {
-        Output.line(
-          "\(name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(BuiltInPlans.plan(name)?.description ?? "")"
-        )
-      }
-      return
-    }
-    if let print {
-      guard let text = BuiltInPlans.yaml.first(where: { $0.name == print })?.text else {
-        Output.error(
-          "regctl qa: no built-in plan \"\(TerminalText.escaped(print))\" (--list lists them)")
-        throw ExitCode(2)
-      }
-      Output.line(text)
-      return
-    }
+    if list || print != nil { return printPlans() }
+    // With --json, standard output is the report's alone: every other line goes to stderr.
+    let json = self.json
+    let say: @Sendable (String) -> Void = { json ? Output.error($0) : Output.line($0) }
     let loaded = try loadPlan()
     let readBackAfter =
-      tenant.tenant != nil && receiver.upstream != nil ? tenant.readBackAfter : nil
+      tenant.tenant != nil && receiver.upstream != nil ? readBack.readBackAfter : nil
     if let problem = loaded.readBackProblem(readBackAfter: readBackAfter) {
       Output.error("regctl qa: \(problem)")
       throw ExitCode(2)
     }
-    let gate = try gateOptions.gate(tool: "regctl qa")
+    let gate = try gateOptions.gate()
     var app = try receiverApp()
     let table: TenantTable?
     do {
-      table = try await tenant.start { Output.line($0) }
+      table = try await tenant.start(readBackAfter: readBack.readBackAfter) { say($0) }
     } catch {
       Output.error("regctl qa: \(error)")
       throw ExitCode(2)
     }
     table?.apply(to: &app.settings)
     let session = try await openReceiver(
-      app, tenant: table?.hookup(relayed: receiver.upstream != nil) { Output.line($0.described) })
-    if let table, receiver.upstream != nil { Output.line(table.readBackDescribed) }
-    Output.line(
-      "regctl qa: \(loaded.name), \(loaded.steps.count) steps; point the app at \(session.url)")
-    Output.line(app.described)
-    for warning in app.warnings { Output.line("warning: \(warning)") }
+      app, tenant: table?.hookup(relayed: receiver.upstream != nil) { say($0.described) })
+    if let table, receiver.upstream != nil { say(table.readBackDescribed) }
+    say("regctl qa: \(loaded.name), \(loaded.steps.count) steps; point the app at \(session.url)")
+    say(app.described)
+    for warning in app.warnings { say("warning: \(warning)") }
     let yes = self.yes
     // One reader of standard input for the whole run: each ask takes the next line.
     let input = yes ? AsyncStream { $0.finish() } : StandardInput.lines()
     var runner = QARunner(
       server: session.server,
-      ask: { _, _ in await Self.awaitEnter(yes: yes, input: input) },
-      progress: QAProgressLine(total: loaded.steps.count).show, gate: gate)
+      ask: { _, _ in await Self.awaitEnter(yes: yes, input: input, say: say) },
+      progress: QAProgressLine(total: loaded.steps.count, say: say).show, gate: gate)
     runner.assumeAsked = yes
-    let feed = Task { await QARegistrationFeed.follow(session.server) }
+    let feed = Task { await QARegistrationFeed.follow(session.server, say: say) }
     let (finished, signal) = await Self.runUntilSignal(runner, loaded)
     feed.cancel()
     var result = finished
@@ -130,10 +126,8 @@ struct QA: AsyncParsableCommand {
       receiver: session.url, app: app.brief, har: receiver.har.map(TerminalText.escaped))
     await session.stop()
     // After the stop: the front has recorded every exchange it answered.
-    let bundled = await bundleOption.write(session: session, report: result) {
-      Output.line($0)
-    }
-    if let written = session.front.written { Output.line(written) }
+    let bundled = await bundleOption.write(session: session, report: result, say: say)
+    if let written = session.front.written { say(written) }
     try writeReports(result)
     if !bundled && signal == nil { throw ExitCode(1) }
     if signal != nil {
@@ -201,15 +195,39 @@ struct QA: AsyncParsableCommand {
       guard let session = opened.receiver else { throw SessionError.noDevice("qa") }
       return session
     } catch {
-      Output.error("regctl qa: \(error)")
-      throw ExitCode(2)
+      // As serve says it: a receiver that cannot start on these options is a wrong option.
+      throw ValidationError("\(error)")
+    }
+  }
+
+  /// `--list` (a plan a line, or with --json a JSON object a line) or `--print NAME` (its
+  /// YAML, or with --json an object holding it).
+  func printPlans() {
+    if let print, let text = BuiltInPlans.yaml.first(where: { $0.name == print })?.text {
+      if json {
+        Output.jsonLine(#"{"name":\#(JSONText.quoted(print)),"yaml":\#(JSONText.quoted(text))}"#)
+      } else {
+        Output.line(text)
+      }
+      return
+    }
+    for name in BuiltInPlans.names {
+      let description = BuiltInPlans.plan(name)?.description ?? ""
+      if json {
+        Output.jsonLine(
+          #"{"name":\#(JSONText.quoted(name)),"description":\#(JSONText.quoted(description))}"#)
+      } else {
+        Output.line("\(name.padding(toLength: 20, withPad: " ", startingAt: 0)) \(description)")
+      }
     }
   }
 
   /// The ask itself is on the step's line: here only the wait for Enter.
-  static func awaitEnter(yes: Bool, input: AsyncStream<String>) async {
+  static func awaitEnter(
+    yes: Bool, input: AsyncStream<String>, say: @Sendable (String) -> Void
+  ) async {
     guard !yes else { return }
-    Output.line("  press Enter when done")
+    say("  press Enter when done")
     for await _ in input { return }
   }
 
@@ -223,7 +241,7 @@ struct QA: AsyncParsableCommand {
     }
     let written = [report, junit].compactMap { $0 }
     if json {
-      Output.line(QAReportText.json(result))
+      Output.jsonLine(QAReportText.json(result))
     } else if report != nil {
       // The report is in its file: the terminal gets the verdict in a line.
       Output.line(QAReportText.summaryLine(result, written: written.map(TerminalText.escaped)))
@@ -237,23 +255,28 @@ struct QA: AsyncParsableCommand {
 final class QAProgressLine: Sendable {
   let total: Int
   private let announced = Mutex<Set<Int>>([])
+  /// Where a line goes: standard output, or standard error under --json.
+  private let say: @Sendable (String) -> Void
 
-  init(total: Int) { self.total = total }
+  init(total: Int, say: @escaping @Sendable (String) -> Void) {
+    self.total = total
+    self.say = say
+  }
 
   func show(_ progress: QAProgress) {
     switch progress {
     case .started(let step):
-      Output.line("step \(step.number)/\(total): \(TerminalText.escaped(step.summary))")
+      say("step \(step.number)/\(total): \(TerminalText.escaped(step.summary))")
     case .waiting(let step, let next, let deadline):
       // Once a step, and again when the SDK's next allowed send is known.
       let key = step.number * 2 + (next == nil ? 0 : 1)
       guard announced.withLock({ $0.insert(key).inserted }) else { return }
-      Output.line(
+      say(
         "  waiting until \(LiveLine.time(deadline, in: .system))"
           + (next.map { "; the SDK may register next at \(LiveLine.time($0, in: .system))" } ?? ""))
     case .finished(let result):
-      Output.line("  \(result.verdict.rawValue)")
-      for line in result.evidence.prefix(5) { Output.line("    \(TerminalText.escaped(line))") }
+      say("  \(result.verdict.rawValue)")
+      for line in result.evidence.prefix(5) { say("    \(TerminalText.escaped(line))") }
     }
   }
 }
@@ -261,7 +284,7 @@ final class QAProgressLine: Sendable {
 /// A line for each registration as it arrives during a QA run (time, device, status, what it
 /// changed, findings), and when its SDK may register next: the tester sees the app work.
 enum QARegistrationFeed {
-  static func follow(_ server: LocalEngagementServer) async {
+  static func follow(_ server: LocalEngagementServer, say: @Sendable (String) -> Void) async {
     var shown: [String: Int] = [:]
     let watched = server.changes.signal(.watched)
     while !Task.isCancelled {
@@ -272,7 +295,7 @@ enum QARegistrationFeed {
         let fresh = device.registrations.suffix(device.registrationCount - already)
         for entry in fresh {
           let findings = entry.findings.map { "\($0.code) (\($0.severity.rawValue))" }
-          Output.line(
+          say(
             "  \(LiveLine.time(entry.at, in: .system))  \(TerminalText.escaped(device.deviceID))  "
               + (entry.status.map(String.init) ?? "no answer")
               // What it carried, as the evidence and the timeline say it (escaped there).
@@ -281,7 +304,7 @@ enum QARegistrationFeed {
         }
         shown[device.deviceID] = device.registrationCount
         if let next = device.nextSend {
-          Output.line(
+          say(
             "  its SDK may register next at \(LiveLine.time(next.at, in: .system)) (\(TerminalText.escaped(next.why)))"
           )
         }

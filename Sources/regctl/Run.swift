@@ -13,8 +13,10 @@ struct Run: AsyncParsableCommand {
     discussion: """
       SCENARIO is a YAML file or the name of a built-in (see `regctl scenarios`). Time is \
       virtual: a 30-day outage runs in milliseconds. The local server runs in process; with \
-      --http it runs on loopback and the engine talks to it over real HTTP. \
-      Exits 1 when an expectation fails, 2 when a scenario cannot be read.
+      --http it runs on loopback and the engine talks to it over real HTTP. A scenario that \
+      cannot be read is said (on standard error, and with --json as an error record) and the \
+      others still run; several end with their total. Exits 1 when an expectation fails, 2 \
+      when a scenario cannot be read.
       """)
 
   @Argument(help: "Scenario files or built-in names.")
@@ -32,18 +34,19 @@ struct Run: AsyncParsableCommand {
   @OptionGroup var sdk: SDKOption
 
   func run() async throws {
-    var loaded: [Scenario] = []
+    var (failed, unreadable) = (0, 0)
+    // Each read as its turn comes: one that cannot be read is said in its place, and the
+    // rest still run.
     for name in scenarios {
+      let scenario: Scenario
       do {
-        loaded.append(try ScenarioSource.load(name))
+        scenario = try ScenarioSource.load(name)
       } catch {
-        if json { Output.report(TimelinePrinter.loadErrorJSON(error, name: name)) }
+        if json { Output.jsonLine(TimelinePrinter.loadErrorJSON(error, name: name)) }
         Output.error("regctl: \(error)")
-        throw ExitCode(2)
+        unreadable += 1
+        continue
       }
-    }
-    var failed = 0
-    for scenario in loaded {
       let (json, quiet) = (self.json, self.quiet)
       if !json && !quiet {
         Output.report(
@@ -57,20 +60,27 @@ struct Run: AsyncParsableCommand {
       ) {
         item in
         if quiet { return }
-        if let line = TimelinePrinter.line(item, json: json) { Output.report(line) }
+        guard let line = TimelinePrinter.line(item, json: json) else { return }
+        if json { Output.jsonLine(line) } else { Output.report(line) }
       }
       if !report.passed { failed += 1 }
-      Output.report(
-        json
-          ? TimelinePrinter.summaryJSON(report)
-          : TimelinePrinter.summary(report) + (quiet ? "" : "\n"))
+      if json {
+        Output.jsonLine(TimelinePrinter.summaryJSON(report))
+      } else {
+        Output.report(TimelinePrinter.summary(report) + (quiet ? "" : "\n"))
+      }
     }
-    if loaded.count > 1 {
-      Output.report(
-        json
-          ? TimelinePrinter.totalJSON(scenarios: loaded.count, failed: failed)
-          : "\(loaded.count - failed) passed, \(failed) failed")
+    if scenarios.count > 1 {
+      let count = scenarios.count
+      if json {
+        Output.jsonLine(
+          TimelinePrinter.totalJSON(scenarios: count, failed: failed, unreadable: unreadable))
+      } else {
+        Output.report(
+          TimelinePrinter.total(scenarios: count, failed: failed, unreadable: unreadable))
+      }
     }
+    if unreadable > 0 { throw ExitCode(2) }
     if failed > 0 { throw ExitCode(1) }
   }
 }

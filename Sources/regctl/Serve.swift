@@ -33,6 +33,8 @@ struct Serve: AsyncParsableCommand {
 
   @OptionGroup(title: "The tenant's demographics") var tenant: TenantOption
 
+  @OptionGroup(title: "The tenant's demographics") var readBack: ReadBackOption
+
   @Option(
     help:
       "Keep the server's data in this SQLite file (default: a temporary one, gone when the server stops)."
@@ -58,7 +60,9 @@ struct Serve: AsyncParsableCommand {
   func run() async throws {
     var app = try receiverApp()
     let quiet = self.quiet
-    let table = try await tenant.start { if !quiet || $0.hasPrefix("warning:") { Output.line($0) } }
+    let table = try await tenant.start(readBackAfter: readBack.readBackAfter) {
+      if !quiet || $0.hasPrefix("warning:") { Output.line($0) }
+    }
     table?.apply(to: &app.settings)
     let settings = app.settings
     let captureFailed = Mutex(false)

@@ -25,7 +25,7 @@ struct Shell: AsyncParsableCommand {
 
   @OptionGroup var options: SessionOptions
 
-  @Flag(help: "Print events as JSON lines.")
+  @Flag(help: "Print everything as JSON lines: events, messages, help and state.")
   var json = false
 
   func run() async throws {
@@ -41,7 +41,8 @@ struct Shell: AsyncParsableCommand {
       let opened = try await SessionFactory(network: HTTPNetwork()).open(
         .persistent(persistent),
         log: RunLog(limit: RunLog.liveLimit) { event in
-          Output.line(LiveLine.event(event, json: json, in: .system))
+          let line = LiveLine.event(event, json: json, in: .system)
+          if json { Output.jsonLine(line) } else { Output.line(line) }
         })
       guard let device = opened.device else { throw SessionError.noDevice("shell") }
       session = device
@@ -76,13 +77,26 @@ enum ShellCommands {
     case "quit", "exit":
       return false
     case "help":
-      Output.line("Commands:\n  " + CommandParser.forms.joined(separator: "\n  "))
-      Output.line("Shell: help, state, wait DURATION, jump, quit")
+      if json {
+        let forms = CommandParser.forms.map(JSONText.quoted).joined(separator: ",")
+        let shell = ["help", "state", "wait DURATION", "jump", "quit"].map(JSONText.quoted)
+        Output.jsonLine(
+          #"{"type":"help","commands":[\#(forms)],"shell":[\#(shell.joined(separator: ","))]}"#)
+      } else {
+        Output.line("Commands:\n  " + CommandParser.forms.joined(separator: "\n  "))
+        Output.line("Shell: help, state, wait DURATION, jump, quit")
+      }
       return true
     case "state":
       if let snapshot = try await session.deviceSnapshot() {
         let history = try await session.engine?.history(limit: 10) ?? []
-        Output.line(StateReport.json(snapshot, history: history))
+        if json {
+          // One line: the state record, as `regctl state --json` prints it, under its type.
+          let state = StateReport.json(snapshot, history: history, compact: true)
+          Output.jsonLine(#"{"type":"state","state":\#(state)}"#)
+        } else {
+          Output.line(StateReport.json(snapshot, history: history))
+        }
       }
       return true
     case "wait":
@@ -119,7 +133,7 @@ enum ShellCommands {
 
   static func report(_ message: String, json: Bool) {
     if json {
-      Output.line(#"{"type":"message","message":\#(JSONText.quoted(message))}"#)
+      Output.jsonLine(#"{"type":"message","message":\#(JSONText.quoted(message))}"#)
     } else {
       Output.line(TerminalText.escaped(message))
     }

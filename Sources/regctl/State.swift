@@ -33,7 +33,10 @@ struct State: AsyncParsableCommand {
   @Option(name: .customLong("import"), help: "Read this SDK state dump and explain it.")
   var importPath: String?
 
-  @Flag(help: "With --import: the findings as JSON.")
+  @Flag(
+    help:
+      "One line of JSON: with --import the findings, else the state (which prints as JSON anyway, indented)."
+  )
   var json = false
 
   func validate() throws {
@@ -62,13 +65,15 @@ struct State: AsyncParsableCommand {
       }
       let chosen = SDKStateDump.Format(rawValue: format.lowercased()) ?? .regscope
       if chosen != .regscope {
-        Output.report(SDKStateDump.write(stored, format: chosen))
+        let dump = SDKStateDump.write(stored, format: chosen, compact: json)
+        if json { Output.jsonLine(dump) } else { Output.report(dump) }
         return
       }
       let snapshot = EngineSnapshot.stored(stored, location: path)
-      Output.report(
-        StateReport.json(
-          snapshot, history: try store.history(limit: max(0, history)), planKnown: false))
+      let report = StateReport.json(
+        snapshot, history: try store.history(limit: max(0, history)), planKnown: false,
+        compact: json)
+      if json { Output.jsonLine(report) } else { Output.report(report) }
     } catch let error as StoreError {
       Output.error("regctl: \(error)")
       throw ExitCode(2)
@@ -83,6 +88,10 @@ struct State: AsyncParsableCommand {
       Output.error("regctl: \(error)")
       throw ExitCode(2)
     }
-    Output.report(json ? StateDumpReport.json(reading) : StateDumpReport.text(reading))
+    if json {
+      Output.jsonLine(StateDumpReport.json(reading, compact: true))
+    } else {
+      Output.report(StateDumpReport.text(reading))
+    }
   }
 }

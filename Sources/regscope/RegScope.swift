@@ -89,6 +89,9 @@ struct RegScope: AsyncParsableCommand {
   @OptionGroup(title: "With --receive: the tenant's demographics (D reads them again)")
   var tenant: TenantOption
 
+  @OptionGroup(title: "With --receive: the tenant's demographics (D reads them again)")
+  var readBack: ReadBackOption
+
   @Option(
     help: ArgumentHelp(
       "With --receive: run a QA plan (a file, or a built-in: regctl qa --list) beside the timeline.",

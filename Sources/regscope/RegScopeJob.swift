@@ -143,7 +143,7 @@ extension RegScope {
   private func openReceiver(_ factory: SessionFactory, log: RunLog) async throws -> OpenedJob {
     var app = try receiverApp()
     // Said before the screen opens, and again in its header and warnings.
-    let table = try await tenant.start { Output.error($0) }
+    let table = try await tenant.start(readBackAfter: readBack.readBackAfter) { Output.error($0) }
     table?.apply(to: &app.settings)
     // The session owns the tenant's work; what each refresh says reaches the screen through
     // this stream once it is open.
@@ -213,7 +213,7 @@ extension RegScope {
   /// A plan whose `expect: arrived` cannot be decided as the receiver starts is refused.
   func checkReadBack(_ plan: QAPlan) throws {
     let readBackAfter =
-      tenant.tenant != nil && receiver.upstream != nil ? tenant.readBackAfter : nil
+      tenant.tenant != nil && receiver.upstream != nil ? readBack.readBackAfter : nil
     if let problem = plan.readBackProblem(readBackAfter: readBackAfter) {
       throw ValidationError("--qa: \(problem)")
     }

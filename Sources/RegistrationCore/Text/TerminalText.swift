@@ -60,7 +60,7 @@ public enum TerminalText {
     }
   }
 
-  static func isCombining(_ scalar: Unicode.Scalar) -> Bool {
+  public static func isCombining(_ scalar: Unicode.Scalar) -> Bool {
     guard scalar.value >= 0x300 else { return false }
     switch scalar.properties.generalCategory {
     case .nonspacingMark, .enclosingMark: return true
