@@ -69,6 +69,8 @@ public enum Action: Hashable, Sendable {
   case toggleExpressions
   /// The receiver with --tenant: the tenant's demographics read again now.
   case refreshDemographics
+  /// The receiver: the chosen device's debug bundle written (#54).
+  case writeBundle
   // Editors
   case confirm
   case cancel

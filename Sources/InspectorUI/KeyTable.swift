@@ -169,6 +169,10 @@ public enum KeyTable {
       help: "Demographics: read the tenant's again now (--tenant)", needs: .localServer,
       screens: [.receiver]),
     KeyBinding(
+      keys: [.character("B")], action: .writeBundle, hint: "bundle",
+      help: "Bundle: write the chosen device's debug bundle (a zip for the ticket)",
+      needs: .localServer, screens: [.receiver]),
+    KeyBinding(
       keys: [.character("Q")], action: .qaChecklist, hint: nil,
       help: "QA: show or hide the plan's checklist", needs: .qaRun, screens: [.receiver]),
     // Enter is looked up here first: with no field shown it goes on after a QA ask, so the

@@ -55,6 +55,8 @@ public enum InspectorEffect: Sendable, Hashable {
   case runFleet
   /// Ask the receiver for a device's field stories (the Why view).
   case loadFields(deviceID: String)
+  /// `B`: write this device's debug bundle (#54).
+  case writeBundle(deviceID: String)
   case quit
 }
 
@@ -266,6 +268,7 @@ public enum Inspector {
     case .fieldsToggle: return fieldsKey(&model)
     case .openField: return openField(&model)
     case .refreshDemographics: return [.refreshDemographics]
+    case .writeBundle: return bundleKey(&model)
     case .confirm, .cancel, .add, .remove, .nextField: break
     }
     return []

@@ -179,6 +179,8 @@ final class App {
         work.submit(.refreshDemographics)
       case .loadFields(let deviceID):
         work.submit(.fields(deviceID: deviceID))
+      case .writeBundle(let deviceID):
+        work.submit(.bundle(deviceID: deviceID))
       case .runFleet:
         work.submit(.fleet(fleetPlans, startedAt: session.now))
       case .qaProceed:

@@ -14,6 +14,8 @@ final class SessionWork: Sendable {
     case commands([Command])
     case jumpToNextDeadline
     case fields(deviceID: String)
+    /// `B`: the device's debug bundle written to the state folder.
+    case bundle(deviceID: String)
     /// `D`: the tenant's demographics read again.
     case refreshDemographics
     /// The Fleet view's fleet: these plans on one population, played from `startedAt`.
@@ -25,7 +27,7 @@ final class SessionWork: Sendable {
 
   /// `server` is the receiver's own, for `D` (`--tenant`); nil for every other session.
   init(
-    session: any Session, server: LocalEngagementServer? = nil,
+    session: any Session, server: LocalEngagementServer? = nil, bundleFolder: String? = nil,
     report: @escaping @Sendable (Wake) -> Void
   ) {
     let (stream, jobs) = AsyncStream.makeStream(of: Job.self)
@@ -44,6 +46,10 @@ final class SessionWork: Sendable {
             report(.message(.jumped(to: await session.jumpToNextDeadline())))
           case .fields(let deviceID):
             report(.message(.fields(await session.fields(of: deviceID), deviceID: deviceID)))
+          case .bundle(let deviceID):
+            let (said, failed) = await BundleKey.write(
+              session, deviceID: deviceID, folder: bundleFolder)
+            report(.message(.notice(said, isError: failed)))
           case .refreshDemographics:
             if let notice = await TenantKey.refresh(server) {
               report(.message(.notice(notice, isError: true)))

@@ -59,6 +59,46 @@ struct OpenBundleScreenTests {
     #expect(await tmux.waitFor("a clean exit") { $0.contains("REGSCOPE-EXIT=0") })
   }
 
+  @Test("B in --receive: the chosen device's bundle written, its path said; regctl judges it")
+  func bundleKey() async throws {
+    try #require(Tmux.available, "tmux is not installed (.ci/run installs it)")
+    let port = try #require(freeLoopbackPort())
+    let tmux = Tmux()
+    let state = try await tmux.startRegscope(arguments: "--receive --port \(port)")
+    defer { tmux.killServer() }
+    #expect(await tmux.waitFor("the receiver") { $0.contains("no app has registered yet") })
+    let body = sdkBody(
+      device: "KEYED-PHONE", app: watchAppID, key: "dave@example.com",
+      attributes: ["contactKey": "k-2"])
+    let posted = try await runTool(
+      "curl",
+      [
+        "-s", "-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
+        "http://127.0.0.1:\(port)/device/v1/registration", "-H", "user-agent: \(androidAgent)",
+        "-H", "authorization: Bearer \(watchToken)", "-d", body,
+      ])
+    #expect(posted.stdout == "201")
+    #expect(await tmux.waitFor("the device") { $0.contains("KEYED-PHONE") })
+    try await tmux.keys("B")
+    var said = ""
+    #expect(
+      await tmux.waitFor("the bundle's path at the bottom") { screen in
+        said = screen
+        return screen.contains("bundle written: ")
+      })
+    let files = try FileManager.default.contentsOfDirectory(atPath: state).filter {
+      $0.hasPrefix("regscope-bundle-KEYED-PHONE-") && $0.hasSuffix(".zip")
+    }
+    try #require(files.count == 1, "\(said)")
+    let judged = try await runProcess(
+      try builtProduct("regctl"),
+      ["judge", "--json", "--fail-on", "never", state + "/" + files[0]])
+    #expect(judged.status == 0 && judged.stdout.contains("reservedAttribute"), "\(judged.stderr)")
+    #expect(!judged.stdout.contains(watchToken))
+    try await tmux.keys("q")
+    #expect(await tmux.waitFor("a clean exit") { $0.contains("REGSCOPE-EXIT=0") })
+  }
+
   @Test("a file that is not a bundle: the error, exit 2")
   func notABundle() async throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
