@@ -134,6 +134,40 @@ struct FastPathTests {
     #expect(one.registrations.map(\.changes) == other.registrations.map(\.changes))
   }
 
+  @Test(
+    "#51 keys by their bytes on either path: subscriber\\u212Aey is not subscriberKey, NFC and NFD attribute keys stay two"
+  )
+  func keysByBytesOnBothPaths() async throws {
+    let body = sdkBody(device: "KEYS-1", app: watchAppID, key: "alice", uuid: "KEYS-1")
+      .replacingOccurrences(
+        of: #""attributes":[]"#,
+        with:
+          #""subscriber\u212Aey":"mallory","attributes":[{"key":"caf\u00e9","value":"1"},{"key":"cafe\u0301","value":"2"}]"#
+      )
+    let request =
+      "POST /device/v1/registration HTTP/1.1\r\nhost: 127.0.0.1\r\n"
+      + "authorization: Bearer \(watchToken)\r\ncontent-type: application/json\r\n"
+      + "user-agent: \(androidAgent)\r\nconnection: close\r\n"
+      + "content-length: \(body.utf8.count)\r\n\r\n\(body)"
+    var read: [RegistrationPayload] = []
+    for fast in [true, false] {
+      let rig = try await Rig(fastPath: fast)
+      let answers = try await rig.send([request])
+      #expect(answers.first?.statusLine == "HTTP/1.1 201 Created", "\(answers)")
+      let device = try #require(await rig.server.watchedDevice("KEYS-1"))
+      #expect(device.findingCounts[.duplicateKey] == nil, "\(device.findingCounts)")
+      read.append(try #require(device.lastSent))
+      await rig.front.stop()
+    }
+    for payload in read {
+      #expect(payload.subscriberKey == "alice")
+      let keys = (payload.attributes ?? []).map { Array($0.key.utf8) }
+      #expect(keys == [Array("caf\u{E9}".utf8), Array("cafe\u{301}".utf8)])
+    }
+    // The same bytes either way (`==` on the payload would call NFC and NFD equal).
+    #expect(read.map { $0.encodedBytes() }.dropFirst().allSatisfy { $0 == read[0].encodedBytes() })
+  }
+
   @Test("one connection naming another host: each capture's URL names the host of its request")
   func urlPerRequest() async throws {
     var urls: [[String]] = []
