@@ -8,10 +8,10 @@ import SessionHTTP
 /// folder under a name of its own (never over a file), said at the bottom of the screen.
 enum BundleKey {
   /// What to flash, and whether it is an error.
-  static func write(_ session: any Session, deviceID: String, folder: String?) async -> (
+  static func write(_ receiver: ReceiverSession?, deviceID: String, folder: String?) async -> (
     String, Bool
   ) {
-    guard let receiver = session as? ReceiverSession else {
+    guard let receiver else {
       return ("B: a bundle is made of a receiver's device (regscope --receive)", true)
     }
     guard let material = await ReceiverBundles.material(receiver, deviceID: deviceID) else {

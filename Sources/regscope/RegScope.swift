@@ -165,8 +165,7 @@ struct RegScope: AsyncParsableCommand {
     }
     atexit { _ = RegScopeExit.restoreTerminal() }
     let signals = SignalWatch.start(wake)
-    let work = SessionWork(
-      session: session, server: opened.receiver?.server, bundleFolder: folder, report: wake)
+    let work = SessionWork(session: session, receiver: opened.receiver, in: folder, report: wake)
     let player = await start(opened, wake: wake)
     let qaRun = try startQA(on: opened.receiver, reportFolder: folder, wake: wake)
     let first = await session.snapshot()

@@ -25,11 +25,13 @@ final class SessionWork: Sendable {
   private let jobs: AsyncStream<Job>.Continuation
   private let worker: Task<Void, Never>
 
-  /// `server` is the receiver's own, for `D` (`--tenant`); nil for every other session.
+  /// `receiver` is the receiving session itself, for `D` (`--tenant`) and `B` (a bundle,
+  /// written into `folder`); nil for every other session.
   init(
-    session: any Session, server: LocalEngagementServer? = nil, bundleFolder: String? = nil,
+    session: any Session, receiver: ReceiverSession? = nil, in folder: String? = nil,
     report: @escaping @Sendable (Wake) -> Void
   ) {
+    let server = receiver?.server
     let (stream, jobs) = AsyncStream.makeStream(of: Job.self)
     self.jobs = jobs
     worker = Task {
@@ -48,7 +50,7 @@ final class SessionWork: Sendable {
             report(.message(.fields(await session.fields(of: deviceID), deviceID: deviceID)))
           case .bundle(let deviceID):
             let (said, failed) = await BundleKey.write(
-              session, deviceID: deviceID, folder: bundleFolder)
+              receiver, deviceID: deviceID, folder: folder)
             report(.message(.notice(said, isError: failed)))
           case .refreshDemographics:
             if let notice = await TenantKey.refresh(server) {
