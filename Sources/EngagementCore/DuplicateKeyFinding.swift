@@ -8,9 +8,15 @@ extension Finding {
   public static func duplicateKeys(in payload: RegistrationPayload?) -> Finding? {
     guard let duplicates = payload?.duplicateKeys, !duplicates.isEmpty else { return nil }
     let keys = duplicates.map { duplicate in
-      let times = duplicate.values.count == 2 ? "twice" : "\(duplicate.values.count) times"
-      let values = duplicate.values.map(TerminalText.escaped).joined(separator: ", then ")
-      return "\(TerminalText.escaped(duplicate.key)) \(times) (\(values))"
+      let times = duplicate.times == 2 ? "twice" : "\(NumberText.grouped(duplicate.times)) times"
+      var values = duplicate.values.map(TerminalText.escaped)
+      let left = duplicate.times - values.count
+      if left > 0, let last = values.popLast() {
+        values.append("\(NumberText.grouped(left)) more")
+        values.append(last)
+      }
+      return
+        "\(TerminalText.escaped(duplicate.key)) \(times) (\(values.joined(separator: ", then ")))"
     }
     let listed =
       keys.count == 1

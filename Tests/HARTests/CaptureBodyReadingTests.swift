@@ -65,4 +65,20 @@ struct CaptureBodyReadingTests {
       ]))
     #expect(Set(judge.devices.map(\.deviceID)) == ["BIG-1", "DEEP-1"])
   }
+
+  @Test("#52 a key sent 150,000 times is one finding of a line, not of a megabyte")
+  func manyRepeats() throws {
+    let members = (0..<150_000).map { #""x":\#($0 % 10)"# }.joined(separator: ",")
+    let body = String(sdkBody(device: "DUP-1").dropLast()) + "," + members + "}"
+    let judge = try judged(har([entry("2026-11-22T10:00:00.000Z", body: body)]))
+    let device = try #require(judge.devices.first)
+    let finding = try #require(
+      device.registrations.first?.findings.first { $0.code == .duplicateKey })
+    #expect(finding.message.utf8.count < 500, "\(finding.message.prefix(600))")
+    #expect(
+      finding.message.contains(
+        "x 150,000 times (0, then 1, then 2, then 3, then 4, then 5, then 6, then 149,992 more, then 9)"
+      ),
+      "\(finding.message.prefix(600))")
+  }
 }

@@ -84,4 +84,17 @@ struct BodyReadingWorkTests {
     #expect(first.key == String(repeating: "k", count: 64) + "…[0].a", "\(first.key.prefix(80))")
     #expect(first.values == ["0", "1"])
   }
+
+  @Test("a key sent 150,000 times is said by its first seven values, its last and its count")
+  func valuesSaid() throws {
+    let members = (0..<150_000).map { #""x":\#($0 % 10)"# }.joined(separator: ",")
+    let body = Array((#"{"deviceID":"D1","# + members + "}").utf8)
+    let reading = try Self.reading(body)
+    let duplicate = try #require(reading.duplicates.first)
+    #expect(duplicate.times == 150_000)
+    #expect(duplicate.values == ["0", "1", "2", "3", "4", "5", "6", "9"])
+    // Each key made once (a byte each here) and eight values said: within the body's size.
+    #expect(reading.textMade < body.count / 4, "\(reading.textMade) bytes made of \(body.count)")
+    #expect(try WireDecoding.payload(from: body).get().duplicateKeys == [duplicate])
+  }
 }

@@ -49,12 +49,16 @@ public struct RegistrationPayload: Hashable, Sendable, Codable {
   public struct DuplicateKey: Hashable, Sendable, Codable {
     /// Where it is: `deviceID`, `attributes[0].key`.
     public var key: String
-    /// Each value's JSON text, in order (cut when long); the last is the one read.
+    /// Each value's JSON text, in order (cut when long); the last is the one read. At most
+    /// `StrictJSON.valuesSaid`: the first ones and the last, when the key came more often.
     public var values: [String]
+    /// How many times the key came: `values.count`, or more when values were left out.
+    public var times: Int
 
-    public init(key: String, values: [String]) {
+    public init(key: String, values: [String], times: Int? = nil) {
       self.key = key
       self.values = values
+      self.times = max(times ?? values.count, values.count)
     }
   }
 

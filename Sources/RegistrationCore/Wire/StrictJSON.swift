@@ -48,6 +48,8 @@ enum StrictJSON {
   /// cannot make a finding of its megabytes.
   static let duplicatesSaid = 16
   static let valueShown = 64
+  /// Values said of one duplicated key: the first seven and the last.
+  static let valuesSaid = 8
 
   static func read(_ bytes: UnsafeBufferPointer<UInt8>) -> Result<Reading, SyntaxError> {
     var reader = Reader(bytes: bytes)
@@ -249,10 +251,16 @@ enum StrictJSON {
         let at = path ?? self.path(to: container)
         path = at
         let name = Self.shortened(key.text)
-        let values = occurrences.map { text($0.valueStart..<$0.valueEnd) }
+        // The first values and the last (the one read): a key sent 100,000 times is said in
+        // a line, not in a megabyte.
+        let said =
+          occurrences.count <= StrictJSON.valuesSaid
+          ? occurrences[...] : occurrences.prefix(StrictJSON.valuesSaid - 1) + occurrences.suffix(1)
+        let values = said.map { text($0.valueStart..<$0.valueEnd) }
         reading.textMade += name.utf8.count + values.reduce(0) { $0 + $1.utf8.count }
         reading.duplicates.append(
-          RegistrationPayload.DuplicateKey(key: at.isEmpty ? name : "\(at).\(name)", values: values)
+          RegistrationPayload.DuplicateKey(
+            key: at.isEmpty ? name : "\(at).\(name)", values: values, times: occurrences.count)
         )
       }
     }
