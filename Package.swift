@@ -165,7 +165,6 @@ let package = Package(
       name: "TenantAPI",
       dependencies: [
         "RegistrationCore", "SystemCalls", "Clocks", "OutboundHTTP",
-        .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       swiftSettings: strictSwift6
@@ -175,7 +174,8 @@ let package = Package(
     .target(
       name: "DebugBundle",
       dependencies: [
-        "RegistrationCore", "SystemCalls", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+        "RegistrationCore", "SystemCalls",
+        .product(name: "ZIPFoundation", package: "ZIPFoundation"),
       ],
       swiftSettings: strictSwift6
     ),
@@ -369,7 +369,6 @@ let package = Package(
         "ToolSupport", "SystemCalls", "HAR", "TenantAPI", "DebugBundle", "OutboundHTTP",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "MCP", package: "swift-sdk"),
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -411,7 +410,7 @@ let package = Package(
       name: "regscope-fuzz",
       dependencies: [
         "Session", "SessionValues", "Scenarios", "QA", "StateDumps", "RegistrationEngine",
-        "EngagementCore", "EngagementServer", "EngagementHTTP", "InspectorUI", "HAR",
+        "EngagementCore", "EngagementServer", "EngagementHTTP", "InspectorUI", "HAR", "DebugBundle",
       ],
       path: "Tests/Fuzz",
       swiftSettings: strictSwift6

@@ -1,5 +1,6 @@
 import Foundation
-import NIOCore
+import NIOHTTP1
+import OutboundHTTP
 import RegistrationCore
 
 /// A Marketing Cloud tenant through its documented REST API, as an installed package's
@@ -7,7 +8,9 @@ import RegistrationCore
 /// shortly before it expires, then the Contacts API with it.
 public actor TenantClient {
   public nonisolated let credentials: TenantCredentials
-  private let http: TenantHTTP
+  private let http: BoundedFetch
+  /// Definitions of every attribute set run to thousands of lines: a page is well under this.
+  static let largestAnswer = 16 << 20
   private let now: @Sendable () -> ContinuousClock.Instant
   private let wait: @Sendable (Duration) async -> Void
   private var token: Token?
@@ -36,10 +39,11 @@ public actor TenantClient {
   public init(
     _ credentials: TenantCredentials, deadline: Double = 20, exchangeDeadline: Double? = nil,
     now: @escaping @Sendable () -> ContinuousClock.Instant = { .now },
-    wait: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) }
+    wait: @escaping @Sendable (Duration) async -> Void = { try? await Task.sleep(for: $0) },
+    transport: @escaping BoundedFetch.Transport = BoundedFetch.network
   ) {
     self.credentials = credentials
-    self.http = TenantHTTP(deadline: deadline)
+    self.http = BoundedFetch(deadline: deadline, largest: Self.largestAnswer, transport: transport)
     self.exchangeDeadline = exchangeDeadline ?? deadline * 3
     self.now = now
     self.wait = wait
@@ -65,7 +69,7 @@ public actor TenantClient {
     var throttles = 0
     while true {
       let token = try await currentToken(until: until)
-      var request = TenantHTTP.Request(url: token.rest + path)
+      var request = BoundedFetch.Request(url: token.rest + path)
       request.headers.add(name: "Authorization", value: "Bearer \(token.value)")
       request.headers.add(name: "Accept", value: "application/json")
       if let body {
@@ -102,7 +106,7 @@ public actor TenantClient {
     let what = "POST \(credentials.authBaseURI)/v2/token"
     var throttles = 0
     while true {
-      var request = TenantHTTP.Request(url: credentials.authBaseURI + "/v2/token")
+      var request = BoundedFetch.Request(url: credentials.authBaseURI + "/v2/token")
       request.method = .POST
       request.headers.add(name: "Content-Type", value: "application/json")
       request.body = tokenRequestBody()
@@ -188,8 +192,8 @@ public actor TenantClient {
   /// One request, given the time left of its exchange at most (never more than the
   /// request's own deadline); none is sent once the exchange's deadline has passed.
   private func send(
-    _ request: TenantHTTP.Request, what: String, uri: String, until: ContinuousClock.Instant
-  ) async throws(TenantFailure) -> TenantHTTP.Answer {
+    _ request: BoundedFetch.Request, what: String, uri: String, until: ContinuousClock.Instant
+  ) async throws(TenantFailure) -> BoundedFetch.Answer {
     let left = (until - now()) / .seconds(1)
     guard left > 0 else { throw .exchangeLate(what: what, seconds: exchangeDeadline) }
     let within = min(http.deadline, left)
@@ -199,7 +203,7 @@ public actor TenantClient {
       if within < http.deadline { throw .exchangeLate(what: what, seconds: exchangeDeadline) }
       throw .late(what: what, seconds: http.deadline)
     case .failure(.tooLarge):
-      throw .malformed(what: what, reason: "larger than \(TenantHTTP.largestAnswer) bytes")
+      throw .malformed(what: what, reason: "larger than \(Self.largestAnswer) bytes")
     case .failure(.unreachable(let reason)): throw .unreachable(uri: uri, reason: reason)
     case .failure(.notHTTP(let reason)):
       throw .malformed(what: what, reason: "not an HTTP answer RegScope can take: \(reason)")
@@ -215,7 +219,7 @@ public actor TenantClient {
   /// Waits as a 429 asks (Retry-After, else the body's `retryAfter`), or throws when it names
   /// no wait, asks too long, or this request has waited enough.
   private func waitOut(
-    _ answer: TenantHTTP.Answer, what: String, retries: inout Int,
+    _ answer: BoundedFetch.Answer, what: String, retries: inout Int,
     until: ContinuousClock.Instant
   ) async throws(TenantFailure) {
     let object = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]

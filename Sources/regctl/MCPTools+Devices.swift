@@ -1,7 +1,6 @@
-import AsyncHTTPClient
 import Foundation
-import NIOCore
 import NIOHTTP1
+import OutboundHTTP
 import RegistrationCore
 
 /// The tools that ask a running receiver. What it answers is data like any app's: escaped
@@ -140,12 +139,12 @@ extension RegScopeTools {
         "the token \(TerminalText.escaped(TokenText.masked(token))) holds a space, a line break or a character other than visible ASCII; an access token is one word"
       )
     }
-    var request = HTTPClientRequest(
+    var request = BoundedFetch.Request(
       url: receiver.appendingPathComponent("api/faults").absoluteString)
     request.method = .POST
     request.headers.add(name: "Authorization", value: "Bearer \(token)")
     request.headers.add(name: "Content-Type", value: "application/json")
-    request.body = .bytes(ByteBuffer(string: fault))
+    request.body = Array(fault.utf8)
     let fetched = await fetch.execute(request)
     guard case .success(let answer) = fetched else {
       return failure(
@@ -176,6 +175,10 @@ extension RegScopeTools {
         "the receiver at \(receiver) did not answer in whole within \(DurationText.describe(deadline)); give it longer with regctl mcp --receiver-deadline"
       case .tooLarge:
         "the receiver's answer is more than the \(ReceiverFetch.largestAnswer >> 20) MiB read: \(narrower)"
+      case .notHTTP(let why):
+        "the receiver at \(receiver) did not answer with HTTP RegScope can take (\(why)): is it a RegScope receiver?"
+      case .unsendableHeader(let name):
+        "the \(name) header holds a control character, so nothing was sent"
       }
     let masked = token.map { text.replacingOccurrences(of: $0, with: TokenText.masked($0)) } ?? text
     return .error(TerminalText.escaped(masked))

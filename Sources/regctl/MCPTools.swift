@@ -1,9 +1,7 @@
-import AsyncHTTPClient
 import EngagementCore
 import Foundation
 import HAR
 import MCP
-import NIOCore
 import QA
 import RegistrationCore
 import Scenarios
