@@ -46,14 +46,38 @@ public enum BundleReader {
   /// The bundle at `path`, read whole within its bounds and checked against its manifest.
   public static func open(_ path: String) throws(BundleError) -> OpenedBundle {
     // The zip is never larger than what it holds by more than its headers.
-    let bytes: [UInt8]
-    switch SystemCalls.readFile(path, atMost: DebugBundle.largestBytes + (8 << 20)) {
-    case .success(let read): bytes = read
-    case .failure(let refusal):
+    switch SystemCalls.fileInfo(path) {
+    case .failure(let failure):
+      throw BundleError(.input, "\(TerminalText.escaped(path)) cannot be read (\(failure))")
+    case .success(let info) where info.kind != .regular:
+      throw BundleError(.input, "\(TerminalText.escaped(path)) is not a regular file")
+    case .success(let info) where info.size > DebugBundle.largestBytes + (8 << 20):
       throw BundleError(
-        refusal.isTooLarge ? .tooLarge : .input, "\(TerminalText.escaped(path)) \(refusal)")
+        .tooLarge,
+        "\(TerminalText.escaped(path)) is \(info.size) bytes, more than a bundle of \(DebugBundle.largestSaid) can be"
+      )
+    case .success: break
     }
-    let files = try BundleZip.unzip(bytes, name: path)
+    return try checked(BundleZip.unzip(path: path, name: path), path: path)
+  }
+
+  /// A bundle's bytes (`name` says where they came from), read within its bounds and checked
+  /// against its manifest: through a private temporary file, removed at once.
+  public static func read(_ bytes: [UInt8], name: String) throws(BundleError) -> OpenedBundle {
+    let temporary = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "regscope-bundle-\(UUID().uuidString).zip"
+    ).path
+    if let problem = SystemCalls.replaceFile(temporary, with: bytes) {
+      throw BundleError(.input, "\(TerminalText.escaped(name)) could not be read (\(problem))")
+    }
+    defer { try? FileManager.default.removeItem(atPath: temporary) }
+    return try checked(BundleZip.unzip(path: temporary, name: name), path: name)
+  }
+
+  /// The files against the manifest.
+  private static func checked(_ files: [String: [UInt8]], path: String) throws(BundleError)
+    -> OpenedBundle
+  {
     guard let manifestBytes = files[DebugBundle.manifestPath],
       let manifest = BundleScrub.parse(manifestBytes) as? [String: Any],
       manifest["bundle"] as? String == "RegScope debug bundle"
@@ -79,12 +103,5 @@ public enum BundleReader {
     return OpenedBundle(
       path: path, files: files, changed: changed, origin: manifest["origin"] as? String,
       createdAt: manifest["createdAt"] as? String, redacted: manifest["redacted"] is [String: Any])
-  }
-}
-
-extension SystemCalls.ReadRefusal {
-  fileprivate var isTooLarge: Bool {
-    if case .tooLarge = self { return true }
-    return false
   }
 }

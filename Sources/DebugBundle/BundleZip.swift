@@ -30,13 +30,15 @@ enum BundleZip {
     }
   }
 
-  /// Every file of a zip, refused past `DebugBundle.largestBytes` unpacked (counted as it is
-  /// inflated, whatever the entries claim) or `largestFileCount` files, or with a path that
-  /// climbs out (`..`, `/`).
-  static func unzip(_ bytes: [UInt8], name: String) throws(BundleError) -> [String: [UInt8]] {
+  /// Every file of the zip at `path`, refused past `DebugBundle.largestBytes` unpacked
+  /// (counted as it is inflated, whatever the entries claim) or `largestFileCount` files, or
+  /// with a path that climbs out (`..`, `/`). Read from the file, never from memory:
+  /// ZIPFoundation's in-memory reader traps on a zip whose offsets point past its end (found
+  /// by the `bundle` fuzz target), where a file's reads only come back short.
+  static func unzip(path: String, name: String) throws(BundleError) -> [String: [UInt8]] {
     let archive: Archive
     do {
-      archive = try Archive(data: Data(bytes), accessMode: .read)
+      archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .read)
     } catch {
       throw BundleError(
         .notABundle, "\(TerminalText.escaped(name)) is not a zip file RegScope can read")

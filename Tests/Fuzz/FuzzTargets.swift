@@ -14,7 +14,7 @@ import SessionValues
 /// must never trap, and checks a property where it has one (what decodes re-encodes to the
 /// same value; what parses prints back to the same command).
 enum FuzzTarget: String, CaseIterable, Sendable {
-  case scenario, config, command, wire, fault, theme, har, plan
+  case scenario, config, command, wire, fault, theme, har, plan, bundle
 
   func run(_ input: [UInt8]) {
     let text = String(decoding: input, as: UTF8.self)
@@ -55,6 +55,7 @@ enum FuzzTarget: String, CaseIterable, Sendable {
           FuzzFailure.report("step \(step.number) has no sane time-out")
         }
       }
+    case .bundle: Self.bundle(input)
     case .har:
       // A capture that reads judges every registration it counted, each on one device.
       guard let judge = try? HARReader.judge(documents: [("fuzz", Data(input))]) else { return }
@@ -108,6 +109,8 @@ enum FuzzTarget: String, CaseIterable, Sendable {
           "name: p\nsteps:\n  - expect: body-has\n    tags: [a]\n    attributes: {K: '*'}\n    timeout: 1e308s\n",
           "name: p\ndevice: \"\\e[2J\"\nsteps:\n  - fault: 429 retry-after 1e20 for 99999999999d\n",
         ]
+    case .bundle:
+      return Self.bundleSeeds
     case .har:
       texts = [
         String(decoding: HARDocument.encode([Self.seedExchange]), as: UTF8.self),
