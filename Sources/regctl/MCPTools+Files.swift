@@ -23,7 +23,7 @@ extension RegScopeTools {
       }
       guard file.size <= Int64(Self.largestCapture) else {
         return .error(
-          "\(shown) is \(file.size) bytes; judge_capture reads captures up to \(Self.largestCapture >> 20) MiB (regctl judge reads larger ones)"
+          "\(shown) is \(file.size) bytes; judge_capture reads captures up to \(Self.largestCapture >> 20) MiB, as regctl judge does (the largest capture --har writes)"
         )
       }
     }
