@@ -306,7 +306,7 @@ let package = Package(
     // Runs the regctl binary as a user would.
     .testTarget(
       name: "RegctlTests",
-      dependencies: ["regctl", "TestSupport"],
+      dependencies: ["regctl", "RegScopeMCP", "TestSupport"],
       swiftSettings: strictSwift6
     ),
     // ncurses, for the inspector only (DESIGN: "CNcursesw").
@@ -361,15 +361,28 @@ let package = Package(
       ]
     ),
     // The headless tool: scenarios, shell, the local server. Links no curses.
+    // The MCP server's tools and its stdio transport (`regctl mcp` wraps them): what a coding
+    // assistant asks of captures, scenarios, QA plans and a running receiver.
+    .target(
+      name: "RegScopeMCP",
+      dependencies: [
+        "RegistrationCore", "EngagementCore", "HAR", "QA", "Scenarios", "Session", "SessionHTTP",
+        "SystemCalls", "OutboundHTTP",
+        .product(name: "MCP", package: "swift-sdk"),
+        .product(name: "Logging", package: "swift-log"),
+        .product(name: "NIOHTTP1", package: "swift-nio"),
+      ],
+      swiftSettings: strictSwift6
+    ),
     .executableTarget(
       name: "regctl",
       dependencies: [
         "RegistrationCore", "RegistrationEngine", "EngagementCore", "EngagementServer", "Clocks",
         "Session", "SessionValues", "SessionHTTP", "Scenarios", "QA", "StateDumps", "Fleet",
         "ToolSupport", "SystemCalls", "HAR", "TenantAPI", "DebugBundle", "OutboundHTTP",
+        "RegScopeMCP",
         .product(name: "ArgumentParser", package: "swift-argument-parser"),
         .product(name: "MCP", package: "swift-sdk"),
-        .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ],

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import MCP
+import RegScopeMCP
 import RegistrationCore
 import ToolSupport
 

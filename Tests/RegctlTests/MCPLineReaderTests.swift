@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import regctl
+@testable import RegScopeMCP
 
 /// `regctl mcp`'s line reader on input cut at every awkward place: lines are whole whatever
 /// the reads, a line over the limit is said once and skipped to its newline.

@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-@testable import regctl
+@testable import RegScopeMCP
 
 #if canImport(Glibc)
   import Glibc

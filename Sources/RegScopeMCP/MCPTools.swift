@@ -12,12 +12,14 @@ import SessionHTTP
 /// throws: a bad argument, an unknown device or an unreachable receiver is a tool error that
 /// says what and where. Nothing here writes a file or prints a token whole. An answer is whole
 /// or refused with how to ask for less: never cut short.
-struct RegScopeTools: Sendable {
+/// The tools `regctl mcp` offers a coding assistant, each answered in text with the SDK's
+/// rules; the executable wraps them in the MCP SDK's server (`MCPCommand`).
+public struct RegScopeTools: Sendable {
   /// The longest argument taken, and the longest answer given.
   static let argumentLimit = 4_096
   static let answerLimit = 256 << 10
-  /// The largest capture `judge_capture` reads (it holds the file in memory while it judges;
-  /// `regctl judge` reads larger ones).
+  /// The largest capture `judge_capture` reads (it holds the file in memory while it judges),
+  /// as `regctl judge`.
   static let largestCapture = 512 << 20
   /// The largest scenario file `run_scenario` reads: a real one is a few kilobytes.
   static let largestScenario = 1 << 20
@@ -26,15 +28,20 @@ struct RegScopeTools: Sendable {
   /// Seconds the receiver has for a whole answer (`--receiver-deadline`).
   var deadline: Double = 10
 
+  public init(receiver: URL, deadline: Double = 10) {
+    self.receiver = receiver
+    self.deadline = deadline
+  }
+
   var fetch: ReceiverFetch { ReceiverFetch(receiver: receiver, deadline: deadline) }
 
-  struct Answer: Error, Sendable {
-    var text: String
-    var isError: Bool
+  public struct Answer: Error, Sendable {
+    public var text: String
+    public var isError: Bool
     static func error(_ text: String) -> Answer { Answer(text: text, isError: true) }
   }
 
-  static let list: [Tool] = [
+  public static let list: [Tool] = [
     tool(
       "list_devices",
       "The devices a running RegScope receiver has seen, newest first, a page at a time: SDK, version, the profile they are judged by, findings by severity.",
@@ -92,7 +99,7 @@ struct RegScopeTools: Sendable {
     return Tool(name: name, description: description, inputSchema: schema)
   }
 
-  func call(_ name: String, _ arguments: [String: Value]) async -> Answer {
+  public func call(_ name: String, _ arguments: [String: Value]) async -> Answer {
     do throws(Answer) {
       return try await answer(name, arguments)
     } catch {

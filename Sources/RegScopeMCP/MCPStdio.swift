@@ -9,12 +9,13 @@ import SystemCalls
 /// line without its newline). Every line read is answered exactly once: what the SDK's server
 /// would leave unanswered is answered here (`MCPFront`), and the requests passed on are
 /// counted, so `regctl mcp` exits at the end of input only once each has its answer.
-actor MCPStdio: Transport {
+public actor MCPStdio: Transport {
   /// The longest line read: a request is a few kilobytes, and a batch of 20,000 pings under
   /// one megabyte. A longer line is answered with an error naming this, then skipped.
   static let lineLimit = 8 << 20
 
-  nonisolated let logger = Logger(label: "regctl.mcp", factory: { _ in SwiftLogNoOpLogHandler() })
+  public nonisolated let logger = Logger(
+    label: "regctl.mcp", factory: { _ in SwiftLogNoOpLogHandler() })
   private let input: Int32
   private let output: Int32
   /// Reads not yet taken, at most this many (64 KB each): the reader waits beyond it, so a
@@ -34,12 +35,14 @@ actor MCPStdio: Transport {
   private var outputGone = false
   private var waiting: [CheckedContinuation<Void, Never>] = []
 
-  init(input: Int32 = SystemCalls.standardInput, output: Int32 = SystemCalls.standardOutput) {
+  public init(
+    input: Int32 = SystemCalls.standardInput, output: Int32 = SystemCalls.standardOutput
+  ) {
     self.input = input
     self.output = output
   }
 
-  func connect() async throws {
+  public func connect() async throws {
     guard reads == nil else { return }
     let (stream, continuation) = AsyncStream.makeStream(of: [MCPLineReader.Event].self)
     reads = stream.makeAsyncIterator()
@@ -63,14 +66,14 @@ actor MCPStdio: Transport {
     }.start()
   }
 
-  func disconnect() async {}
+  public func disconnect() async {}
 
   /// The messages for the server, taken from the input as the server asks for them.
-  func receive() -> AsyncThrowingStream<Data, any Swift.Error> {
+  public func receive() -> AsyncThrowingStream<Data, any Swift.Error> {
     AsyncThrowingStream { await self.nextMessage() }
   }
 
-  func send(_ data: Data) async throws {
+  public func send(_ data: Data) async throws {
     var message = data
     if let unread = unreadAnswer(data) {
       message = unread
@@ -109,7 +112,7 @@ actor MCPStdio: Transport {
   }
 
   /// Returns once every request passed on has its answer written (or nothing more can be).
-  func waitUntilAnswered() async {
+  public func waitUntilAnswered() async {
     guard !owed.isEmpty, !outputGone else { return }
     await withCheckedContinuation { waiting.append($0) }
   }
