@@ -41,8 +41,9 @@ struct BundleReadme {
     if let demographics = settings["demographics"] as? [String: Any] {
       let names = (demographics["attributes"] as? [String])?.joined(separator: ", ")
       let source = demographics["source"] as? String ?? "not known"
+      let table = names.map { say($0.isEmpty ? "(empty: every attribute rejected)" : $0) }
       lines.append(
-        "- demographics table (S5): \(names.map { say($0.isEmpty ? "(empty: every attribute rejected)" : $0) } ?? "none: every attribute accepted") (\(say(source)))"
+        "- demographics table (S5): \(table ?? "none: every attribute accepted")\(table == nil && source.hasPrefix("none") ? "" : " (\(say(source)))")"
       )
     }
     if let delay = settings["processingDelay"] as? Double {

@@ -266,6 +266,61 @@ struct BundleBinaryTests {
   }
 }
 
+extension BundleBinaryTests {
+  /// A capture as an exporter writes it, secrets and all: a bearer token, a cookie, the
+  /// subscriber token handed out, and a tenant token answer with its secret.
+  static func rawCapture() -> String {
+    let body = sdkBody(
+      device: "RAW-DEVICE-77", app: "app", key: "erin@example.com",
+      attributes: ["FavoriteTeam": "Bears"])
+    let quoted = String(
+      decoding: try! JSONSerialization.data(withJSONObject: [body]), as: UTF8.self
+    ).dropFirst().dropLast()
+    let token =
+      #"{\"access_token\":\"tenant-access-token-9999\",\"client_secret\":\"tenant-client-secret-8888\"}"#
+    let headers =
+      #"[{"name":"User-Agent","value":"\#(androidAgent)"},{"name":"Authorization","value":"Bearer raw-app-token-0123456789"},{"name":"Cookie","value":"session=raw-cookie-value-5555"}]"#
+    let registration =
+      #"{"startedDateTime":"2026-11-22T10:00:00.000Z","time":20,"request":{"method":"POST","url":"https://mc.example.com/device/v1/registration","httpVersion":"HTTP/1.1","headers":\#(headers),"queryString":[],"cookies":[],"headersSize":-1,"bodySize":-1,"postData":{"mimeType":"application/json","text":\#(quoted)}},"response":{"status":201,"statusText":"","httpVersion":"HTTP/1.1","headers":[{"name":"X-Subscriber-Token","value":"raw-subscriber-token-4444"}],"cookies":[],"content":{"size":-1,"mimeType":"application/json","text":"{}"},"redirectURL":"","headersSize":-1,"bodySize":-1},"cache":{},"timings":{"send":0,"wait":20,"receive":0}}"#
+    let tokenCall =
+      #"{"startedDateTime":"2026-11-22T10:00:01.000Z","time":20,"request":{"method":"POST","url":"https://auth.example.com/v2/token","httpVersion":"HTTP/1.1","headers":[],"queryString":[],"cookies":[],"headersSize":-1,"bodySize":-1},"response":{"status":200,"statusText":"","httpVersion":"HTTP/1.1","headers":[],"cookies":[],"content":{"size":-1,"mimeType":"application/json","text":"\#(token)"},"redirectURL":"","headersSize":-1,"bodySize":-1},"cache":{},"timings":{"send":0,"wait":20,"receive":0}}"#
+    return
+      #"{"log":{"version":"1.2","creator":{"name":"mitmproxy","version":"11"},"entries":[\#(registration),\#(tokenCall)]}}"#
+  }
+
+  @Test("an exporter's capture and a dump: no secret whole, and with --redact no value either")
+  func exporterSecrets() async throws {
+    let folder = try Self.folder()
+    let har = folder.appendingPathComponent("mitm.har").path
+    try Self.rawCapture().write(toFile: har, atomically: true, encoding: .utf8)
+    let secrets = [
+      "raw-app-token-0123456789", "raw-cookie-value-5555", "raw-subscriber-token-4444",
+      "tenant-access-token-9999", "tenant-client-secret-8888",
+    ]
+    for redact in [false, true] {
+      let zip = folder.appendingPathComponent("exported-\(redact).zip").path
+      let made = try await regctl(
+        ["bundle", "--har", har, "--state-dump", fixture("android-sdk-state.json"), "-o", zip]
+          + (redact ? ["--redact"] : []))
+      #expect(made.status == 0, "\(made.stderr)")
+      let bundle = try await Self.unzip(zip)
+      #expect(bundle.mismatched.isEmpty)
+      for secret in secrets {
+        #expect(!bundle.allText.contains(secret), "\(secret) is whole in the bundle")
+      }
+      let values = [
+        "RAW-DEVICE-77", "erin@example.com", "Bears", "ANDROID-DEVICE-1", "user-1001", "Tigers",
+      ]
+      for value in values {
+        #expect(bundle.allText.contains(value) != redact, "\(value), redact \(redact)")
+      }
+      // Still a capture regctl judges, with the same device (hashed or not).
+      let judged = try await regctl(["judge", "--json", "--fail-on", "never", zip])
+      #expect(judged.status == 0 && judged.stdout.split(separator: "\n").count == 1)
+    }
+  }
+}
+
 @Suite("regctl qa --bundle", .serialized, .timeLimit(.minutes(2)))
 struct QABundleBinaryTests {
   @Test("a failed run still writes its bundle: the report, the device's verdict, the capture")
