@@ -367,7 +367,7 @@ let package = Package(
       name: "RegScopeMCP",
       dependencies: [
         "RegistrationCore", "EngagementCore", "HAR", "QA", "Scenarios", "Session", "SessionHTTP",
-        "SystemCalls", "OutboundHTTP",
+        "SystemCalls", "OutboundHTTP", "DebugBundle",
         .product(name: "MCP", package: "swift-sdk"),
         .product(name: "Logging", package: "swift-log"),
         .product(name: "NIOHTTP1", package: "swift-nio"),

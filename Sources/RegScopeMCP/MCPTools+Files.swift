@@ -28,8 +28,8 @@ extension RegScopeTools {
       }
     }
     do {
-      let judge = try HARReader.judge([path])
-      return Answer(text: CaptureText.report(judge, sources: [path]), isError: false)
+      let (judge, source) = try Self.judged(path)
+      return Answer(text: CaptureText.report(judge, sources: [source]), isError: false)
     } catch {
       return .error(TerminalText.escaped("\(error)"))
     }

@@ -10,8 +10,9 @@ import SessionHTTP
 
 /// The tools `regctl mcp` offers. Each answers in text (JSON where the data is JSON), never
 /// throws: a bad argument, an unknown device or an unreachable receiver is a tool error that
-/// says what and where. Nothing here writes a file or prints a token whole. An answer is whole
-/// or refused with how to ask for less: never cut short.
+/// says what and where. Nothing here writes a file but make_bundle (a new one, by the one
+/// writer), or prints a token whole. An answer is whole or refused with how to ask for less:
+/// never cut short.
 /// The tools `regctl mcp` offers a coding assistant, each answered in text with the SDK's
 /// rules; the executable wraps them in the MCP SDK's server (`MCPCommand`).
 public struct RegScopeTools: Sendable {
@@ -82,6 +83,16 @@ public struct RegScopeTools: Sendable {
         "fault":
           "the fault as JSON: {\"status\": 503, \"times\": 3}, {\"status\": 429, \"retryAfter\": 120}, {\"mode\": \"hang\"}, {\"mode\": \"down\", \"seconds\": 60}",
       ], required: ["token", "fault"]),
+    tool(
+      "make_bundle",
+      "Write a device's debug bundle for a ticket (one zip: README in words with each finding's rule and fix, the capture as HAR, timeline, field stories, settings, a manifest of SHA-256s; tokens masked), as regctl bundle makes it. judge_capture reads it back. Needs the receiver's access token.",
+      [
+        "token": "the receiver's access token (the app's)",
+        "deviceID": "the device's id, as list_devices shows it",
+        "path": "where to write the zip: a new file (never over an existing one or a link)",
+        "redact":
+          "\"true\" to replace contact keys, device ids, push tokens and attribute values with keyed hashes",
+      ], required: ["token", "deviceID", "path"]),
   ]
 
   static func tool(
@@ -147,6 +158,10 @@ public struct RegScopeTools: Sendable {
     case "list_qa_plans": return listPlans()
     case "inject_fault":
       return await injectFault(token: try argument("token"), fault: try argument("fault"))
+    case "make_bundle":
+      return await makeBundle(
+        token: try argument("token"), deviceID: try argument("deviceID"),
+        path: try argument("path"), redact: try optional("redact") == "true")
     default:
       throw .error(
         "no tool \"\(TerminalText.escaped(name))\"; the tools are \(Self.list.map(\.name).joined(separator: ", "))"

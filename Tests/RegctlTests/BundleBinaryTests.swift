@@ -321,6 +321,42 @@ extension BundleBinaryTests {
   }
 }
 
+extension BundleBinaryTests {
+  @Test("MCP make_bundle writes the device's bundle; judge_capture reads it back")
+  func mcpMakeBundle() async throws {
+    let folder = try Self.folder()
+    let (serve, _) = try await Self.receiverWithMistakes(folder)
+    let mcp = try InteractiveProcess(
+      try regctlURL(), ["mcp", "--receiver", "http://127.0.0.1:\(serve.port)"])
+    _ = try await MCPBinaryTests.ask(
+      mcp, 1, "initialize",
+      [
+        "protocolVersion": "2025-06-18", "capabilities": [String: Any](),
+        "clientInfo": ["name": "test", "version": "1"],
+      ])
+    mcp.send(#"{"jsonrpc":"2.0","method":"notifications/initialized"}"# + "\n")
+    let zip = folder.appendingPathComponent("mcp.zip").path
+    let refused = try await MCPBinaryTests.call(
+      mcp, 2, "make_bundle", ["token": "not-the-token-000", "deviceID": Self.device, "path": zip])
+    #expect(refused.isError && refused.text.contains("401"), "\(refused.text)")
+    let made = try await MCPBinaryTests.call(
+      mcp, 3, "make_bundle",
+      ["token": ServeProcess.token, "deviceID": Self.device, "path": zip, "redact": "true"])
+    #expect(!made.isError && made.text.contains("bundle written: "), "\(made.text)")
+    #expect(made.text.contains("reservedAttribute (R2.5)") && !made.text.contains(Self.contactKey))
+    let again = try await MCPBinaryTests.call(
+      mcp, 4, "make_bundle", ["token": ServeProcess.token, "deviceID": Self.device, "path": zip])
+    #expect(again.isError && again.text.contains("exists"), "\(again.text)")
+    let judged = try await MCPBinaryTests.call(mcp, 5, "judge_capture", ["path": zip])
+    #expect(!judged.isError && judged.text.contains("reservedAttribute"), "\(judged.text)")
+    #expect(try await mcp.finish() == 0)
+    try await serve.stop()
+    let bundle = try await Self.unzip(zip)
+    #expect(bundle.redacted && bundle.mismatched.isEmpty)
+    #expect(!bundle.allText.contains(ServeProcess.token) && !bundle.allText.contains(Self.device))
+  }
+}
+
 @Suite("regctl qa --bundle", .serialized, .timeLimit(.minutes(2)))
 struct QABundleBinaryTests {
   @Test("a failed run still writes its bundle: the report, the device's verdict, the capture")

@@ -83,7 +83,7 @@ struct MCPBinaryTests {
     #expect(
       Set(names) == [
         "list_devices", "explain_device", "device_fields", "judge_capture", "run_scenario",
-        "list_qa_plans", "inject_fault",
+        "list_qa_plans", "inject_fault", "make_bundle",
       ])
     let explained = try await Self.call(mcp, 3, "explain_device", ["deviceID": "MCP-1"])
     #expect(!explained.isError)
