@@ -236,7 +236,7 @@ let package = Package(
       name: "EngagementHTTPTests",
       dependencies: [
         "EngagementCore", "EngagementServer", "EngagementHTTP", "RegistrationEngine",
-        "SessionHTTP", "Clocks", "TestSupport", "HAR",
+        "Session", "SessionHTTP", "Clocks", "TestSupport", "HAR",
         // The fast path's reading of a head is held to HTTPTypes' conversion.
         .product(name: "NIOHTTP1", package: "swift-nio"),
         .product(name: "NIOHTTPTypesHTTP1", package: "swift-nio-extras"),
@@ -286,7 +286,7 @@ let package = Package(
       dependencies: [
         "QA", "YAMLFiles", "EngagementCore", "EngagementServer", "EngagementHTTP",
         "RegistrationEngine",
-        "SessionHTTP", "RegistrationCore", "Clocks", "TestSupport",
+        "Session", "SessionHTTP", "RegistrationCore", "Clocks", "TestSupport",
       ],
       swiftSettings: strictSwift6
     ),
@@ -392,7 +392,7 @@ let package = Package(
       name: "EngagementServerTests",
       dependencies: [
         "EngagementCore", "EngagementServer", "EngagementHTTP", "RegistrationEngine",
-        "SessionHTTP", "Clocks", "TestSupport", "HAR",
+        "Session", "SessionHTTP", "Clocks", "TestSupport", "HAR",
       ],
       swiftSettings: strictSwift6
     ),

@@ -15,7 +15,7 @@ public struct HTTPNetwork: SessionNetwork {
   public func transport() -> any RegistrationTransport { HTTPTransport() }
 
   public func openFront(for server: LocalEngagementServer) async throws -> any ServerFront {
-    let front = EngagementHTTPServer(server: server)
+    let (front, _) = try Self.front(for: server, options: ReceiverOptions(port: 0))
     let port = try await front.start()
     return LoopbackFront(front: front, url: "http://127.0.0.1:\(port)")
   }
@@ -23,6 +23,21 @@ public struct HTTPNetwork: SessionNetwork {
   public func openReceiver(for server: LocalEngagementServer, options receiver: ReceiverOptions)
     async throws -> any ServerFront
   {
+    let (front, capture) = try Self.front(for: server, options: receiver)
+    let bound = try await front.start()
+    let scheme = receiver.tls == nil ? "http" : "https"
+    return LoopbackFront(
+      front: front, url: "\(scheme)://\(Self.urlHost(receiver.host)):\(bound)", capture: capture)
+  }
+
+  /// The one way the local server's HTTP front is built, not yet started: from a receiver's
+  /// options as the tools give them (a device session's front is a receiver's on a free
+  /// loopback port), with `tuned` for what only tests and benchmarks change (the fast path
+  /// off, an observer of each exchange, the limits, a hang's length).
+  public static func front(
+    for server: LocalEngagementServer, options receiver: ReceiverOptions,
+    tuned: (inout EngagementHTTPServer.Options) -> Void = { _ in }
+  ) throws -> (front: EngagementHTTPServer, capture: HARFile?) {
     var options = EngagementHTTPServer.Options()
     options.port = receiver.port
     options.host = receiver.host
@@ -40,11 +55,8 @@ public struct HTTPNetwork: SessionNetwork {
       try HARFile(path: path, written: receiver.harWritten, failed: receiver.harFailed)
     }
     if let capture { options.capture = { capture.record($0) } }
-    let front = EngagementHTTPServer(server: server, options: options)
-    let bound = try await front.start()
-    let scheme = receiver.tls == nil ? "http" : "https"
-    return LoopbackFront(
-      front: front, url: "\(scheme)://\(Self.urlHost(receiver.host)):\(bound)", capture: capture)
+    tuned(&options)
+    return (EngagementHTTPServer(server: server, options: options), capture)
   }
 }
 

@@ -1,6 +1,8 @@
 import Clocks
 import EngagementHTTP
 import Foundation
+import Session
+import SessionHTTP
 import Synchronization
 import TestSupport
 import Testing
@@ -32,17 +34,17 @@ struct FastPathLifecycleTests {
       server = try LocalEngagementServer(
         settings: ServerSettings(appID: watchAppID, accessToken: watchToken, processingDelay: 300),
         store: ServerStore.inMemory(), clock: VirtualClock())
-      var options = EngagementHTTPServer.Options()
-      options.fastPath = fastPath
-      options.hangSeconds = hangSeconds
       let (captured, recorded) = AsyncStream.makeStream(of: CapturedExchange.self)
       self.captured = captured
       let log = self.log
-      options.capture = { exchange in
-        log.exchanges.withLock { $0.append(exchange) }
-        recorded.yield(exchange)
-      }
-      front = EngagementHTTPServer(server: server, options: options)
+      front = try HTTPNetwork.front(for: server, options: ReceiverOptions(port: 0)) { options in
+        options.fastPath = fastPath
+        options.hangSeconds = hangSeconds
+        options.capture = { exchange in
+          log.exchanges.withLock { $0.append(exchange) }
+          recorded.yield(exchange)
+        }
+      }.front
       port = try await front.start()
     }
 

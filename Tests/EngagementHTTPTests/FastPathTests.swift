@@ -3,6 +3,8 @@ import EngagementHTTP
 import Foundation
 import HAR
 import RegistrationCore
+import Session
+import SessionHTTP
 import Synchronization
 import TestSupport
 import Testing
@@ -29,11 +31,11 @@ struct FastPathTests {
       server = try LocalEngagementServer(
         settings: ServerSettings(appID: watchAppID, accessToken: watchToken, processingDelay: 300),
         store: ServerStore.inMemory(), clock: VirtualClock())
-      var options = EngagementHTTPServer.Options()
-      options.fastPath = fastPath
       let captured = self.captured
-      options.capture = { exchange in captured.exchanges.withLock { $0.append(exchange) } }
-      front = EngagementHTTPServer(server: server, options: options)
+      front = try HTTPNetwork.front(for: server, options: ReceiverOptions(port: 0)) {
+        $0.fastPath = fastPath
+        $0.capture = { exchange in captured.exchanges.withLock { $0.append(exchange) } }
+      }.front
       port = try await front.start()
     }
 

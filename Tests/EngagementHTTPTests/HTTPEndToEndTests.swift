@@ -3,6 +3,7 @@ import EngagementHTTP
 import Foundation
 import RegistrationCore
 import RegistrationEngine
+import Session
 import SessionHTTP
 import Synchronization
 import TestSupport
@@ -32,9 +33,9 @@ struct LoopbackRig {
     let server = try LocalEngagementServer(
       settings: ServerSettings(appID: appID, accessToken: token, processingDelay: delay),
       store: ServerStore.inMemory(), clock: clock)
-    var options = EngagementHTTPServer.Options()
-    options.hangSeconds = hangSeconds
-    let front = EngagementHTTPServer(server: server, options: options)
+    let front = try HTTPNetwork.front(for: server, options: ReceiverOptions(port: 0)) {
+      $0.hangSeconds = hangSeconds
+    }.front
     let port = try await front.start()
     let baseURL = try #require(URL(string: "http://127.0.0.1:\(port)"))
     let configuration = try RegistrationConfigurationBuilder()

@@ -3,6 +3,7 @@ import EngagementHTTP
 import Foundation
 import RegistrationCore
 import RegistrationEngine
+import Session
 import SessionHTTP
 import TestSupport
 import Testing
@@ -30,15 +31,13 @@ struct WatchOverHTTPTests {
       server = try LocalEngagementServer(
         settings: ServerSettings(appID: watchAppID, accessToken: watchToken, processingDelay: 300),
         store: ServerStore.inMemory(), clock: clock)
-      var options = EngagementHTTPServer.Options()
-      options.limits = limits
-      options.capture = capture
-      options.upstream = upstream.flatMap(Upstream.init).map { relay in
-        var relay = relay
-        if let relayDeadline { relay.deadline = relayDeadline }
-        return relay
-      }
-      front = EngagementHTTPServer(server: server, options: options)
+      front = try HTTPNetwork.front(
+        for: server, options: ReceiverOptions(port: 0, upstream: upstream)
+      ) { options in
+        options.limits = limits
+        options.capture = capture
+        if let relayDeadline { options.upstream?.deadline = relayDeadline }
+      }.front
       port = try await front.start()
     }
 

@@ -1,6 +1,8 @@
 import Clocks
 import EngagementHTTP
 import RegistrationCore
+import Session
+import SessionHTTP
 import TestSupport
 import Testing
 
@@ -39,7 +41,7 @@ struct OneEntryTests {
   @Test("the fast path, Hummingbird's route and an in-process caller all land in the one entry")
   func everyPathLandsInTheEntry() async throws {
     let server = try Self.server()
-    let front = EngagementHTTPServer(server: server)
+    let front = try HTTPNetwork.front(for: server, options: ReceiverOptions(port: 0)).front
     let port = try await front.start()
     var entered: Int { server.entered.load(ordering: .relaxed) }
     // The fast path answers a plain registration itself.

@@ -6,6 +6,7 @@ import Foundation
 import QA
 import RegistrationCore
 import RegistrationEngine
+import Session
 import SessionHTTP
 import Synchronization
 import TestSupport
@@ -25,7 +26,7 @@ struct QARig {
     server = try LocalEngagementServer(
       settings: ServerSettings(appID: watchAppID, accessToken: watchToken, processingDelay: 300),
       store: ServerStore.inMemory(), clock: clock)
-    front = EngagementHTTPServer(server: server)
+    front = try HTTPNetwork.front(for: server, options: ReceiverOptions(port: 0)).front
     port = try await front.start()
   }
 

@@ -113,6 +113,23 @@ struct BoundariesTests {
     #expect(undeclared.isEmpty, "imported without being declared: \(undeclared)")
   }
 
+  @Test("tests build the HTTP front through the one entry the tools use (HTTPNetwork.front)")
+  func oneWayToBuildTheFront() throws {
+    var handBuilt: [String] = []
+    // Written in two so this file does not find itself.
+    let built = "EngagementHTTPServer" + "(server"
+    for folder in ["Tests", "Sources"] {
+      for (path, lines) in try swiftFiles(under: folder) {
+        for (number, line) in lines.enumerated() where line.contains(built) {
+          handBuilt.append("\(path):\(number + 1)")
+        }
+      }
+    }
+    #expect(
+      handBuilt.count == 1 && handBuilt[0].hasPrefix("Sources/SessionHTTP/HTTPNetwork.swift:"),
+      "EngagementHTTPServer built besides HTTPNetwork.front: \(handBuilt)")
+  }
+
   @Test("RegistrationInbox sits beside the HTTP front, the only one that uses it")
   func inboxBesideTheFront() throws {
     let files = FileManager.default
