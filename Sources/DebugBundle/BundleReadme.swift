@@ -174,7 +174,9 @@ struct BundleReadme {
     }
     for entry in files.entries where entry.path.hasPrefix("state-dumps/") {
       lines.append(
-        "- \(entry.path): an SDK state dump as it was given (regctl state --import reads it)")
+        entry.path.hasSuffix(".reading.txt")
+          ? "- \(entry.path): how regctl state --import reads the dump beside it (pending, next send, findings)"
+          : "- \(entry.path): an SDK state dump as it was given (regctl state --import reads it)")
     }
     lines.append(
       "- devices/N-ID/: each device's entry (device.json), timeline, findings, field stories (fields.json) and explanation, as the receiver's API shapes them"

@@ -3,6 +3,7 @@ import EngagementCore
 import Foundation
 import HAR
 import RegistrationCore
+import StateDumps
 import SystemCalls
 
 /// The files `regctl bundle` is given: captures judged as `regctl judge` judges them (each
@@ -14,7 +15,16 @@ enum BundleInputs {
     to material: inout BundleMaterial
   ) throws(BundleError) {
     for path in har { material.captures.append(try read(path, option: "--har")) }
-    for path in stateDumps { material.stateDumps.append(try read(path, option: "--state-dump")) }
+    for path in stateDumps {
+      let dump = try read(path, option: "--state-dump")
+      material.stateDumps.append(dump)
+      // How regctl state --import reads it, beside it: pending, next send, findings.
+      if let reading = try? StateDumpImport.read(Data(dump.bytes), source: dump.name) {
+        material.stateDumps.append(
+          NamedFile(
+            name: dump.name + ".reading.txt", bytes: Array(StateDumpReport.text(reading).utf8)))
+      }
+    }
     for path in qaReports { material.qaReports.append(try read(path, option: "--qa-report")) }
     // A receiver's own devices are its verdict; captures given besides go into the capture.
     guard !har.isEmpty, material.devices.isEmpty else { return }

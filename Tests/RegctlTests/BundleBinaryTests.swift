@@ -259,6 +259,10 @@ struct BundleBinaryTests {
     #expect(
       bundle.names.contains("qa/qa.md")
         && bundle.names.contains("state-dumps/android-sdk-state.json"))
+    // The dump's reading beside it, as regctl state --import says it.
+    let reading = try bundle.text("state-dumps/android-sdk-state.json.reading.txt")
+    #expect(
+      reading.contains("orphanRisk (R8.3)") && reading.contains("next registration"), "\(reading)")
     let readme = try bundle.text("README.md")
     #expect(
       readme.contains("Result: **failed**") && readme.contains("reservedAttribute"), "\(readme)")
