@@ -182,11 +182,11 @@ public struct DeviceWatch: Sendable {
     let previous =
       refusal == nil
       ? device.registrations.last { !$0.refused } : nil
-    let entry = WatchedRegistration(
-      at: now, interval: previous.map { now - $0.at }, status: status,
-      retryAfter: registration.retryAfter?.seconds, body: Self.kept(registration.body),
-      changes: changes, findings: findings, local: registration.local,
-      subscriberTokenSent: facts.subscriberToken != nil)
+    var entry = WatchedRegistration(
+      at: now, interval: previous.map { now - $0.at }, status: status, retryAfter: nil,
+      body: Self.kept(registration.body), changes: changes, findings: findings,
+      local: registration.local, subscriberTokenSent: facts.subscriberToken != nil)
+    entry.take(registration.retryAfter, readBy: device.identity.profile)
     device.append(entry)
     // Relayed, the tenant hands the token out: the one the app must send back.
     if let issuedToken = registration.issuedToken { device.subscriberToken = issuedToken }

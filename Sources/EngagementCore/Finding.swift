@@ -56,12 +56,17 @@ public struct Finding: Hashable, Sendable, Codable {
       }
     }
 
-    var explanation: String {
+    /// Why a correct SDK sends this early; `update` names the app or SDK version the body
+    /// changed ("app_Version 1.0 -> 1.1"): installing an update relaunches the app, so a
+    /// relaunch is then known, not asked about.
+    func explanation(update: String?) -> String {
       switch self {
       case .background:
         "the Android SDK sends this soon only when the app goes to the background with a change pending. Did the user leave the app?"
       case .relaunch:
-        "the iOS SDK sends this soon only after a relaunch. Did the app restart?"
+        update.map {
+          "the app was updated (\($0)), which relaunches it, and the iOS SDK sends a changed record this soon after a relaunch"
+        } ?? "the iOS SDK sends this soon only after a relaunch. Did the app restart?"
       case .lostAnswer:
         "possibly a lost answer (the app never heard the 2xx and retried)"
       case .platformSchedule:
@@ -91,6 +96,18 @@ public struct Finding: Hashable, Sendable, Codable {
   }
 }
 
+extension Finding {
+  /// A time between two requests as every finding and timeline says it, rounded once (by
+  /// `DurationText.describe`: tenths of a second below a minute, whole seconds above), never
+  /// to whole seconds first: the timeline's "+10.5 s" is a finding's "sent 10.5 s after",
+  /// where two roundings made it 11 s in one and 10 s in another.
+  public static func interval(_ seconds: Double) -> String { DurationText.describe(seconds) }
+
+  /// The seconds `interval` shows: what a figure said beside it is worked out from, so that
+  /// "sent 4 min 50 s after, 10 s too soon" adds up to the 5 min asked.
+  public static func shownSeconds(_ seconds: Double) -> Double { DurationText.shown(seconds) }
+}
+
 /// A registration a real app sent, as the watch keeps it.
 public struct WatchedRegistration: Hashable, Sendable, Codable {
   public var at: Instant
@@ -101,6 +118,11 @@ public struct WatchedRegistration: Hashable, Sendable, Codable {
   public var status: Int?
   /// The Retry-After the answer carried, in seconds, whichever form it had.
   public var retryAfter: Double?
+  /// It came as an HTTP date (RFC 9110), not as delay-seconds.
+  public var retryAfterIsDate = false
+  /// The device's SDK does not honour it in that form (the shipped SDKs read digits only,
+  /// iOS ignores `0`: SDK-FACTS, "Throttle and retry"), so it will not wait for it.
+  public var retryAfterIgnored = false
   /// The body as it arrived, cut at `DeviceWatch.bodyLimit` bytes (a hostile client must not
   /// make the watch hold its megabytes); empty once older than the newest few.
   public var body: String
@@ -111,6 +133,13 @@ public struct WatchedRegistration: Hashable, Sendable, Codable {
   /// the tenant's.
   public var local = false
   public var subscriberTokenSent: Bool
+
+  /// The answer's Retry-After, in the form it came, as the device's SDK reads it.
+  mutating func take(_ retryAfter: RetryAfter.Value?, readBy profile: SDKProfile) {
+    self.retryAfter = retryAfter?.seconds
+    if case .date = retryAfter { retryAfterIsDate = true }
+    retryAfterIgnored = retryAfter.map { profile.honoured($0) == nil } ?? false
+  }
 
   /// The server refused it (S1: a wrong token or app, a body no SDK sends): the setup's
   /// problem, not a send of the app's SDK.

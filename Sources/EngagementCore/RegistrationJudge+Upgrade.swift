@@ -38,6 +38,23 @@ extension RegistrationJudge {
     )
   }
 
+  /// The app or SDK version `after` changed from `before`, said as the timeline says it
+  /// ("app_Version 1.0 -> 1.1, sdk_Version 10.0.0 -> 10.0.1"), or nil when neither did: the
+  /// app was updated, and the update relaunched it.
+  static func update(from before: RegistrationPayload?, to after: RegistrationPayload)
+    -> String?
+  {
+    guard let before else { return nil }
+    let changed = [
+      ("app_Version", before.appVersion, after.appVersion),
+      ("sdk_Version", before.sdkVersion, after.sdkVersion),
+    ].compactMap { name, old, new -> String? in
+      guard let old, let new, old != new else { return nil }
+      return "\(name) \(TerminalText.escaped(old)) -> \(TerminalText.escaped(new))"
+    }
+    return changed.isEmpty ? nil : changed.joined(separator: ", ")
+  }
+
   /// Whether `from` -> `to` is the iOS migration gap: a 7.x (or older) record read by
   /// 8.0.0-8.0.6.
   static func isMigrationGap(from: String, to: String) -> Bool {

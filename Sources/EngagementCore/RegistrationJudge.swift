@@ -110,14 +110,14 @@ public enum RegistrationJudge {
   ) -> Finding {
     let observed = memory.observed
     let wait = observed.lastAttemptAt.map { request.at - $0 } ?? 0
-    let waited = DurationText.describe(wait.rounded())
+    let waited = Finding.interval(wait)
     if let gate = next.retryAfterUntil, request.at < gate - tolerance {
       // Neither a background send (Android keeps the gate) nor a relaunch (iOS stores the
       // date) explains this.
       return Finding(
         code: .retryAfterIgnored, rule: "R4.2",
         message:
-          "sent \(waited) after the answer before; the server's Retry-After asked for \(DurationText.describe((observed.lastAttemptAt.map { gate - $0 } ?? 0).rounded()))",
+          "sent \(waited) after the answer before; the server's Retry-After asked for \(Finding.interval(observed.lastAttemptAt.map { gate - $0 } ?? 0))",
         severity: .violation)
     }
     if let explained = explanation(
@@ -175,10 +175,11 @@ public enum RegistrationJudge {
           memory.lastSent.map { !$0.isSameRecord(as: payload) } ?? true
         } ?? false
       guard !repeated, memory.runCause == nil || (cause.repeats && changed) else { return nil }
+      let update = request.payload.flatMap { Self.update(from: memory.lastSent, to: $0) }
       return Finding(
         code: cause.code, rule: next.rule,
-        message: "sent \(waited) after the one before: \(cause.explanation)", severity: .note,
-        cause: cause)
+        message: "sent \(waited) after the one before: \(cause.explanation(update: update))",
+        severity: .note, cause: cause)
     }
     switch profile.schedule {
     case .throttleAlarm, .interval:

@@ -80,9 +80,9 @@ public enum QAJudge {
       let waited = next.at - new[answered].at
       return failure(
         expected:
-          "the next send at least \(NumberText.compact(wait)) s after the answer that asked it (Retry-After)",
+          "the next send at least \(Finding.interval(wait)) after the answer that asked it (Retry-After)",
         actual:
-          "sent \(DurationText.describe(waited.rounded())) after that answer, \(DurationText.describe((wait - waited).rounded())) too soon",
+          "sent \(Finding.interval(waited)) after that answer, \(Finding.interval(wait - Finding.shownSeconds(waited))) too soon",
         [new[answered], next], knowledge)
     case .tokenReturned:
       return tokenReturned(
@@ -312,12 +312,11 @@ public enum QAJudge {
     -> String
   {
     let findings = knowledge.findings(of: entry).map { "\($0.code) (\($0.severity.rawValue))" }
-    let retryAfter = entry.retryAfter.map { ["Retry-After \(NumberText.compact($0)) s"] } ?? []
-    let changes = entry.changes.isEmpty ? [] : [entry.changes.joined(separator: "; ")]
     return
       ([
         CaptureText.stamp(entry.at), CaptureText.interval(entry),
         entry.status.map(String.init) ?? "no answer",
-      ] + retryAfter + changes + findings).joined(separator: "  ")
+      ] + [CaptureText.retryAfter(entry), CaptureText.changed(entry)].compactMap { $0 } + findings)
+      .joined(separator: "  ")
   }
 }

@@ -50,7 +50,7 @@ public struct QAKnowledge: Sendable, Hashable {
       guard finding.severity == .note, let cause = finding.cause, Self.ruledOut.contains(cause)
       else { return finding }
       let waited =
-        entry.interval.map { "sent \(DurationText.describe($0.rounded())) after the one before" }
+        entry.interval.map { "sent \(Finding.interval($0)) after the one before" }
         ?? "sent early"
       return Finding(
         code: finding.rule.hasPrefix("R4") ? .retryTooSoon : .throttleViolated, rule: finding.rule,

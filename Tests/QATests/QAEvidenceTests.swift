@@ -48,6 +48,33 @@ struct QAEvidenceTests {
     #expect(line.hasSuffix("carrying tag qa-a and tag qa-b"), "\(line)")
   }
 
+  @Test("a Retry-After step's figures add up: 4 min 50 s after a 5 min wait is 10 s too soon")
+  func retryAfterFiguresAddUp() throws {
+    var watch = DeviceWatch(makeToken: { "TOKEN" })
+    let body = sdkBody(device: "D", platform: "iOS")
+    for (at, status, retryAfter) in [
+      (0.0, 201, nil), (100.0, 429, RetryAfter.Value.delaySeconds(300)), (389.5, 201, nil),
+    ] {
+      _ = watch.record(
+        ReceivedRegistration(
+          deviceID: "D", payload: try? WireDecoding.payload(from: Data(body.utf8)).get(),
+          body: Array(body.utf8),
+          facts: RequestFacts(userAgent: iosAgent, subscriberToken: "TOKEN"),
+          at: Instant(at), status: status, retryAfter: retryAfter,
+          server: ServerFacts(definedAttributes: nil, contactStillHasOtherDevices: { _ in false })))
+    }
+    let device = try #require(watch.devices["D"])
+    let decision = try #require(
+      QAJudge.decide(.retryAfterRespected, device: device, since: 1, runStart: 0))
+    #expect(decision.verdict == .fail)
+    let said = decision.evidence.joined(separator: "\n")
+    // 289.5 s is shown as 4 min 50 s; "too soon" is worked out from that, not rounded apart
+    // (it said 11 s).
+    #expect(said.contains("sent 4 min 50 s after that answer, 10 s too soon"), "\(said)")
+    #expect(said.contains("at least 5 min after the answer"), "\(said)")
+    #expect(said.contains("429  Retry-After 300 s"), "\(said)")
+  }
+
   /// The send 5 s after the one before, which the judge alone notes as a relaunch (iOS).
   static let early = [
     Send(at: 0), Send(at: 100, tags: ["ALL", "qa-start"]),

@@ -97,10 +97,10 @@ public enum CaptureText {
   }
 
   static func registrationLines(_ entry: WatchedRegistration) -> [String] {
-    let retry = entry.retryAfter.map { " Retry-After \(NumberText.compact($0)) s" } ?? ""
+    let retry = retryAfter(entry).map { " " + $0 } ?? ""
     var lines = [
       "  \(stamp(entry.at))  \(padded(interval(entry), 13)) \(status(entry))\(retry)"
-        + (entry.changes.isEmpty ? "" : "  " + entry.changes.joined(separator: "; "))
+        + (changed(entry).map { "  " + $0 } ?? "")
     ]
     for finding in entry.findings {
       lines.append(
@@ -128,7 +128,31 @@ public enum CaptureText {
   /// "+1 min 1 s" since the registration before, or "first".
   public static func interval(_ entry: WatchedRegistration) -> String {
     if entry.refused { return "refused" }
-    return entry.interval.map { "+" + DurationText.describe($0) } ?? "first"
+    return entry.interval.map { "+" + Finding.interval($0) } ?? "first"
+  }
+
+  /// What a registration changed since the one before, as every timeline says it (`regctl
+  /// judge`, a QA step's evidence, the receiver's timeline): "+ tags sports; + attributes
+  /// Plan=gold"; nil when nothing did.
+  public static func changed(_ entry: WatchedRegistration) -> String? {
+    entry.changes.isEmpty ? nil : entry.changes.joined(separator: "; ")
+  }
+
+  /// The Retry-After its answer carried, as every timeline says it, with a word when the
+  /// device's SDK will not wait for it: "Retry-After 300 s (an HTTP date, which this SDK
+  /// ignores: it reads seconds only)"; nil when the answer carried none.
+  public static func retryAfter(_ entry: WatchedRegistration) -> String? {
+    guard let seconds = entry.retryAfter else { return nil }
+    // A date is said to the second it names.
+    let said =
+      "Retry-After \(NumberText.compact(entry.retryAfterIsDate ? seconds.rounded() : seconds)) s"
+    switch (entry.retryAfterIsDate, entry.retryAfterIgnored) {
+    case (true, true):
+      return said + " (an HTTP date, which this SDK ignores: it reads seconds only)"
+    case (true, false): return said + " (an HTTP date)"
+    case (false, true): return said + " (which this SDK ignores)"
+    case (false, false): return said
+    }
   }
 
   static func status(_ entry: WatchedRegistration) -> String {

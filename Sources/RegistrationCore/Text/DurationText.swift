@@ -55,7 +55,7 @@ public enum DurationText {
 
   /// `seconds` at the precision a duration is shown with: milliseconds below a second,
   /// hundredths below ten, tenths below a minute, whole seconds beyond.
-  static func shown(_ seconds: Double) -> Double {
+  public static func shown(_ seconds: Double) -> Double {
     let magnitude = abs(seconds)
     let step = magnitude < 1 ? 1000.0 : magnitude < 10 ? 100 : magnitude < 60 ? 10 : 1
     let rounded = (seconds * step).rounded() / step
