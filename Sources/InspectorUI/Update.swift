@@ -109,7 +109,7 @@ public enum Inspector {
       model.flash = InspectorModel.Flash(
         text: "fleet: \(NumberText.grouped(show.plan.devices)) devices, playing", isError: false)
     case .qa(let checklist): model.receiver.qa = checklist
-    case .demo(let note): model.demo?.take(note)
+    case .demo(let note): model.demo?.take(note, now: model.now)
     case .notice(let text, let isError):
       model.flash = InspectorModel.Flash(text: text, isError: isError)
     case .events(let events): append(events, to: &model)

@@ -31,7 +31,9 @@ extension Inspector {
       Panes.draw(pane, model, rect, &canvas)
     }
     if let demo = model.demo, let rect = layout.caption {
-      Panes.captions(demo, rect, &canvas, now: model.now, format: model.format)
+      Panes.captions(
+        demo, rect, &canvas, now: model.now, format: model.format,
+        events: model.deviceScreen.events)
     }
     status(model, layout.status, &canvas)
     overlay(model, &canvas)

@@ -1,5 +1,8 @@
 import InspectorUI
 import RegistrationCore
+import Scenarios
+import Session
+import SessionValues
 import Testing
 
 @Suite("a demo's caption area")
@@ -190,5 +193,47 @@ struct DemoCaptionTests {
       #expect(model.flash?.isError == true)
     }
     #expect(Inspector.update(&model, .key(.character("+"))).isEmpty == false)
+  }
+}
+
+/// #51: a fast-forward no longer says "nothing happens meanwhile" over a month of daily
+/// failed retries: it says how far it went, to what, and the sends between the skips.
+@Suite("a demo's fast-forward")
+struct FastForwardCaptionTests {
+  @Test("skips of an outage say what happened between them, never 'nothing happens'")
+  func saysWhatHappens() async throws {
+    let simulation = try await DeviceSession.start(SessionSetup())
+    _ = try await simulation.execute(try CommandParser.parse("server down"))
+    _ = try await simulation.execute(.launch)
+    try await simulation.advance(to: Instant(60))
+    var model = InspectorModel(width: 80, height: 24, title: "demo: outage")
+    model.timeStyle = .elapsed
+    model.demo = DemoCaptions(name: "outage", description: "The server is down.", steps: 3)
+    _ = Inspector.update(&model, .events(simulation.log.all))
+    _ = Inspector.update(&model, .snapshot(await simulation.snapshot()))
+    var seen = simulation.log.all.count
+    // The pace skips to just before each retry; each retry then fails on screen.
+    for _ in 1...3 {
+      guard case .due(let next, _, _) = await simulation.snapshot().device?.plan else {
+        Issue.record("no retry due")
+        return
+      }
+      _ = Inspector.update(
+        &model, .demo(.fastForward(seconds: next.seconds - 2 - model.now.seconds)))
+      try await simulation.advance(to: next + 1)
+      let all = simulation.log.all
+      _ = Inspector.update(&model, .events(Array(all.dropFirst(seen))))
+      _ = Inspector.update(&model, .snapshot(await simulation.snapshot()))
+      seen = all.count
+    }
+    await simulation.stop()
+    let area = DemoCaptionTests.captionArea(model)
+    #expect(!area.contains("nothing happens"), "\(area)")
+    #expect(area.contains("fast-forwarded 3 times"), "\(area)")
+    #expect(area.contains("meanwhile 3 sends failed"), "\(area)")
+    #expect(!area.contains("…"), "\(area)")
+    // A caption starts afresh.
+    _ = Inspector.update(&model, .demo(.caption(step: 2, text: "It waits longer each time.")))
+    #expect(!DemoCaptionTests.captionArea(model).contains("fast-forward"))
   }
 }

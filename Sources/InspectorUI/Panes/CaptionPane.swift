@@ -41,7 +41,18 @@ public struct DemoCaptions: Sendable, Hashable {
   public enum Found: Sendable, Hashable {
     case checks([DemoCheck])
     case stepFailed(String)
-    case fastForward(Double)
+    case fastForward(FastForward)
+  }
+
+  /// The quiet stretches fast-forwarded since the last caption or checks: each ends just
+  /// before the next thing due (a retry, a processing), which then happens on screen, so the
+  /// area says how many there were and what happened between them, never "nothing".
+  public struct FastForward: Sendable, Hashable {
+    /// Virtual seconds skipped, in all.
+    public var skipped: Double
+    public var count: Int
+    /// The demo's clock when the first of them began.
+    public var since: Instant
   }
 
   public var name: String
@@ -75,7 +86,7 @@ public struct DemoCaptions: Sendable, Hashable {
   /// short previous caption still shows.
   static func rows(height: Int) -> Int { height >= 30 ? 7 : 6 }
 
-  mutating func take(_ note: DemoNote) {
+  mutating func take(_ note: DemoNote, now: Instant) {
     switch note {
     case .caption(let step, let text, let at):
       if current != text { (previous, previousAt, current) = (current, currentAt, text) }
@@ -92,7 +103,13 @@ public struct DemoCaptions: Sendable, Hashable {
       failed += 1
       found = .stepFailed(message)
     case .fastForward(let seconds):
-      found = .fastForward(seconds)
+      if case .fastForward(var stretches) = found {
+        stretches.skipped += seconds
+        stretches.count += 1
+        found = .fastForward(stretches)
+      } else {
+        found = .fastForward(FastForward(skipped: seconds, count: 1, since: now))
+      }
     case .finished:
       finished = true
     }
@@ -113,7 +130,7 @@ extension Panes {
   /// before: a sentence is never cut.
   static func captions(
     _ demo: DemoCaptions, _ rect: Rect, _ canvas: inout Canvas, now: Instant,
-    format: (Instant) -> String
+    format: (Instant) -> String, events: [ShownEvent] = []
   ) {
     canvas.box(rect, title: TerminalText.escaped(demo.title(canvas.glyphs)), focused: false)
     let inner = rect.inner
@@ -130,7 +147,9 @@ extension Panes {
     left -= current.count
     let found =
       demo.found.map {
-        foundLines($0, canvas.glyphs, width: width, rows: left, expressions: demo.showsExpressions)
+        foundLines(
+          $0, canvas.glyphs, width: width, rows: left, expressions: demo.showsExpressions,
+          events: events)
       } ?? []
     left -= found.count
     let previous = said(demo.previous, at: demo.previousAt)
@@ -152,7 +171,8 @@ extension Panes {
   /// checks that held as far as they fit and how many more held; when even that does not
   /// fit, the counts alone.
   static func foundLines(
-    _ found: DemoCaptions.Found, _ glyphs: Glyphs, width: Int, rows: Int, expressions: Bool
+    _ found: DemoCaptions.Found, _ glyphs: Glyphs, width: Int, rows: Int, expressions: Bool,
+    events: [ShownEvent] = []
   ) -> [Line] {
     guard rows > 0 else { return [] }
     switch found {
@@ -194,16 +214,40 @@ extension Panes {
         TextWidth.wrap("\(glyphs.cross) \(text(message))", width: width).prefix(rows).map {
           [("  " + $0, .error)]
         })
-    case .fastForward(let seconds):
-      return [
-        [
-          (
-            "  fast-forward \(DurationText.describe(seconds.rounded())): nothing happens meanwhile",
-            .dim
-          )
-        ]
-      ]
+    case .fastForward(let stretches):
+      return Array(
+        TextWidth.wrap(fastForwarded(stretches, events: events), width: width).prefix(rows).map {
+          [("  " + $0, .dim)]
+        })
     }
+  }
+
+  /// "fast-forwarded 3 times (7 h 58 min in all), each to just before the next thing due;
+  /// meanwhile 3 sends failed": what the skipping did, and what happened between the skips
+  /// (the sends since the first, from the events).
+  static func fastForwarded(_ stretches: DemoCaptions.FastForward, events: [ShownEvent])
+    -> String
+  {
+    let skipped = DurationText.describe(stretches.skipped.rounded())
+    var said =
+      stretches.count == 1
+      ? "fast-forwarded \(skipped), to just before the next thing due"
+      : "fast-forwarded \(stretches.count) times (\(skipped) in all), each to just before the next thing due"
+    var (failed, sent) = (0, 0)
+    for event in events.reversed() {
+      // What happened at the instant the first skip began came before it.
+      guard event.event.t > stretches.since else { break }
+      if event.kind == .failed { failed += 1 }
+      if event.kind == .sent { sent += 1 }
+    }
+    let sends = { (count: Int) in "\(count) send\(count == 1 ? "" : "s")" }
+    switch (failed, sent) {
+    case (0, 0): break
+    case (_, 0): said += "; meanwhile \(sends(failed)) failed"
+    case (0, _): said += "; meanwhile \(sends(sent)) went through"
+    default: said += "; meanwhile \(sends(failed)) failed and \(sent) went through"
+    }
+    return said
   }
 
   /// Items laid out left to right, three spaces apart, a row as wide as `width`; an item wider
