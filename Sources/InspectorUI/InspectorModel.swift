@@ -95,7 +95,15 @@ public struct InspectorModel: Sendable {
   public var layout: Layout {
     Layout.make(
       width: width, height: height, focus: deviceScreen.focus,
-      captionRows: demo == nil ? 0 : DemoCaptions.rows(height: height))
+      captionRows: demo == nil ? 0 : DemoCaptions.rows(height: height), headerRows: headerRows)
+  }
+
+  /// The header's rows: one, or two when the title does not fit beside the clock.
+  public var headerRows: Int { HeaderText.make(self).left.count }
+
+  /// Where the receiver's panes go at this size, under the header.
+  var receiverRects: [ReceiverScreen.Pane: Rect] {
+    ReceiverScreen.rects(width: width, height: height, top: headerRows)
   }
 
   public func format(_ instant: Instant) -> String {

@@ -10,6 +10,8 @@ public struct KeyBinding: Sendable {
   public var needs: SessionAbilities
   /// The screens whose table holds it: elsewhere the key is neither shown nor obeyed.
   public var screens: Set<InspectorModel.Screen>
+  /// How the help names its keys when not one by one ("1-7").
+  public var label: String?
 
   /// Keys that all do one thing.
   public init(
@@ -23,16 +25,20 @@ public struct KeyBinding: Sendable {
   public init(
     _ actions: [(key: Key, action: Action)], hint: String?, help: String,
     needs: SessionAbilities = [],
-    screens: Set<InspectorModel.Screen> = [.device, .receiver, .fleet]
+    screens: Set<InspectorModel.Screen> = [.device, .receiver, .fleet], label: String? = nil
   ) {
     self.actions = actions
     self.hint = hint
     self.help = help
     self.needs = needs
     self.screens = screens
+    self.label = label
   }
 
   public var keys: [Key] { actions.map(\.key) }
+
+  /// The keys as the help names them: "q", "Tab S-Tab", "1-7".
+  public var keysLabel: String { label ?? keys.map(\.label).joined(separator: " ") }
 
   /// What `key` does here, if it is one of the binding's keys.
   public func action(for key: Key) -> Action? { actions.first { $0.key == key }?.action }

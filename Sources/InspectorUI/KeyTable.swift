@@ -70,11 +70,11 @@ public enum KeyTable {
     KeyBinding(keys: [.character("?")], action: .help, hint: "help", help: "Show every key"),
     KeyBinding(
       keys: [.character(":")], action: .commandLine, hint: "command",
-      help: "Type a command: tag add sports, server fail 503 times 3", needs: .unscripted,
+      help: "Type a command (see below)", needs: .unscripted,
       screens: [.device]),
     KeyBinding(
       keys: [.character(":")], action: .commandLine, hint: "command",
-      help: "Type a command: server fail 503 times 3, server down, server up",
+      help: "Type a command (see below)",
       needs: [.unscripted, .localServer], screens: [.receiver]),
     KeyBinding(
       keys: [.character("a")], action: .editAttributes, hint: "attrs", help: "Edit attributes",
@@ -86,15 +86,13 @@ public enum KeyTable {
       help: "Set the contact key", needs: .device),
     KeyBinding(
       keys: [.character("n")], action: .jumpToDeadline, hint: "jump",
-      help: "Jump time to the next deadline", needs: .clockControl),
+      help: "Jump to the next deadline", needs: .clockControl),
     KeyBinding(
       keys: [.character(" ")], action: .pauseResume, hint: "pause", help: "Pause or resume time",
       needs: .clockControl),
     KeyBinding(
-      keys: [.character("+")], action: .faster, hint: nil,
-      help: "Faster: 1x, 10x, 60x, 600x, 3600x", needs: .clockControl),
-    KeyBinding(
-      keys: [.character("-")], action: .slower, hint: nil, help: "Slower", needs: .clockControl),
+      [(.character("+"), .faster), (.character("-"), .slower)], hint: nil,
+      help: "Faster or slower: 1x, 10x, 60x, 600x, 3600x", needs: .clockControl),
     KeyBinding(
       keys: [.character("x")], action: .toggleExpressions, hint: "expressions",
       help: "Demo: show the checks as the scenario's expressions, or in words", needs: .demo,
@@ -110,40 +108,38 @@ public enum KeyTable {
       help: "Server: hang past the client's time-out, once", needs: .localServer),
     KeyBinding(
       keys: [.character("d")], action: .toggleDown, hint: "down/up",
-      help: "Server: go down (connections refused) or come back up", needs: .localServer),
+      help: "Server: down (refusing connections) or up", needs: .localServer),
     KeyBinding(
       keys: [.character("f")], action: .toggleAppState, hint: nil,
-      help: "Put the app in the background or the foreground", needs: .device),
+      help: "App to the background or foreground", needs: .device),
     KeyBinding(
       keys: [.character("R")], action: .restart, hint: nil,
-      help: "Kill the app and relaunch it from the store", needs: .device),
+      help: "Kill and relaunch the app", needs: .device),
     KeyBinding(
       keys: [.character("/")], action: .filter, hint: nil, help: "Filter the events",
       screens: [.device]),
-    KeyBinding(keys: [.tab], action: .focusNext, hint: nil, help: "Next pane"),
-    KeyBinding(keys: [.backTab], action: .focusPrevious, hint: nil, help: "Previous pane"),
     KeyBinding(
-      PaneID.allCases.map { ($0.key, .focus($0)) }, hint: nil, help: "Go to pane 1-7",
-      screens: [.device]),
+      [(.tab, .focusNext), (.backTab, .focusPrevious)], hint: nil,
+      help: "Next pane, previous pane"),
+    KeyBinding(
+      PaneID.allCases.map { ($0.key, .focus($0)) }, hint: nil, help: "Go to that pane",
+      screens: [.device], label: "1-7"),
     KeyBinding(
       ReceiverScreen.Pane.allCases.map { ($0.key, .focusReceiver($0)) }, hint: nil,
-      help: "Go to pane 1-4: devices, timeline, findings, body", screens: [.receiver]),
+      help: "Go to that pane: devices, timeline, findings, body", screens: [.receiver],
+      label: "1-4"),
     KeyBinding(
-      keys: [.up, .character("k")], action: .scrollUp, hint: nil, help: "Scroll up",
+      [
+        (.up, .scrollUp), (.character("k"), .scrollUp), (.down, .scrollDown),
+        (.character("j"), .scrollDown),
+      ], hint: nil, help: "Scroll (k and j too)",
+      screens: [.device], label: "Up Down"),
+    KeyBinding(
+      [(.pageUp, .pageUp), (.pageDown, .pageDown)], hint: nil, help: "Page up or down",
       screens: [.device]),
     KeyBinding(
-      keys: [.down, .character("j")], action: .scrollDown, hint: nil, help: "Scroll down",
-      screens: [.device]),
-    KeyBinding(
-      keys: [.pageUp], action: .pageUp, hint: nil, help: "Page up", screens: [.device]),
-    KeyBinding(
-      keys: [.pageDown], action: .pageDown, hint: nil, help: "Page down",
-      screens: [.device]),
-    KeyBinding(
-      keys: [.character("g")], action: .top, hint: nil, help: "Top", screens: [.device]),
-    KeyBinding(
-      keys: [.character("G")], action: .bottom, hint: nil,
-      help: "Bottom (events: follow the tail)", screens: [.device]),
+      [(.character("g"), .top), (.character("G"), .bottom)], hint: nil,
+      help: "Top or bottom (events: follow the tail)", screens: [.device]),
     KeyBinding(
       keys: [.up, .character("k")], action: .scrollUp, hint: nil,
       help: "Devices: the one above; other panes: scroll up", screens: [.receiver]),

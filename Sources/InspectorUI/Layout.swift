@@ -9,13 +9,13 @@ public struct Layout: Sendable {
   /// A demo's caption area, above the status bar.
   public var caption: Rect?
 
-  public static func make(width: Int, height: Int, focus: PaneID, captionRows: Int = 0)
-    -> Layout
-  {
-    let header = Rect(x: 0, y: 0, width: width, height: 1)
+  public static func make(
+    width: Int, height: Int, focus: PaneID, captionRows: Int = 0, headerRows: Int = 1
+  ) -> Layout {
+    let header = Rect(x: 0, y: 0, width: width, height: headerRows)
     let status = Rect(x: 0, y: height - 1, width: width, height: 1)
-    let top = 1
-    let body = height - 2 - captionRows
+    let top = headerRows
+    let body = height - 1 - headerRows - captionRows
     let caption =
       captionRows > 0
       ? Rect(x: 0, y: height - 1 - captionRows, width: width, height: captionRows) : nil

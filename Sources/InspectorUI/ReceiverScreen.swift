@@ -34,6 +34,8 @@ public struct ReceiverScreen: Sendable {
   /// receiver when the device or its newest request changes.
   public var fieldsShown = false
   public var fields: DeviceFieldStories?
+  /// The session answered the last ask, even if with nothing (a capture keeps no server).
+  public var fieldsAnswered = false
   public var fieldsLoadedFor: (deviceID: String, lastSeen: Instant, processed: Int)?
   /// The field under the Fields pane's cursor (`FieldStory.id`; nil: the first), and whether
   /// Enter opened its story.
@@ -45,9 +47,8 @@ public struct ReceiverScreen: Sendable {
   public func view(_ pane: Pane) -> ScrollView { views[pane] ?? ScrollView(end: .top) }
 
   /// Where each pane goes on a screen of this size (below the header, above the status bar).
-  public static func rects(width: Int, height: Int) -> [Pane: Rect] {
-    let top = 1
-    let body = height - 2
+  public static func rects(width: Int, height: Int, top: Int = 1) -> [Pane: Rect] {
+    let body = height - 1 - top
     let left = max(30, width * 36 / 100)
     let right = width - left
     let timelineHeight = body * 40 / 100

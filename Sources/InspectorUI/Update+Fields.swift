@@ -30,8 +30,10 @@ extension Inspector {
       // Nothing to open: a QA ask still waits on Enter.
       if model.receiver.qa?.ask != nil { return qaKey(.qaProceed, &model) }
       model.flash = InspectorModel.Flash(
-        text: model.receiver.fields == nil
-          ? "the device's fields are on their way" : "this device has sent no field yet",
+        text: model.receiver.fields != nil
+          ? "this device has sent no field yet"
+          : model.receiver.fieldsAnswered
+            ? "no field stories in this session" : "the device's fields are on their way",
         isError: false)
       return []
     }
@@ -82,7 +84,7 @@ extension Inspector {
 
   /// Scrolls the list only as far as the chosen field's row needs to be seen.
   static func keepChosenFieldInView(_ model: inout InspectorModel) {
-    guard let rect = ReceiverScreen.rects(width: model.width, height: model.height)[.body]
+    guard let rect = model.receiverRects[.body]
     else { return }
     let height = rect.inner.height
     let (lines, row) = FieldsPane.lines(model, width: rect.inner.width)
@@ -102,6 +104,7 @@ extension Inspector {
   ) {
     guard model.receiver.fieldsShown, model.selectedDevice?.deviceID == deviceID else { return }
     model.receiver.fields = stories
+    model.receiver.fieldsAnswered = true
     // A field no longer in the story (its registrations left the server's window): the list
     // again, from the first, rather than another field's story under its name.
     if let chosen = model.receiver.fieldChosen,
@@ -133,6 +136,7 @@ extension Inspector {
       model.receiver.fieldOpened = false
     }
     model.receiver.fieldsLoadedFor = (device.deviceID, device.lastSeen, processed)
+    model.receiver.fieldsAnswered = false
     return [.loadFields(deviceID: device.deviceID)]
   }
 }

@@ -29,6 +29,14 @@ extension Inspector {
       if layout.tabbed.contains(pane) && pane != shown { continue }
       canvas.box(rect, title: title(pane, model, layout), focused: model.deviceScreen.focus == pane)
       Panes.draw(pane, model, rect, &canvas)
+      if pane == .events, layout.tabbed.contains(pane) {
+        // The tabs fill the title of a narrow screen: the events' state goes underneath.
+        let state = " " + eventsState(model) + " "
+        canvas.buffer.put(
+          TextWidth.truncate(state, to: rect.width - 4, ellipsis: model.glyphs.ellipsis),
+          x: rect.x + max(1, rect.width - TextWidth.of(state) - 2), y: rect.y + rect.height - 1,
+          role: .dim)
+      }
     }
     if let demo = model.demo, let rect = layout.caption {
       Panes.captions(
@@ -61,7 +69,8 @@ extension Inspector {
     -> [CellRun]?
   {
     guard case .normal = model.mode, !model.isTooSmall, model.screen == .device,
-      frame.width == model.width, frame.height == model.height
+      frame.width == model.width, frame.height == model.height,
+      model.flash.map({ flashLines($0, width: model.width).count <= 1 }) ?? true
     else { return nil }
     let layout = model.layout
     let shown = layout.shownTab(focus: model.deviceScreen.focus)
@@ -90,12 +99,13 @@ extension Inspector {
     if layout.tabbed.contains(pane) {
       return layout.tabbed.map { tab in
         tab == pane ? "\(tab.rawValue) \(tab.title)" : "\(tab.rawValue) \(tab.title.lowercased())"
-      }.joined(separator: " · ") + (pane == .events ? eventsSuffix(model) : "")
+      }.joined(separator: " · ")
     }
-    return "\(pane.rawValue) \(pane.title)" + (pane == .events ? eventsSuffix(model) : "")
+    return "\(pane.rawValue) \(pane.title)" + (pane == .events ? " (\(eventsState(model)))" : "")
   }
 
-  static func eventsSuffix(_ model: InspectorModel) -> String {
+  /// "following", "3 newer below", "filter: sports, following".
+  static func eventsState(_ model: InspectorModel) -> String {
     var parts: [String] = []
     if !model.deviceScreen.eventFilter.isEmpty {
       parts.append("filter: \(TerminalText.escaped(model.deviceScreen.eventFilter))")
@@ -103,33 +113,11 @@ extension Inspector {
     parts.append(
       model.deviceScreen.eventsBack == 0
         ? "following" : "\(model.deviceScreen.eventsBack) newer below")
-    return " (" + parts.joined(separator: ", ") + ")"
+    return parts.joined(separator: ", ")
   }
 
   static func header(_ model: InspectorModel, _ rect: Rect, _ canvas: inout Canvas) {
-    canvas.buffer.fill(rect, role: .header)
-    let capture = model.jobScreen == .receiver && !model.receiverLive
-    let speed = capture ? "" : model.paused ? "paused  " : "\(formatRate(model.rate))x  "
-    let state =
-      capture
-      ? "captured, read-only"
-      : model.jobScreen == .receiver
-        ? "receiving" : model.device?.appState.rawValue ?? "not launched"
-    let sdk = model.device.map { "sdk \($0.settings.profile.spelled)  " } ?? ""
-    // A live clock that wakes once a minute shows no seconds it would leave standing still.
-    let minutesOnly = model.timeStyle == .wallClock && !model.paused && !model.ticksEverySecond
-    let time = model.clock(model.now)
-    let right = "\(sdk)\(minutesOnly ? String(time.prefix(5)) : time)  \(speed)\(state) "
-    let left =
-      " RegScope  "
-      + TextWidth.truncate(
-        model.glyphs.arrow == "→"
-          ? model.title
-          : model.title.split(separator: "→", omittingEmptySubsequences: false)
-            .joined(separator: model.glyphs.arrow),
-        to: max(0, rect.width - right.count - 12), ellipsis: model.glyphs.ellipsis)
-    canvas.buffer.put(left, x: 0, y: rect.y, role: .header)
-    canvas.buffer.put(right, x: rect.width - TextWidth.of(right), y: rect.y, role: .header)
+    HeaderText.make(model).draw(rect, &canvas)
   }
 
   public static func formatRate(_ rate: Double) -> String {
@@ -148,9 +136,14 @@ extension Inspector {
     default: break
     }
     if let flash = model.flash {
-      canvas.buffer.put(
-        " " + TerminalText.escaped(flash.text), x: 0, y: rect.y,
-        role: flash.isError ? .error : .success, limit: rect.width)
+      // A message wider than the bar goes on over the rows above it, never cut.
+      let lines = flashLines(flash, width: rect.width)
+      for (index, text) in lines.enumerated() {
+        let y = rect.y - (lines.count - 1) + index
+        canvas.buffer.fill(Rect(x: 0, y: y, width: rect.width, height: 1), role: .normal)
+        canvas.buffer.put(
+          " " + text, x: 0, y: y, role: flash.isError ? .error : .success, limit: rect.width)
+      }
       return
     }
     var x = 1
@@ -167,6 +160,16 @@ extension Inspector {
       x += canvas.buffer.put(key, x: x, y: rect.y, role: .keyName)
       x += canvas.buffer.put(" " + hint + "  ", x: x, y: rect.y, role: .keyHint)
     }
+  }
+
+  /// A message's rows at this width: one, or as many as it needs up to three.
+  static func flashLines(_ flash: InspectorModel.Flash, width: Int) -> [String] {
+    let lines = TextWidth.wrap(TerminalText.escaped(flash.text), width: max(1, width - 2))
+    return lines.count <= 3
+      ? lines
+      : Array(lines.prefix(2)) + [
+        TextWidth.truncate(lines[2...].joined(separator: " "), to: width - 2)
+      ]
   }
 
   static func input(_ prompt: String, _ line: LineEditor, _ rect: Rect, _ canvas: inout Canvas) {
@@ -208,9 +211,10 @@ extension Inspector {
   }
 
   static func dialog(
-    _ model: InspectorModel, width: Int, height: Int, title: String, _ canvas: inout Canvas
+    _ model: InspectorModel, width: Int, height: Int, title: String, _ canvas: inout Canvas,
+    margin: Int = 2
   ) -> Rect {
-    let w = min(width, model.width - 4)
+    let w = min(width, model.width - 2 * margin)
     let h = min(height, model.height - 2)
     let rect = Rect(
       x: (model.width - w) / 2, y: max(1, (model.height - h) / 2), width: w, height: h)
@@ -221,52 +225,66 @@ extension Inspector {
 
   static func help(_ model: InspectorModel, _ canvas: inout Canvas) {
     let bindings = KeyTable.help(on: model.screen, abilities: model.abilities)
-    // One column when it fits; two side by side on a short screen. A description wider than
-    // its column goes on under itself rather than being cut.
-    let rows = model.height - 6
-    var columns = 1
-    var width = min(model.width - 4, 80)
-    var lines = helpLines(bindings, keyWidth: 16, width: width - 3)
-    if lines.count > rows {
-      columns = 2
-      width = model.width - 4
-      lines = helpLines(bindings, keyWidth: 8, width: (width - 2) / 2 - 1)
-      // Too short for the descriptions whole: a row a key, cut at the column's edge, so
-      // that every key is still seen.
-      if (lines.count + 1) / 2 > rows {
-        lines = helpLines(bindings, keyWidth: 8, width: Int.max / 2)
-      }
-    }
-    let perColumn = (lines.count + columns - 1) / columns
-    let rect = dialog(
-      model, width: width, height: perColumn + 4, title: "Keys (Esc closes)", &canvas)
-    let inner = rect.inner
-    let columnWidth = inner.width / columns
-    for (index, line) in lines.enumerated() {
-      let column = index / perColumn
-      let cell = Rect(
-        x: inner.x + column * columnWidth, y: inner.y, width: columnWidth - 1, height: inner.height)
-      canvas.line(cell, index % perColumn, line)
-    }
     let abilities = model.abilities
     let commands =
       !abilities.contains(.unscripted)
       ? nil
       : abilities.contains(.device)
-        ? " Commands: tag add TAG, attr set KEY VALUE, contact-key set KEY, server fail 503 times 3"
-        : abilities.contains(.localServer) ? " Commands: server fail 503 times 3, server down" : nil
-    if let commands { canvas.line(inner, perColumn + 1, [(commands, .dim)]) }
+        ? "Commands: tag add TAG, attr set KEY VALUE, contact-key set KEY, server fail 503 times 3"
+        : abilities.contains(.localServer)
+          ? "Commands: server fail 503 times 3, server down, server up" : nil
+    // The keys' column as wide as the widest keys, so none is cut.
+    let keyWidth = max(6, (bindings.map { TextWidth.of($0.keysLabel) }.max() ?? 0) + 1)
+    // One column when it fits; two side by side on a short screen. A description wider than
+    // its column goes on under itself rather than being cut; so do the commands.
+    var width = min(model.width - 4, 80)
+    var split = [helpLines(bindings, keyWidth: keyWidth, width: width - 3).flatMap { $0 }]
+    var footer = commands.map { TextWidth.wrap($0, width: width - 3) } ?? []
+    func rows(_ columns: [[Line]], _ footer: [String]) -> Int {
+      (columns.map(\.count).max() ?? 0) + (footer.isEmpty ? 0 : footer.count + 1)
+    }
+    if rows(split, footer) > model.height - 4 {
+      width = model.width - 2
+      split = halves(helpLines(bindings, keyWidth: keyWidth, width: (width - 2) / 2 - 1))
+      footer = commands.map { TextWidth.wrap($0, width: width - 3) } ?? []
+    }
+    let rect = dialog(
+      model, width: width, height: rows(split, footer) + 2, title: "Keys (Esc closes)",
+      &canvas, margin: split.count == 1 ? 2 : 1)
+    let inner = rect.inner
+    let columnWidth = inner.width / split.count
+    for (column, lines) in split.enumerated() {
+      let cell = Rect(
+        x: inner.x + column * columnWidth, y: inner.y, width: columnWidth - 1, height: inner.height)
+      for (row, line) in lines.enumerated() { canvas.line(cell, row, line) }
+    }
+    let footerRow = (split.map(\.count).max() ?? 0) + 1
+    for (index, text) in footer.enumerated() {
+      canvas.line(inner, footerRow + index, [(" " + text, .dim)])
+    }
+  }
+
+  /// Two columns of the bindings' lines, as even as they come without splitting a binding.
+  static func halves(_ groups: [[Line]]) -> [[Line]] {
+    let total = groups.reduce(0) { $0 + $1.count }
+    var best = (index: 0, tallest: Int.max)
+    var before = 0
+    for index in 0...groups.count {
+      let tallest = max(before, total - before)
+      if tallest < best.tallest { best = (index, tallest) }
+      if index < groups.count { before += groups[index].count }
+    }
+    return [
+      groups[..<best.index].flatMap { $0 }, groups[best.index...].flatMap { $0 },
+    ]
   }
 
   /// Each binding's keys, then its description wrapped to `width`, what follows indented
   /// under the first line.
-  static func helpLines(_ bindings: [KeyBinding], keyWidth: Int, width: Int) -> [Line] {
-    bindings.flatMap { binding -> [Line] in
-      let keys = binding.keys.map(\.label).joined(separator: " ")
-      let shown =
-        " "
-        + TextWidth.truncate(keys, to: keyWidth - 1).padding(
-          toLength: keyWidth, withPad: " ", startingAt: 0)
+  static func helpLines(_ bindings: [KeyBinding], keyWidth: Int, width: Int) -> [[Line]] {
+    bindings.map { binding -> [Line] in
+      let keys = binding.keysLabel
+      let shown = " " + TextWidth.column(keys, keyWidth)
       let wrapped = TextWidth.wrap(binding.help, width: max(10, width - keyWidth - 1))
       return wrapped.enumerated().map { index, text in
         [

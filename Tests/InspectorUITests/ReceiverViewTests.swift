@@ -106,7 +106,7 @@ struct ReceiverViewTests {
     }
     var model = receiverModel(watch, now: 100, receivingAt: "http://127.0.0.1:8080")
     var text = Inspector.view(model).text
-    #expect(text.contains("> dev-39") && text.contains("1-12 of 40 devices"))
+    #expect(text.contains("> dev-39") && text.contains("1-12 of 40 devices"), "\(text)")
     for _ in 0..<25 { _ = Inspector.update(&model, .key(.down)) }
     text = Inspector.view(model).text
     #expect(text.contains("> dev-14"), "\(text)")
@@ -165,6 +165,33 @@ struct ReceiverViewTests {
     #expect(text.contains("9-21 of 33 lines"), "\(text)")
     _ = Inspector.update(&model, .key(.pageDown))
     #expect(Inspector.view(model).text.contains("21-33 of 33 lines"))
+  }
+
+  @Test("a timeline row says what changed, in regctl judge's words, wrapped and never cut at 80")
+  func timelineSaysWhatChanged() throws {
+    var watch = DeviceWatch(makeToken: seededTokens(1))
+    try Self.register(&watch, "PHONE", tags: ["ALL"], at: 0)
+    try Self.register(&watch, "PHONE", tags: ["ALL", "sports"], at: 61)
+    let long = (1...6).map { "team-number-\($0)" }
+    try Self.register(&watch, "PHONE", tags: ["ALL", "sports"] + long, at: 122)
+    let device = try #require(watch.devices["PHONE"])
+    for width in [120, 80] {
+      var model = receiverModel(watch, now: 130, width: width)
+      model.height = width == 80 ? 24 : 40
+      let lines = ReceiverPanes.lines(
+        .timeline, model, width: model.receiverRects[.timeline]!.inner.width
+      )
+      .map { $0.map(\.0).joined() }
+      let text = lines.joined(separator: "\n")
+      // The row of the 2nd registration: its interval, answer and change, as judge says it.
+      let sports = try #require(CaptureText.changed(device.registrations[1]))
+      #expect(sports == "+ tags sports")
+      #expect(lines.contains { $0.contains("+1 min 1 s") && $0.hasSuffix(sports) }, "\(text)")
+      #expect(text.contains("first registration"), "\(text)")
+      // The long change goes on over the rows under it, every tag whole.
+      for tag in long { #expect(text.contains("+ tags " + tag), "\(width): \(text)") }
+      #expect(!Inspector.view(model).text.contains("team-number-6…"))
+    }
   }
 
   @Test(
@@ -251,8 +278,11 @@ struct ReceiverViewTests {
       "demo-access-token-012345",
     ]
     let text = Inspector.view(model).text
-    let header = text.split(separator: "\n").first.map(String.init) ?? ""
+    // The title goes on under the clock rather than being cut.
+    #expect(model.headerRows == 2)
+    let header = text.split(separator: "\n").prefix(2).joined(separator: "\n")
     #expect(header.contains("receiving on http://127.0.0.1:8080"), "\(header)")
+    #expect(header.contains("token demo-access-token-012345") && !header.contains("…"), "\(header)")
     #expect(text.contains("  0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b"))
     #expect(text.contains("  demo-access-token-012345"))
   }
@@ -277,10 +307,10 @@ struct ReceiverViewTests {
     }
     _ = Inspector.update(&model, .key(.character("?")))
     let text = Inspector.view(model).text
-    #expect(text.contains("Go to pane 1-4") && !text.contains("Edit attributes"))
+    #expect(text.contains("1-4       Go to that pane") && !text.contains("Edit attributes"))
     #expect(!text.contains("tag add") && !text.contains("QA:"))
     // Every description is read whole at 120 columns: a long one goes on under itself.
-    #expect(text.contains("arrive (or back)") && text.contains("the body"), "\(text)")
+    #expect(text.contains("arrive (or back)") && text.contains("fields to the"), "\(text)")
     #expect(!text.split(separator: "\n").contains { $0.contains("…") }, "\(text)")
     // With a QA plan running, its keys are listed, and work.
     var qa = model

@@ -143,12 +143,12 @@ struct WhyViewTests {
     var pane = Self.pane(model)
     #expect(pane.contains("Fields: why each"), "\(pane)")
     #expect(pane.contains("> contact key"), "the first field is chosen: \(pane)")
-    #expect(pane.contains("  attribute Plan") && pane.contains("rejected"), "\(pane)")
+    #expect(pane.contains("  Plan ") && pane.contains("rejected"), "\(pane)")
     #expect(pane.contains("Fix: add Plan"), "the explanation under the rows: \(pane)")
     // Down twice chooses Plan; Enter opens its story: its own sentence, the value, the reason.
     _ = Inspector.update(&model, .key(.down))
     _ = Inspector.update(&model, .key(.down))
-    #expect(Self.pane(model).contains("> attribute Plan"), "\(Self.pane(model))")
+    #expect(Self.pane(model).contains("> Plan "), "\(Self.pane(model))")
     #expect(Inspector.update(&model, .key(.enter)).isEmpty)
     pane = Self.pane(model)
     #expect(pane.contains("Field attribute Plan"), "\(pane)")
@@ -157,10 +157,65 @@ struct WhyViewTests {
     #expect(!pane.contains("FirstName=Bob"), "only this field's story: \(pane)")
     // Esc: back to the list, Plan still chosen; Esc again: back to the last body.
     _ = Inspector.update(&model, .key(.escape))
-    #expect(Self.pane(model).contains("> attribute Plan"), "\(Self.pane(model))")
+    #expect(Self.pane(model).contains("> Plan "), "\(Self.pane(model))")
     _ = Inspector.update(&model, .key(.escape))
     #expect(!model.receiver.fieldsShown)
     #expect(Self.pane(model).contains("Last body"), "\(Self.pane(model))")
+  }
+
+  @Test(
+    "the Fields rows have headings: a value the contact holds beside a rejected send reads right, at 80 columns too"
+  )
+  func fieldsHeadings() throws {
+    // FirstName: the contact holds "Ada" (registration 1 arrived); its newest value, "Bob",
+    // was rejected with registration 2 (Plan is not defined).
+    let stories = try Self.stories("PHONE")
+    for width in [48, 75, 120] {
+      let lines = FieldsPane.list(stories, chosen: nil, width: width).lines.map {
+        $0.map(\.0).joined()
+      }
+      let heading = try #require(lines.first)
+      let holds = try #require(heading.range(of: "the contact"))
+      let last = try #require(heading.range(of: "last"))
+      #expect(heading.contains("field"), "\(width): \(lines)")
+      #expect(
+        lines.prefix(3).joined().contains("holds") && lines.prefix(3).joined().contains("sent"))
+      #expect(
+        !lines.contains { $0.contains("…") || TextWidth.of($0) > width }, "\(width): \(lines)")
+      let row = try #require(lines.first { $0.contains("FirstName") })
+      // "Ada" under "the contact holds", "rejected" under "last sent".
+      let ada = try #require(row.range(of: "\"Ada\""))
+      let rejected = try #require(row.range(of: "rejected"))
+      #expect(
+        row.distance(from: row.startIndex, to: ada.lowerBound)
+          == heading.distance(from: heading.startIndex, to: holds.lowerBound), "\(lines)")
+      #expect(
+        row.distance(from: row.startIndex, to: rejected.lowerBound)
+          == heading.distance(from: heading.startIndex, to: last.lowerBound), "\(lines)")
+    }
+    // On the screen at 80x24 the pane shows the headings whole.
+    var watch = DeviceWatch(makeToken: seededTokens(1))
+    try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
+    var model = receiverModel(watch, now: 10, width: 80)
+    model.height = 24
+    _ = Inspector.update(&model, .key(.character("W")))
+    _ = Inspector.update(&model, .fields(stories, deviceID: "PHONE"))
+    let pane = Self.pane(model)
+    #expect(pane.contains("field") && pane.contains("the contact") && pane.contains("last"))
+  }
+
+  @Test(
+    "a session with no field stories (a capture) says so, and where they are told, not 'asking'")
+  func noStories() throws {
+    var watch = DeviceWatch(makeToken: seededTokens(1))
+    try ReceiverViewTests.register(&watch, "PHONE", tags: ["ALL"], at: 1)
+    var model = receiverModel(watch, now: 10)
+    #expect(Inspector.update(&model, .key(.character("W"))) == [.loadFields(deviceID: "PHONE")])
+    #expect(Self.pane(model).contains("asking the server"))
+    _ = Inspector.update(&model, .fields(nil, deviceID: "PHONE"))
+    let pane = Self.pane(model)
+    #expect(!pane.contains("asking the server"), "\(pane)")
+    #expect(pane.contains("No field stories here") && pane.contains("regctl judge --explain"))
   }
 
   @Test("the cursor stops at both ends, and the list follows it down a short pane")

@@ -305,7 +305,7 @@ struct TmuxEndToEndTests {
     try await tmux.keys("?")
     #expect(
       await tmux.waitFor("the receiver's keys") { screen in
-        screen.contains("Go to pane 1-4") && !screen.contains("Edit attributes")
+        screen.contains("Go to that pane: devices") && !screen.contains("Edit attributes")
           && !screen.contains("Jump time")
       })
     try await tmux.keys("Escape")

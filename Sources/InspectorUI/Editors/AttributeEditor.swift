@@ -110,14 +110,10 @@ extension Inspector {
   static func attributeEditor(
     _ editor: AttributeEditor, _ canvas: inout Canvas, _ model: InspectorModel
   ) {
-    let rect = dialog(
-      model, width: 72, height: min(editor.rows.count + 7, 20),
-      title: "Attributes: an edited copy, applied on Enter", &canvas)
-    let inner = rect.inner
-    canvas.line(
-      inner, 0,
-      [(" key".padding(toLength: 26, withPad: " ", startingAt: 0), .dim), ("value", .dim)])
-    for (index, row) in editor.rows.enumerated().prefix(inner.height - 4) {
+    let width = min(model.width - 2, 78)
+    // A row's problem goes on beside it, or under it when the row has no room: never cut.
+    var lines: [Line] = []
+    for (index, row) in editor.rows.enumerated() {
       let selected = index == editor.selected
       let key = TerminalText.escaped(row.key.text)
       let value = TerminalText.escaped(row.value.text)
@@ -131,10 +127,28 @@ extension Inspector {
         ),
         (TextWidth.truncate(value, to: 30), valueRole),
       ]
-      if let problem = editor.problem(row), !editor.isBlank(row) {
-        segments.append(("  " + problem, .error))
+      guard let problem = editor.problem(row), !editor.isBlank(row) else {
+        lines.append(segments)
+        continue
       }
-      canvas.line(inner, index + 1, segments)
+      let used = segments.reduce(0) { $0 + TextWidth.of($1.0) }
+      if used + 2 + TextWidth.of(problem) <= width - 2 {
+        segments.append(("  " + problem, .error))
+        lines.append(segments)
+      } else {
+        lines.append(segments)
+        lines += TextWidth.wrap(problem, width: width - 6).map { [("   " + $0, .error)] }
+      }
+    }
+    let rect = dialog(
+      model, width: width, height: min(lines.count + 7, 20),
+      title: "Attributes: an edited copy, applied on Enter", &canvas, margin: 1)
+    let inner = rect.inner
+    canvas.line(
+      inner, 0,
+      [(" key".padding(toLength: 26, withPad: " ", startingAt: 0), .dim), ("value", .dim)])
+    for (index, line) in lines.prefix(inner.height - 4).enumerated() {
+      canvas.line(inner, index + 1, line)
     }
     let hints = KeyTable.hints(.attributeEditor).map { "\($0.key) \($0.hint)" }.joined(
       separator: "  ")

@@ -6,11 +6,14 @@ import RegistrationCore
 /// under a cursor; Enter opens the chosen field's story: its part of the explanation, every
 /// value sent and what processing did with it, and what the contact holds now.
 enum FieldsPane {
-  static func title(_ model: InspectorModel) -> String {
+  /// The pane's title, the shorter one when the long one would not fit `width` columns.
+  static func title(_ model: InspectorModel, width: Int = .max) -> String {
     guard model.receiver.fieldOpened, let story = chosen(model) else {
-      return "Fields: why each did or did not arrive (Enter: a story, W: back)"
+      let long = "Fields: why each did or did not arrive (Enter: a story, W: back)"
+      return TextWidth.of(long) <= width ? long : "Fields (Enter: a story, W: back)"
     }
-    return "Field " + name(story) + " (Esc: the fields)"
+    let long = "Field " + name(story) + " (Esc: the fields)"
+    return TextWidth.of(long) <= width ? long : "Field " + name(story)
   }
 
   /// The field under the cursor: the one chosen, or the first.
@@ -36,7 +39,12 @@ enum FieldsPane {
       )
     }
     guard let stories = model.receiver.fields else {
-      return ([[("asking the server for the device's fields…", .dim)]], 0)
+      // Answered with nothing: no server processed these registrations (a capture).
+      let said =
+        model.receiver.fieldsAnswered
+        ? "No field stories here: no server processed these registrations. For a capture, regctl judge --explain FILE replays them through processing."
+        : "asking the server for the device's fields…"
+      return (sentences([said], width: width), 0)
     }
     if model.receiver.fieldOpened, let story = chosen(model) {
       return (storyLines(story, width: width, context: stories.fixContext), 0)
@@ -44,45 +52,60 @@ enum FieldsPane {
     return list(stories, chosen: chosen(model)?.id, width: width)
   }
 
-  /// A row a field (its name, what the contact holds, what became of the newest value sent),
-  /// then the explanation: the rows first, so a short pane still shows the cursor.
+  /// A row a field under headings (its name, what the contact holds, what became of the
+  /// newest value sent, the tenant's word, when), then the explanation: the rows first, so a
+  /// short pane still shows the cursor. The headings say what each column is, so a value the
+  /// contact holds beside a rejected newer send reads as what it is.
   static func list(_ stories: DeviceFieldStories, chosen: String?, width: Int)
     -> (lines: [Line], focusRow: Int)
   {
-    var lines: [Line] = []
-    var focusRow = 0
-    let nameWidth = min(28, max(12, width / 3))
-    let holdsWidth = min(22, max(8, width / 4))
-    for story in stories.fields {
-      let isChosen = story.id == chosen
-      if isChosen { focusRow = lines.count }
-      var row: Line = [
-        (isChosen ? "> " : "  ", .accent),
-        (TextWidth.column(name(story), nameWidth), isChosen ? .selection : .normal),
-        (" " + TextWidth.column(holds(story), holdsWidth), .dim),
-      ]
-      if let latest = story.latest {
-        row.append((" " + TextWidth.column(latest.outcome.rawValue, 8), role(latest.outcome)))
-      }
-      // The tenant's word before the time: at 120 columns the row ends about here.
-      if let tenant = story.tenant {
-        let role: StyleRole =
-          switch tenant.verdict {
-          case .heldAsSent: .success
-          case .heldOther, .notThere, .notArrived: .error
-          case .notRead: .warning
-          }
-        row.append((" tenant: " + tenant.word, role))
-      }
-      if let latest = story.latest {
-        row.append((" " + FieldExplanation.timeOfDay(latest.at), .dim))
-      }
-      if !story.notes.isEmpty { row.append(("  !", .warning)) }
-      lines.append(row)
+    guard !stories.fields.isEmpty else {
+      return (sentences(FieldExplanation.sentences(stories), width: width), 0)
     }
-    if !lines.isEmpty { lines.append([]) }
+    let tenant = stories.fields.contains { $0.tenant != nil }
+    let notes = stories.fields.contains { !$0.notes.isEmpty }
+    var columns: [FittedTable.Column] = [
+      .init(heading: "field", minimum: 10), .init(heading: "the contact holds", minimum: 10),
+      .init(heading: "last sent", minimum: 8),
+    ]
+    if tenant { columns.append(.init(heading: "tenant", minimum: 8)) }
+    columns.append(.init(heading: "time", minimum: 8, droppable: true))
+    if notes { columns.append(.init(heading: "", minimum: 1)) }
+    let rows = stories.fields.map { story -> [Span] in
+      var row: [Span] = [
+        (listName(story), story.id == chosen ? .selection : .normal),
+        (holds(story), .normal),
+        (story.latest.map(\.outcome.rawValue) ?? "", story.latest.map { role($0.outcome) } ?? .dim),
+      ]
+      if tenant {
+        row.append(
+          story.tenant.map { tenant in
+            let role: StyleRole =
+              switch tenant.verdict {
+              case .heldAsSent: .success
+              case .heldOther, .notThere, .notArrived: .error
+              case .notRead: .warning
+              }
+            return (tenant.word, role)
+          } ?? ("", .dim))
+      }
+      row.append((story.latest.map { FieldExplanation.timeOfDay($0.at) } ?? "", .dim))
+      if notes { row.append((story.notes.isEmpty ? "" : "!", .warning)) }
+      return row
+    }
+    let table = FittedTable(columns: columns, rows: rows)
+    let marks = stories.fields.map { ($0.id == chosen ? "> " : "  ", StyleRole.accent) }
+    var (lines, starts) = table.lines(width: width, headingRole: .title, marks: marks)
+    let focusRow = stories.fields.firstIndex { $0.id == chosen }.map { starts[$0] } ?? starts[0]
+    lines.append([])
     lines += sentences(FieldExplanation.sentences(stories), width: width)
     return (lines, focusRow)
+  }
+
+  /// A field's name in the list, under the "field" heading: an attribute by its key alone
+  /// (tags and the contact key say what they are).
+  static func listName(_ story: FieldStory) -> String {
+    story.kind == .attribute ? TerminalText.escaped(story.name) : name(story)
   }
 
   /// One field: what the contact holds, its part of the explanation (its notes among them),
@@ -155,7 +178,7 @@ enum FieldsPane {
         held.hasPrefix(story.name + "=") ? String(held.dropFirst(story.name.count + 1)) : held
       return "\"" + TerminalText.escaped(value) + "\""
     case .tag: return "the tag"
-    case .contactKey where story.madeUp: return "a contact made up (S3)"
+    case .contactKey where story.madeUp: return "a made-up key (S3)"
     case .contactKey: return "\"" + TerminalText.escaped(held) + "\""
     }
   }

@@ -39,9 +39,9 @@ enum FleetPane {
     let cursor = show.cursor(at: model.now)
     let minute = Int(cursor / 60)
     let days = max(1, Int((show.plan.duration / 86_400).rounded(.up)))
-    let top = 1
+    let top = model.headerRows
     let tableHeight = 8
-    let chartsHeight = model.height - 2 - tableHeight
+    let chartsHeight = model.height - 1 - top - tableHeight
     let each = max(4, chartsHeight / max(1, show.reports.count))
     for (index, report) in show.reports.enumerated() {
       let rect = Rect(x: 0, y: top + index * each, width: model.width, height: each)

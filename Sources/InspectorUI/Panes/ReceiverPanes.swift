@@ -8,7 +8,7 @@ import SessionValues
 /// when the rules expect it next.
 enum ReceiverPanes {
   static func draw(_ model: InspectorModel, _ canvas: inout Canvas) {
-    let rects = ReceiverScreen.rects(width: model.width, height: model.height)
+    let rects = model.receiverRects
     let selected = model.selectedDevice
     let focus = model.receiver.focus
     for pane in ReceiverScreen.Pane.allCases {
@@ -28,7 +28,7 @@ enum ReceiverPanes {
   /// A pane where the layout puts it, with its lines at that width: what the view draws and
   /// what the keys scroll over, so both see one length and one page.
   static func laidOut(_ pane: ReceiverScreen.Pane, _ model: InspectorModel) -> LaidOutPane? {
-    guard let rect = ReceiverScreen.rects(width: model.width, height: model.height)[pane]
+    guard let rect = model.receiverRects[pane]
     else { return nil }
     return LaidOutPane(rect: rect, lines: lines(pane, model, width: rect.inner.width))
   }
@@ -59,7 +59,11 @@ enum ReceiverPanes {
         + (selected.map { " · " + TerminalText.escaped($0.deviceID) } ?? "")
     case .findings: return number + "Findings"
     case .body:
-      if model.receiver.fieldsShown { return number + FieldsPane.title(model) }
+      if model.receiver.fieldsShown {
+        // The box shows its title in its width less six columns.
+        let room = (model.receiverRects[.body]?.width ?? .max / 2) - 6 - number.count
+        return number + FieldsPane.title(model, width: room)
+      }
       if let qa = model.receiver.qa, model.receiver.qaShown { return number + QAPane.title(qa) }
       return number + "Last body (+ changed)"
     }
@@ -72,7 +76,7 @@ enum ReceiverPanes {
     let selected = model.selectedDevice
     switch pane {
     case .devices: return []
-    case .timeline: return timeline(model, selected)
+    case .timeline: return timeline(model, selected, width: width)
     case .findings: return findings(selected, model.glyphs, width: width)
     case .body:
       if model.receiver.fieldsShown { return FieldsPane.lines(model, width: width).lines }
@@ -110,13 +114,18 @@ enum ReceiverPanes {
     _ model: InspectorModel, _ selected: DeviceWatch.Device?, in rect: Rect,
     _ canvas: inout Canvas
   ) {
-    let notice: [Line] =
-      model.receiverNotice.map { [[(TerminalText.escaped($0), .accent)]] } ?? []
+    let width = rect.inner.width
+    let notice: [Line] = Panes.wrapped(
+      model.receiverNotice.map { [[(TerminalText.escaped($0), .accent)]] } ?? [], width: width)
     guard let watched = model.watched, !watched.isEmpty else {
-      scrolled(notice + emptyHelp(model), in: rect, &canvas, start: 0, unit: "lines")
+      scrolled(
+        notice + Panes.wrapped(emptyHelp(model), width: width, indent: 2), in: rect, &canvas,
+        start: 0, unit: "lines")
       return
     }
-    let blocks = watched.map { deviceBlock(model, $0, selected: $0.deviceID == selected?.deviceID) }
+    let blocks = watched.map {
+      deviceBlock(model, $0, selected: $0.deviceID == selected?.deviceID, width: width)
+    }
     let index = watched.firstIndex { $0.deviceID == selected?.deviceID } ?? 0
     let lines = notice + blocks.flatMap { $0 }
     let blockStart = notice.count + blocks.prefix(index).reduce(0) { $0 + $1.count }
@@ -156,21 +165,29 @@ enum ReceiverPanes {
   }
 
   /// One device's rows: its id and findings, its SDK, a refusal if any, its contact.
-  static func deviceBlock(_ model: InspectorModel, _ device: DeviceWatch.Device, selected: Bool)
-    -> [Line]
-  {
+  static func deviceBlock(
+    _ model: InspectorModel, _ device: DeviceWatch.Device, selected: Bool, width: Int = 1_000
+  ) -> [Line] {
     var lines: [Line] = []
     let identity = device.identity
+    let summary = findingsSummary(device)
+    // The id gives way to the summary on a narrow pane (the timeline's title has it whole).
+    let idWidth = max(8, min(19, width - 2 - TextWidth.of(summary.0)))
     lines.append([
       (selected ? "> " : "  ", .accent),
-      (TextWidth.column(TerminalText.escaped(String(device.deviceID.prefix(18))), 19), .normal),
-      findingsSummary(device),
+      (
+        TextWidth.column(
+          TextWidth.truncate(
+            TerminalText.escaped(String(device.deviceID.prefix(18))), to: idWidth - 1),
+          idWidth), .normal
+      ),
+      summary,
     ])
     lines.append([
       // The name says the rules too: the version's, 10.x's for a later major, the
       // documented ones for an unknown SDK (the API and a judged capture spell the profile).
       ("    " + TerminalText.escaped(identity.sdkName), .dim),
-      ("  app \(TerminalText.escaped(identity.appVersion ?? "?"))", .dim),
+      (identity.appVersion.map { "  app " + TerminalText.escaped($0) } ?? "", .dim),
     ])
     let refusedLast = device.registrations.last?.refused ?? false
     if let refusal = device.lastRefusal, refusedLast {
@@ -184,67 +201,15 @@ enum ReceiverPanes {
     }
     let contact =
       device.lastSent?.subscriberKey.map { TerminalText.escaped($0) }
-      ?? (device.lastSent == nil ? "(nothing accepted yet)" : "(no contact key: anonymous)")
-    lines.append([
-      ("    " + contact, .normal),
-      ("  seen \(model.format(device.lastSeen))", .dim),
-    ])
-    return lines
-  }
-
-  static func timeline(_ model: InspectorModel, _ device: DeviceWatch.Device?)
-    -> [Line]
-  {
-    guard let device else { return [[("(no device)", .dim)]] }
-    var lines: [Line] = device.registrations.map { entry in
-      let status = entry.status.map(String.init) ?? "---"
-      let ok = entry.status.map(RetryPolicy.isSuccess) ?? false
-      let interval = CaptureText.interval(entry)
-      // An SDK upgrade (or downgrade) is marked on its row.
-      let version = entry.changes.first {
-        $0.hasPrefix(PayloadDiff.upgradePrefix) || $0.hasPrefix(PayloadDiff.downgradePrefix)
-      }
-      return [
-        (model.format(entry.at) + " ", .dim),
-        (TextWidth.column(interval, 12), .normal),
-        (TextWidth.column(status, 4), ok ? .success : .error),
-        (
-          entry.findings.map(\.code.rawValue).joined(separator: " "),
-          entry.findings.map(\.severity).contains(.violation)
-            ? .error : entry.findings.contains { $0.severity == .warning } ? .warning : .dim
-        ),
-        (version.map { "  " + $0 } ?? "", .accent),
-      ]
+      ?? (device.lastSent == nil ? "(nothing accepted yet)" : "(no contact key)")
+    let seen = "seen \(model.format(device.lastSeen))"
+    // When is said whole: beside the contact, or under it.
+    if TextWidth.of("    " + contact + "  " + seen) <= width {
+      lines.append([("    " + contact, .normal), ("  " + seen, .dim)])
+    } else {
+      lines += [[("    " + contact, .normal)], [("    " + seen, .dim)]]
     }
-    // Mobile App Messaging calls, in time order among the registrations; not judged.
-    for event in device.mobileAppMessaging {
-      let index =
-        device.registrations.firstIndex { $0.at > event.at }
-        .map { $0 + lines.count - device.registrations.count } ?? lines.count
-      lines.insert(
-        [
-          (model.format(event.at) + " ", .dim),
-          (TextWidth.column(event.title, 36), .normal),
-          (TerminalText.escaped(event.summary), .dim),
-        ], at: index)
-    }
-    lines += readBackLines(model, device)
-    if let next = device.nextSend {
-      let left = next.at - model.now
-      lines.append([
-        (
-          left > 0
-            ? "next allowed in \(DurationText.describe(left.rounded(.up)))" : "may register now",
-          .countdown
-        ),
-        (" (\(next.rule): \(next.why))", .dim),
-      ])
-    }
-    let token =
-      device.tokenReturned.map { $0 ? "sent back" : "NOT sent back" } ?? "not yet due back"
-    lines.append([("subscriber token \(token)", device.tokenReturned == false ? .warning : .dim)])
-    lines.append([(TerminalText.escaped(device.identity.judgedBy), .dim)])
-    return lines
+    return [lines[0]] + Panes.wrapped(Array(lines.dropFirst()), width: width, indent: 4)
   }
 
   /// The worst severity first: "2 violations", "1 warning", "3 notes", or "ok".
@@ -278,12 +243,17 @@ enum ReceiverPanes {
     guard let device else { return [] }
     let all = device.registrations.reversed().flatMap { entry in entry.findings }
     guard !all.isEmpty else { return [[("none: this app keeps to the rules so far", .success)]] }
-    let indent = 2 + 18 + 6
+    // The code's column as wide as the longest code shown, so the rules line up.
+    let codeWidth = max(18, (all.map { $0.code.rawValue.count }.max() ?? 0) + 1)
+    let beside = 2 + codeWidth + 6
+    // A narrow pane says the message under its code rather than in a sliver beside it.
+    let under = width - beside < 36
+    let indent = under ? 4 : beside
     return all.flatMap { finding -> [Line] in
       let (glyph, role) = mark(finding.severity, glyphs)
       let text: StyleRole = finding.severity == .note ? .dim : .normal
       let head: Line = [
-        (glyph, role), (TextWidth.column(finding.code.rawValue, 18), role),
+        (glyph, role), (TextWidth.column(finding.code.rawValue, codeWidth), role),
         (TextWidth.column(finding.rule, 6), .accent),
       ]
       let wrapped = TextWidth.wrap(
@@ -293,8 +263,11 @@ enum ReceiverPanes {
           TextWidth.wrap("fix: " + TerminalText.escaped($0), width: max(10, width - indent))
         } ?? []
       let pad: Line = [(String(repeating: " ", count: indent), .normal)]
-      return wrapped.enumerated().map { index, line in (index == 0 ? head : pad) + [(line, text)] }
-        + fix.map { pad + [($0, .accent)] }
+      let said =
+        under
+        ? [head] + wrapped.map { pad + [($0, text)] }
+        : wrapped.enumerated().map { index, line in (index == 0 ? head : pad) + [(line, text)] }
+      return said + fix.map { pad + [($0, .accent)] }
     }
   }
 
