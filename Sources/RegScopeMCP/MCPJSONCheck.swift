@@ -1,4 +1,5 @@
 import Foundation
+import RegistrationCore
 
 /// One line of `regctl mcp`'s input read strictly as JSON (RFC 8259), each byte looked at once
 /// and nothing kept but the open brackets, before anything decodes it. Foundation's decoder is
@@ -245,21 +246,11 @@ struct MCPJSONCheck {
     }
   }
 
+  /// The one reading of four hex digits RegScope has (`JSONEscapes.hex4`).
   private func hexUnit(_ start: Int) throws(Refusal) -> UInt16 {
-    guard start + 4 <= bytes.count else { throw refusal("\\u needs four hex digits") }
-    var unit: UInt16 = 0
-    for offset in 0..<4 {
-      let byte = bytes[start + offset]
-      let digit: UInt8
-      switch byte {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = byte - UInt8(ascii: "0")
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = byte - UInt8(ascii: "a") + 10
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = byte - UInt8(ascii: "A") + 10
-      default: throw refusal("\\u needs four hex digits")
-      }
-      unit = unit << 4 | UInt16(digit)
-    }
-    return unit
+    guard let value = JSONEscapes.hex4(bytes.assumingMemoryBound(to: UInt8.self), at: start)
+    else { throw refusal("\\u needs four hex digits") }
+    return UInt16(value)
   }
 
   /// One UTF-8 sequence of two to four bytes, as RFC 3629 allows it (no overlong form, no

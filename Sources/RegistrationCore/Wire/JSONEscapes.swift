@@ -1,7 +1,7 @@
 /// JSON string escapes (RFC 8259 §7) decoded in one place, for both readers of a body:
 /// `StrictJSON` (a key's text, its escapes already checked) and `PayloadScanner` (whose nil
 /// hands an odd body to the full path).
-enum JSONEscapes {
+public enum JSONEscapes {
   /// The bytes between a string's quotes with their escapes decoded; nil at an escape JSON
   /// does not have, a `\u` without four hex digits, or a surrogate without its pair. What
   /// the bytes are otherwise (raw control characters, UTF-8 or not) is the caller's to judge.
@@ -52,7 +52,7 @@ enum JSONEscapes {
   }
 
   /// The four hex digits at `index` as a number; nil when they are not four hex digits.
-  static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt32? {
+  public static func hex4(_ bytes: UnsafeBufferPointer<UInt8>, at index: Int) -> UInt32? {
     guard index >= 0, index + 4 <= bytes.count else { return nil }
     var value: UInt32 = 0
     for offset in 0..<4 {
