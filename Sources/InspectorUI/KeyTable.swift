@@ -66,7 +66,10 @@ public enum KeyTable {
   }
 
   static let normal: [KeyBinding] = [
+    // Ctrl-C is a key here (in the help, and obeyed when the terminal sends it as one); the
+    // runtime also quits on SIGINT, which is the same quit.
     KeyBinding(keys: [.character("q")], action: .quit, hint: "quit", help: "Quit RegScope"),
+    KeyBinding(keys: [.control("c")], action: .quit, hint: nil, help: "Quit, as q does"),
     KeyBinding(keys: [.character("?")], action: .help, hint: "help", help: "Show every key"),
     KeyBinding(
       keys: [.character(":")], action: .commandLine, hint: "command",
@@ -171,15 +174,12 @@ public enum KeyTable {
     KeyBinding(
       keys: [.character("Q")], action: .qaChecklist, hint: nil,
       help: "QA: show or hide the plan's checklist", needs: .qaRun, screens: [.receiver]),
-    // Enter is looked up here first: with no field shown it goes on after a QA ask, so the
-    // binding below is what the help lists for QA, and the two cannot disagree.
+    // One Enter on this screen: with a field shown it opens or closes its story; with none,
+    // in a QA run, it goes on after an ask (`Inspector.openField` decides, and says why).
     KeyBinding(
       keys: [.enter], action: .openField, hint: nil,
-      help: "Fields (W): open the chosen field's story, or close it",
+      help: "Fields (W): open or close the chosen field's story; after a QA ask, go on",
       screens: [.receiver]),
-    KeyBinding(
-      keys: [.enter], action: .qaProceed, hint: nil, help: "QA: done, go on after an ask",
-      needs: .qaRun, screens: [.receiver]),
     KeyBinding(
       keys: [.character("[")], action: .qaPreviousStep, hint: nil,
       help: "QA: open the step before (its evidence)", needs: .qaRun, screens: [.receiver]),

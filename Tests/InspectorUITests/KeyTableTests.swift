@@ -19,6 +19,34 @@ struct KeyTableTests {
     }
   }
 
+  @Test("no key is bound twice on a screen, in any context (#53: Enter was, on the receiver's)")
+  func noKeyTwice() {
+    let contexts: [KeyContext] = [
+      .normal, .commandLine, .filter, .help, .attributeEditor, .tagEditor, .contactKeyEditor,
+      .tooSmall,
+    ]
+    for context in contexts {
+      for screen in [InspectorModel.Screen.device, .receiver, .fleet] {
+        var seen: [Key: String] = [:]
+        for binding in KeyTable.bindings(context, on: screen) {
+          for key in binding.keys {
+            #expect(
+              seen[key] == nil,
+              "\(key) twice on \(screen) (\(context)): \(seen[key] ?? "") / \(binding.help)")
+            seen[key] = binding.help
+          }
+        }
+      }
+    }
+  }
+
+  @Test("Ctrl-C is in the key table: quit, listed where q is")
+  func controlC() {
+    for screen in [InspectorModel.Screen.device, .receiver, .fleet] {
+      #expect(KeyTable.action(for: .control("c"), in: .normal, on: screen) == .quit)
+    }
+  }
+
   @Test("each key does the one action the table gives it: no binding rewritten on the way")
   func oneActionPerKey() {
     let receiver = InspectorModel.Screen.receiver
