@@ -76,6 +76,10 @@ public struct InspectorModel: Sendable {
   public var flash: Flash?
   public var glyphs: Glyphs = .unicode
   public var themeName = "default"
+  /// The themes `T` goes round, the one in use first; `themeName` is the current one's.
+  public var themes: [Theme] = []
+  /// Colours are off (NO_COLOR, or a terminal without them): said when the theme changes.
+  public var monochrome = false
   public var title: String
   public var commandHistory: [String] = []
   /// A command line that was said to need a second run (`Inspector.asksAgain`).
@@ -131,8 +135,10 @@ public struct InspectorModel: Sendable {
   public init(
     width: Int, height: Int, title: String, themeName: String = "default",
     glyphs: Glyphs = .unicode, hasLocalServer: Bool = true, receivingAt: String? = nil,
-    zone: LocalZone = .utc
+    zone: LocalZone = .utc, themes: [Theme] = [], monochrome: Bool = false
   ) {
+    self.themes = themes
+    self.monochrome = monochrome
     self.receivingAt = receivingAt
     screen = receivingAt == nil ? .device : .receiver
     self.width = width

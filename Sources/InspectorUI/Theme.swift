@@ -84,7 +84,7 @@ public struct RoleStyle: Hashable, Sendable {
   public init() {}
 }
 
-public struct Theme: Sendable {
+public struct Theme: Sendable, Hashable {
   public var name: String
   public var styles: [StyleRole: RoleStyle]
 

@@ -17,7 +17,6 @@ public enum InspectorMessage: Sendable {
   case rateSet(Double, accepted: Bool)
   /// `n` jumped the clock to this deadline, or found none.
   case jumped(to: Instant?)
-  case themeChanged(name: String, monochrome: Bool)
   case glyphs(Glyphs)
   /// The app a receiver's user configures, said under its address until one registers.
   case receivingApp([String])
@@ -50,7 +49,8 @@ public enum InspectorEffect: Sendable, Hashable {
   case jumpToNextDeadline
   /// `D`: ask the tenant for its demographics again (`--tenant`).
   case refreshDemographics
-  case cycleTheme
+  /// Paint with this theme (`T` went round the model's themes).
+  case applyTheme(Theme)
   /// Compute the default fleet for the Fleet view.
   case runFleet
   /// Ask the receiver for a device's field stories (the Why view).
@@ -92,11 +92,6 @@ public enum Inspector {
     case .jumped(let instant):
       model.flash = InspectorModel.Flash(
         text: instant.map { "jumped to \(model.format($0))" } ?? "nothing is scheduled",
-        isError: false)
-    case .themeChanged(let name, let monochrome):
-      model.themeName = name
-      model.flash = InspectorModel.Flash(
-        text: "theme \(name)\(monochrome ? " (monochrome: NO_COLOR or no colours)" : "")",
         isError: false)
     case .glyphs(let glyphs): model.glyphs = glyphs
     case .receivingApp(let lines): model.receivingApp = lines
@@ -261,7 +256,7 @@ public enum Inspector {
       return [.run(.server(isDown ? .up : .down))]
     case .restart: return [.run(.restart)]
     case .editAttributes, .editTags, .editContactKey: openEditor(action, &model)
-    case .cycleTheme: return [.cycleTheme]
+    case .cycleTheme: return cycleTheme(&model)
     case .fleet: return fleetKey(&model)
     case .qaChecklist, .qaProceed, .qaPreviousStep, .qaNextStep: return qaKey(action, &model)
     case .toggleExpressions: toggleExpressions(&model)
@@ -333,5 +328,20 @@ public enum Inspector {
     guard let laidOut = Panes.laidOut(pane, model) else { return }
     model.deviceScreen.views[pane, default: ScrollView(end: .top)].scroll(
       by: delta, count: laidOut.lines.count, height: laidOut.height)
+  }
+}
+
+extension Inspector {
+  /// `T`: the next of the model's themes, said in a flash and painted by the runtime.
+  static func cycleTheme(_ model: inout InspectorModel) -> [InspectorEffect] {
+    guard !model.themes.isEmpty else { return [] }
+    let index = model.themes.firstIndex { $0.name == model.themeName } ?? -1
+    let theme = model.themes[(index + 1) % model.themes.count]
+    model.themeName = theme.name
+    model.flash = InspectorModel.Flash(
+      text:
+        "theme \(theme.name)\(model.monochrome ? " (monochrome: NO_COLOR or no colours)" : "")",
+      isError: false)
+    return [.applyTheme(theme)]
   }
 }

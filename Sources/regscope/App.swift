@@ -16,8 +16,6 @@ final class App {
   private let session: any Session
   private let terminal: Terminal
   private var model: InspectorModel
-  private var themeIndex: Int
-  private var themes: [Theme]
   private let monochrome: Bool
   private let wakes: WakeQueue
   private let work: SessionWork
@@ -43,11 +41,12 @@ final class App {
     model = InspectorModel(
       width: size.width, height: size.height, title: title, themeName: theme.name,
       glyphs: terminal.utf8 ? .unicode : .ascii, hasLocalServer: hasLocalServer,
-      receivingAt: receivingAt, zone: .system)
-    themes =
-      [theme]
-      + Theme.builtInNames.filter { $0 != theme.name }.compactMap { ThemeLoader.builtIn($0)?.theme }
-    themeIndex = 0
+      receivingAt: receivingAt, zone: .system,
+      themes: [theme]
+        + Theme.builtInNames.filter { $0 != theme.name }.compactMap {
+          ThemeLoader.builtIn($0)?.theme
+        },
+      monochrome: monochrome)
     self.monochrome = monochrome
     self.wakes = wakes
     self.work = work
@@ -187,12 +186,8 @@ final class App {
         qa?.proceed()
       case .demoProceed:
         demoPace?.proceed()
-      case .cycleTheme:
-        themeIndex = (themeIndex + 1) % themes.count
-        terminal.apply(themes[themeIndex], monochrome: monochrome)
-        if dispatch(.themeChanged(name: themes[themeIndex].name, monochrome: monochrome)) {
-          return true
-        }
+      case .applyTheme(let theme):
+        terminal.apply(theme, monochrome: monochrome)
       }
     }
     return false

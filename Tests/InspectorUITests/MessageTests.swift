@@ -51,8 +51,16 @@ struct MessageTests {
     #expect(m.flash?.isError == true)
     _ = Inspector.update(&m, .jumped(to: nil))
     #expect(m.flash?.text == "nothing is scheduled")
-    _ = Inspector.update(&m, .themeChanged(name: "solarized", monochrome: true))
-    #expect(m.themeName == "solarized" && m.flash?.text.contains("monochrome") == true)
+    let themes = Theme.builtInNames.prefix(2).compactMap { ThemeLoader.builtIn($0)?.theme }
+    #expect(themes.count == 2)
+    var themed = InspectorModel(
+      width: 120, height: 40, title: "t", themeName: themes[0].name, themes: themes,
+      monochrome: true)
+    let effects = Inspector.update(&themed, .key(.character("T")))
+    #expect(themed.themeName == themes[1].name && themed.flash?.text.contains("monochrome") == true)
+    #expect(effects == [InspectorEffect.applyTheme(themes[1])])
+    _ = Inspector.update(&themed, .key(.character("T")))
+    #expect(themed.themeName == themes[0].name, "round again")
     _ = Inspector.update(&m, .glyphs(.ascii))
     #expect(m.glyphs == .ascii)
   }
