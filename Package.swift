@@ -164,7 +164,8 @@ let package = Package(
     .target(
       name: "TenantAPI",
       dependencies: [
-        "RegistrationCore", "SystemCalls", "Clocks", "OutboundHTTP",
+        "RegistrationCore", "SystemCalls", "Clocks", "OutboundHTTP", "EngagementCore",
+        "EngagementServer",
         .product(name: "NIOHTTP1", package: "swift-nio"),
       ],
       swiftSettings: strictSwift6

@@ -2,7 +2,7 @@ import EngagementCore
 import RegistrationCore
 
 /// Asks the tenant for the push address of `deviceID` under `contactKey` (the edge that knows
-/// the tenant's API: `TenantTable.pushAddressLookup`, over `TenantClient.addresses`).
+/// the tenant's API: `TenantClient.pushAddressLookup`, in TenantAPI).
 public typealias PushAddressLookup =
   @Sendable (_ contactKey: String, _ deviceID: String) async -> PushAddressAnswer
 

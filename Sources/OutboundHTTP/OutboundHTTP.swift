@@ -138,35 +138,38 @@ public enum OutboundHTTP {
           try sync.addHandler(AnswerCollector(promise: promise, largest: largest))
         }
       }
-    let channel: any Channel
-    do {
-      channel = try await bootstrap.connect(host: target.host, port: target.port).get()
-    } catch {
-      // A promise is always completed, even when no connection was made for it.
-      promise.fail(Failure.unreachable("\(error)"))
-      throw Failure.unreachable("\(error)")
-    }
+    // Everything from here runs on the connection's event loop: the request is written the
+    // moment the connection opens, never after a hop back to a cooperative pool that a busy
+    // process may hold (a peer would wait, and may give up, for a request already due).
+    let connected = bootstrap.connect(host: target.host, port: target.port)
     let timeout = TimeAmount.nanoseconds(Int64((deadline / .nanoseconds(1)).rounded()))
     let timer = loop.scheduleTask(in: timeout) {
       promise.fail(Failure.deadline)
-      channel.close(promise: nil)
+      connected.whenSuccess { $0.close(promise: nil) }
+    }
+    connected.whenComplete { result in
+      switch result {
+      case .failure(let error):
+        // A promise is always completed, even when no connection was made for it.
+        promise.fail(Failure.unreachable("\(error)"))
+      case .success(let channel):
+        channel.write(HTTPClientRequestPart.head(head), promise: nil)
+        channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil)
+        channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+      }
     }
     appClosed?.whenComplete { _ in
       promise.fail(Failure.appGone)
-      channel.close(promise: nil)
+      connected.whenSuccess { $0.close(promise: nil) }
     }
-    channel.write(HTTPClientRequestPart.head(head), promise: nil)
-    channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil)
-    channel.writeAndFlush(HTTPClientRequestPart.end(nil), promise: nil)
+    promise.futureResult.whenComplete { _ in
+      timer.cancel()
+      connected.whenSuccess { $0.close(promise: nil) }
+    }
     return try await withTaskCancellationHandler {
-      defer {
-        timer.cancel()
-        channel.close(promise: nil)
-      }
-      return try await promise.futureResult.get()
+      try await promise.futureResult.get()
     } onCancel: {
       promise.fail(CancellationError())
-      channel.close(promise: nil)
     }
   }
 }

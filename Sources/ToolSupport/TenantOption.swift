@@ -167,42 +167,8 @@ public struct TenantTable: Sendable {
     "did it arrive? the tenant is asked \(DurationText.describe(readBackAfter)) after each relayed 2xx (--read-back-after), \(ReadBackQueue.perMinute) lookups a minute at most"
   }
 
-  /// The device's push address under the contact key, as the address search answers it:
-  /// found, absent (every address that could be the device's read), or not read.
-  var pushAddressLookup: PushAddressLookup {
-    let client = self.client
-    return { contactKey, deviceID in
-      do throws(TenantFailure) {
-        let answer = try await client.addresses(contactKey: contactKey, lookingFor: deviceID)
-        return .held(Self.holding(answer, contactKey: contactKey, deviceID: deviceID))
-      } catch {
-        if case .throttled(_, _, let after) = error {
-          return .throttled(retryAfter: after, why: "\(error)")
-        }
-        return .failed("\(error)")
-      }
-    }
-  }
-
-  /// What the answer holds of the device, for the comparison.
-  static func holding(_ answer: AddressSearchAnswer, contactKey: String, deviceID: String)
-    -> TenantHolding
-  {
-    switch answer.pushAddress(of: deviceID, under: contactKey) {
-    case .found(let address, let others):
-      return TenantHolding(
-        contactKey: contactKey,
-        address: TenantHolding.Address(
-          status: address.status, modifiedDate: address.modifiedDate, values: address.values,
-          unreadValues: address.unreadValues),
-        otherPushAddresses: others)
-    case .absent(let others):
-      return TenantHolding(contactKey: contactKey, address: nil, otherPushAddresses: others)
-    case .notRead(let unread, let others):
-      return TenantHolding(
-        contactKey: contactKey, address: nil, otherPushAddresses: others, unread: unread)
-    }
-  }
+  /// The device's push address under the contact key (`TenantClient.pushAddressLookup`).
+  var pushAddressLookup: PushAddressLookup { client.pushAddressLookup }
 }
 
 extension TenantCredentials {

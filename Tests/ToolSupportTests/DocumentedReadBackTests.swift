@@ -36,7 +36,7 @@ struct DocumentedReadBackTests {
     guard let read = try? TenantClient.addresses(from: Array(data), what: "POST search") else {
       return nil
     }
-    let holding = TenantTable.holding(read, contactKey: key, deviceID: device)
+    let holding = TenantClient.holding(read, contactKey: key, deviceID: device)
     let sent = try sent()
     return ReadBack.compare(
       sent, holding: holding, registrations: [sent], askedAt: Instant(900), window: 900,
