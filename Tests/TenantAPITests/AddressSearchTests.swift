@@ -10,7 +10,7 @@ import Testing
 @Suite("the tenant's address search", .timeLimit(.minutes(3)))
 struct AddressSearchTests {
   static func client(_ tenant: StandInTenant) throws -> TenantClient {
-    TenantClient(try TenantFile.load(path: try tenant.file()).credentials, deadline: 5)
+    TenantClient(try TenantFile.load(path: try tenant.file()).credentials, deadline: 60)
   }
 
   @Test(

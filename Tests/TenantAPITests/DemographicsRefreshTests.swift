@@ -28,7 +28,7 @@ struct DemographicsRefreshTests {
     init(_ behaviour: StandInTenant.Behaviour = .good) async throws {
       tenant = try StandInTenant(behaviour)
       let loaded = try TenantFile.load(path: try tenant.file())
-      let client = TenantClient(loaded.credentials, deadline: 5)
+      let client = TenantClient(loaded.credentials, deadline: 60)
       let first = try await client.demographics()
       let (stream, told) = AsyncStream.makeStream(of: DemographicsRefresh.Outcome.self)
       outcomes = stream

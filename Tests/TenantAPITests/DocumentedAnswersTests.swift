@@ -50,7 +50,8 @@ struct DocumentedAnswersTests {
   func token() async throws {
     let tenant = try StandInTenant()
     defer { tenant.stop() }
-    let client = TenantClient(try TenantFile.load(path: try tenant.file()).credentials, deadline: 5)
+    let client = TenantClient(
+      try TenantFile.load(path: try tenant.file()).credentials, deadline: 60)
     let demographics = try await client.demographics()
     #expect(demographics.setName == "MobilePush Demographics")
     #expect(await client.tokensRequested == 1)

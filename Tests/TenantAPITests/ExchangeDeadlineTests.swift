@@ -19,7 +19,7 @@ struct ExchangeDeadlineTests {
     -> TenantClient
   {
     TenantClient(
-      try TenantFile.load(path: try tenant.file()).credentials, deadline: 5,
+      try TenantFile.load(path: try tenant.file()).credentials, deadline: 30,
       exchangeDeadline: exchange, now: { time.instant.withLock { $0 } },
       wait: { duration in time.instant.withLock { $0 += duration } })
   }

@@ -18,7 +18,7 @@ struct TenantTokenTests {
 
   static func client(_ tenant: StandInTenant, offset: Offset) throws -> TenantClient {
     let loaded = try TenantFile.load(path: try tenant.file())
-    return TenantClient(loaded.credentials, deadline: 5, now: { offset.now })
+    return TenantClient(loaded.credentials, deadline: 60, now: { offset.now })
   }
 
   @Test("kept until a quarter of its life (at most 5 minutes) before expires_in, then renewed")

@@ -15,7 +15,7 @@ import Testing
 struct ReadBackLookupTests {
   static func table(_ tenant: StandInTenant) async throws -> TenantTable {
     let loaded = try TenantFile.load(path: try tenant.file())
-    let client = TenantClient(loaded.credentials, deadline: 5)
+    let client = TenantClient(loaded.credentials, deadline: 60)
     return TenantTable(
       client: client, demographics: try await client.demographics(), warnings: [])
   }
