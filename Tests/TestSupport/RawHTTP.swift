@@ -10,7 +10,7 @@ import Foundation
 /// Returns the bytes received until the server closed (an empty string if it could not connect).
 /// `halfClose` shuts the sending side once the request is sent, as `nc -N` does.
 public func rawExchange(
-  port: Int, _ request: [UInt8], timeout: Int = 10, halfClose: Bool = false
+  port: Int, _ request: [UInt8], timeout: Int = 60, halfClose: Bool = false
 ) async throws -> String {
   try await offThePool {
     blockingExchange(port: port, request, timeout: timeout, halfClose: halfClose).answer
@@ -113,7 +113,7 @@ public final class LoopbackClient: Sendable {
 
   /// What the server sends until it closes the connection, or until nothing more has come for
   /// `timeout` seconds (blocking: call it off the pool). `closed`: the server closed it.
-  public func receiveUntilClosed(timeout: Int = 10) -> (answer: String, closed: Bool) {
+  public func receiveUntilClosed(timeout: Int = 60) -> (answer: String, closed: Bool) {
     var answer: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
     var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
