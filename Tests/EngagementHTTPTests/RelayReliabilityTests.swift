@@ -79,7 +79,9 @@ struct RelayReliabilityTests {
     let (status, body) = try await slow
     #expect(status == 504, "\(body)")
     #expect(body.contains("upstreamTimeout"))
-    #expect(ContinuousClock.now - started < .seconds(6))
+    // The dribble takes 15 s; the relay's 504 comes at its 2 s deadline. The bound only tells
+    // the two apart (a loaded machine answers late, never 13 s late).
+    #expect(ContinuousClock.now - started < .seconds(12))
     let timeline = try #require(await relay.server.watchedDevice("SLOW"))
     #expect(
       timeline.registrations.last?.status == 504 && timeline.registrations.last?.local == true)

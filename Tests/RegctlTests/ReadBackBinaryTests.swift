@@ -116,7 +116,7 @@ struct ReadBackBinaryTests {
 /// `regctl qa` with `expect: arrived` through the stand-in tenant (#46): the step passes on
 /// the tenant's read-back, the report carries it as evidence; the plan is refused at start
 /// when the tenant cannot be asked.
-@Suite("regctl qa: expect arrived, through the stand-in tenant", .timeLimit(.minutes(2)))
+@Suite("regctl qa: expect arrived, through the stand-in tenant", .timeLimit(.minutes(5)))
 struct QAArrivedBinaryTests {
   static func plan() throws -> String {
     let path = FileManager.default.temporaryDirectory
@@ -126,9 +126,9 @@ struct QAArrivedBinaryTests {
       name: arrival
       steps:
         - expect: registration
-          timeout: 30s
+          timeout: 2m
         - expect: arrived
-          timeout: 30s
+          timeout: 2m
       """.utf8
     ).write(to: URL(fileURLWithPath: path))
     return path
@@ -153,8 +153,9 @@ struct QAArrivedBinaryTests {
       port: port,
       ReadBackBinaryTests.registration(device: "PIXEL-QA", attributes: ["FirstName": "Ada"]))
     #expect(answer.hasPrefix("HTTP/1.1 201"), "\(answer)")
-    #expect(try await process.finish() == 0)
+    let status = try await process.finish()
     let text = try String(contentsOfFile: report, encoding: .utf8)
+    #expect(status == 0, "\(text)")
     #expect(
       text.contains("| 2 | expect: the tenant holds what the app sent (did it arrive?) | pass |"))
     #expect(text.contains("## The tenant: did it arrive?"), "\(text)")
