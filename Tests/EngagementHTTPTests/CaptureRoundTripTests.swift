@@ -13,7 +13,7 @@ import Testing
 /// What the live watch judged, and what `regctl judge` finds in the capture the front wrote of
 /// the same traffic (its HAR view and its `--har` file), must agree registration by registration.
 @Suite(
-  "a capture of live traffic judges as the live watch did", .serialized, .timeLimit(.minutes(2)))
+  "a capture of live traffic judges as the live watch did", .serialized, .timeLimit(.minutes(10)))
 struct CaptureRoundTripTests {
   typealias Rig = WatchOverHTTPTests.Rig
 

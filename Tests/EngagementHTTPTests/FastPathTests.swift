@@ -15,7 +15,7 @@ import Testing
 /// Plain registrations are answered from the event loop (`RegistrationFastPath`), everything
 /// else by Hummingbird's full path: the two must answer, capture and judge alike, and keep a
 /// connection's answers in its requests' order.
-@Suite("the registration's fast path", .serialized, .timeLimit(.minutes(2)))
+@Suite("the registration's fast path", .serialized, .timeLimit(.minutes(10)))
 struct FastPathTests {
   final class Rig: Sendable {
     let server: LocalEngagementServer

@@ -6,7 +6,7 @@ import Testing
 
 /// `GET /api/devices/{id}/fields` and `/explain` over loopback, as a client reads them after
 /// an attribute was rejected with its registration (#30).
-@Suite("a device's fields over loopback", .serialized, .timeLimit(.minutes(2)))
+@Suite("a device's fields over loopback", .serialized, .timeLimit(.minutes(10)))
 struct FieldsOverHTTPTests {
   typealias Rig = WatchOverHTTPTests.Rig
 

@@ -8,7 +8,7 @@ import Testing
 
 /// The front's rules (`FrontRules`), each held to its answer, and the two ways a registration
 /// is answered (the fast path and Hummingbird's full path) held to the same answer for each.
-@Suite("the front's rules, on both paths", .serialized, .timeLimit(.minutes(3)))
+@Suite("the front's rules, on both paths", .serialized, .timeLimit(.minutes(10)))
 struct FrontRulesTests {
   static let rules = FrontRules(
     hostNames: ["receiver.example"], maxBodyBytes: 1 << 20, scheme: "http")

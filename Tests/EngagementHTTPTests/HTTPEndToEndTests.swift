@@ -96,7 +96,7 @@ struct LoopbackRig {
   }
 }
 
-@Suite("S1-S7 over loopback HTTP", .serialized, .timeLimit(.minutes(2)))
+@Suite("S1-S7 over loopback HTTP", .serialized, .timeLimit(.minutes(10)))
 struct HTTPEndToEndTests {
   @Test("201 at once, processed after the delay, visible in /api/devices and /api/stats")
   func receivedThenProcessed() async throws {

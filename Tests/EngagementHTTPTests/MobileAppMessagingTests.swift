@@ -7,7 +7,7 @@ import Testing
 /// The Mobile App Messaging SDK beside MobilePush (SDK-FACTS, "A second registration"): its
 /// calls answered 2xx with `{}`, shown on their device's timeline with their fields, never
 /// judged; a device that only ran that SDK so far is found all the same.
-@Suite("Mobile App Messaging calls over loopback", .serialized, .timeLimit(.minutes(2)))
+@Suite("Mobile App Messaging calls over loopback", .serialized, .timeLimit(.minutes(10)))
 struct MobileAppMessagingTests {
   typealias Rig = WatchOverHTTPTests.Rig
   static let token = "f1e2d3c4b5a6978812345678abcdef00"

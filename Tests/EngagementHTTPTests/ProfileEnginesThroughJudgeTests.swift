@@ -11,7 +11,7 @@ import Testing
 /// The simulator and the judge agree: each profile's engine, over loopback, through outages,
 /// 429s with Retry-After, restarts and background/foreground, draws no violation; a client
 /// that hammers draws one.
-@Suite("profile engines through the judge", .serialized, .timeLimit(.minutes(2)))
+@Suite("profile engines through the judge", .serialized, .timeLimit(.minutes(10)))
 struct ProfileEnginesThroughJudgeTests {
   typealias Rig = WatchOverHTTPTests.Rig
 

@@ -6,7 +6,7 @@ import Testing
 
 /// The relay's record of a body is the tenant's reading of it: a key twice is its last value
 /// on both sides of `--upstream`.
-@Suite("the relay reads a body as the tenant does", .serialized, .timeLimit(.minutes(2)))
+@Suite("the relay reads a body as the tenant does", .serialized, .timeLimit(.minutes(10)))
 struct RelayBodyReadingTests {
   typealias Rig = WatchOverHTTPTests.Rig
 

@@ -9,7 +9,7 @@ import Testing
 
 /// The relay (`--upstream`) against tenants that misbehave: nothing it sends may take the relay
 /// down, hang a device, or be put on the app's record as the tenant's.
-@Suite("the relay against a hostile tenant", .serialized, .timeLimit(.minutes(2)))
+@Suite("the relay against a hostile tenant", .serialized, .timeLimit(.minutes(10)))
 struct RelayReliabilityTests {
   typealias Rig = WatchOverHTTPTests.Rig
 

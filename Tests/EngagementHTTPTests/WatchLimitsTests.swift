@@ -8,7 +8,7 @@ import Testing
 @testable import EngagementServer
 
 /// The watch against a hostile or merely busy world: what it forgets, and how it says so.
-@Suite("the watch's limits", .serialized, .timeLimit(.minutes(2)))
+@Suite("the watch's limits", .serialized, .timeLimit(.minutes(10)))
 struct WatchLimitsTests {
   typealias Rig = WatchOverHTTPTests.Rig
 

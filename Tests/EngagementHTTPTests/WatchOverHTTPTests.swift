@@ -15,7 +15,7 @@ import Testing
 /// profiles, and raw requests written byte for byte as SDK-FACTS.md describes them.
 /// The shipped SDKs refuse an app id that is not a UUID and a short token.
 
-@Suite("watching a real app over loopback", .serialized, .timeLimit(.minutes(2)))
+@Suite("watching a real app over loopback", .serialized, .timeLimit(.minutes(10)))
 struct WatchOverHTTPTests {
   struct Rig {
     let clock = VirtualClock()

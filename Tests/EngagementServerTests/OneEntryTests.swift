@@ -12,7 +12,7 @@ import Testing
 /// A registration comes into the server one way, `receiveAll(taking:)`, whichever path
 /// brought it: the front's fast path, Hummingbird's route (what the fast path hands on), or a
 /// caller in the same process. `entered` counts what came through that entry.
-@Suite("the server's one way in", .serialized, .timeLimit(.minutes(3)))
+@Suite("the server's one way in", .serialized, .timeLimit(.minutes(10)))
 struct OneEntryTests {
   static func server() throws -> LocalEngagementServer {
     try LocalEngagementServer(

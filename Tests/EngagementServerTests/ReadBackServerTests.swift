@@ -11,7 +11,7 @@ import Testing
 /// "Did it arrive?" on a relaying server in virtual time (#46): the tenant asked only once the
 /// window has passed after its 2xx, never for the relay's own answers, paused by a 429, and
 /// its answer on the timeline, in each field's story, in explain and in the event stream.
-@Suite("the read-back on a relaying server", .timeLimit(.minutes(3)))
+@Suite("the read-back on a relaying server", .timeLimit(.minutes(10)))
 struct ReadBackServerTests {
   /// The lookups asked for, "key/device", in order.
   final class AskLog: Sendable {

@@ -57,7 +57,7 @@ struct ServerStoreTests {
 
   @Test(
     "the group commit writes once 256 changes have gathered, not one by one",
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(10)))
   func groupCommit() async throws {
     let path = FileManager.default.temporaryDirectory.appendingPathComponent(
       "regscope-commit-\(UUID().uuidString).sqlite"

@@ -40,7 +40,7 @@ struct HARFileTests {
 
   @Test(
     "once enough waits it is written at once, not a second later, and reads as HAR",
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(10)))
   func eager() async throws {
     let path = FileManager.default.temporaryDirectory
       .appendingPathComponent("eager-\(UUID().uuidString).har").path
@@ -115,7 +115,7 @@ struct HARFileTests {
 
   @Test(
     "a write that fails keeps its entries for the next, in order, and the file reads whole",
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(10)))
   func failedWriteKeepsEntries() async throws {
     var capture = try Failing("failed")
     defer { capture.remove() }
@@ -140,7 +140,7 @@ struct HARFileTests {
 
   @Test(
     "past what may wait after a failed write, entries are counted lost; the file stays valid",
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(10)))
   func failedWriteBeyondHold() async throws {
     var capture = try Failing("lost", heldBytes: 1)
     defer { capture.remove() }
@@ -157,7 +157,7 @@ struct HARFileTests {
 
   @Test(
     "the file's first entry failing to be written is written later, and the file reads whole",
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(10)))
   func firstWriteFails() async throws {
     var capture = try Failing("first")
     defer { capture.remove() }
@@ -172,7 +172,7 @@ struct HARFileTests {
 
   @Test(
     "while writes fail, what waits stays within its bound; a close whose write fails counts the rest lost",
-    .timeLimit(.minutes(3)))
+    .timeLimit(.minutes(10)))
   func heldWhileFailing() async throws {
     var capture = try Failing("held", heldBytes: 3 * Self.entrySize)
     defer { capture.remove() }

@@ -4,7 +4,7 @@ import Testing
 
 /// The inspector's UI is a pure Elm-style library: it must not pull in the HTTP stack the
 /// local server and the remote transport need (issue "the house", Done when).
-@Suite("the package graph", .timeLimit(.minutes(3)))
+@Suite("the package graph", .timeLimit(.minutes(10)))
 struct PackageGraphTests {
   struct Target: Decodable {
     var name: String

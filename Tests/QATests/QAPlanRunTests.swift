@@ -16,7 +16,7 @@ import Testing
 /// plan runs, over loopback HTTP, in virtual time. A plan that fails a correct profile is a
 /// wrong plan or a wrong judge: every SDK wait is a minimum, and a later send is never a sign
 /// of a broken SDK (SDK-FACTS, "Throttle and retry").
-@Suite("QA plans, run on the SDK profiles as the app under test", .timeLimit(.minutes(3)))
+@Suite("QA plans, run on the SDK profiles as the app under test", .timeLimit(.minutes(10)))
 struct QAPlanRunTests {
   /// The documented contract and the shipped SDKs at each major read.
   static let profiles = [

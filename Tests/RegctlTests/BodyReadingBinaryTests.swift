@@ -4,7 +4,7 @@ import Testing
 
 /// `regctl serve` reads a registration body as a strict JSON reader does, and a key twice as
 /// the tenant does (its last value), through the fast path and the full one alike.
-@Suite("regctl serve reads a body as the tenant does", .serialized, .timeLimit(.minutes(2)))
+@Suite("regctl serve reads a body as the tenant does", .serialized, .timeLimit(.minutes(10)))
 struct BodyReadingBinaryTests {
   static func post(_ serve: ServeProcess, _ body: String) async throws -> String {
     try await serve.request(

@@ -4,7 +4,7 @@ import Testing
 
 /// `regctl bundle` and `POST /api/devices/{id}/bundle` (#54) against a real `regctl serve`, read
 /// back with Python's own zipfile (not RegScope's reader), as support would unzip it.
-@Suite("debug bundles, made and read as a user would", .serialized, .timeLimit(.minutes(3)))
+@Suite("debug bundles, made and read as a user would", .serialized, .timeLimit(.minutes(10)))
 struct BundleBinaryTests {
   static let device = "PIXEL-8-BUNDLE"
   static let contactKey = "alice@example.com"
@@ -361,7 +361,7 @@ extension BundleBinaryTests {
   }
 }
 
-@Suite("regctl qa --bundle", .serialized, .timeLimit(.minutes(2)))
+@Suite("regctl qa --bundle", .serialized, .timeLimit(.minutes(10)))
 struct QABundleBinaryTests {
   @Test("a failed run still writes its bundle: the report, the device's verdict, the capture")
   func failedRunBundled() async throws {

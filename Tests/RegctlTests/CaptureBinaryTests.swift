@@ -40,7 +40,7 @@ func jsonLiteral(_ text: String) -> String {
     .dropFirst().dropLast().description
 }
 
-@Suite("judging captures with the real binary", .serialized, .timeLimit(.minutes(2)))
+@Suite("judging captures with the real binary", .serialized, .timeLimit(.minutes(10)))
 struct CaptureBinaryTests {
   @Test("regctl judge: the timeline and its findings, tokens never printed, exit 1 on a violation")
   func judgeText() async throws {
@@ -134,7 +134,7 @@ struct CaptureBinaryTests {
     let written = try await serve.process.readLine { $0.hasPrefix("capture: 1 exchange written") }
     #expect(written != nil)
     #expect(try String(contentsOfFile: path, encoding: .utf8).contains("K1"))
-    kill(serve.process.processIdentifier, SIGKILL)
+    serve.process.signal(SIGKILL)
     _ = try await serve.process.finish()
     let after = try String(contentsOfFile: path, encoding: .utf8)
     #expect((try? JSONSerialization.jsonObject(with: Data(after.utf8))) != nil)

@@ -5,7 +5,7 @@ import Testing
 /// Every `--json` output of regctl is JSON lines (#51): one JSON value a line on standard
 /// output, whatever the data holds, and everything else (progress, summaries) on standard
 /// error. A script pipes it to `jq` as it is.
-@Suite("every --json output of regctl is JSON lines", .serialized, .timeLimit(.minutes(3)))
+@Suite("every --json output of regctl is JSON lines", .serialized, .timeLimit(.minutes(10)))
 struct JSONLinesBinaryTests {
   /// Each line of standard output parsed; a line that is not JSON fails the test.
   static func jsonLines(_ output: ProcessOutput, _ what: String) -> [Any] {

@@ -9,7 +9,7 @@ import Testing
 /// Where a user meets #51 and #52 in the binary: `regctl serve` and `regctl judge` read a key
 /// by its bytes, as the tenant does (`"subscriber\u212Aey"` is not `subscriberKey`), and
 /// `regctl judge` refuses a file past its bound by its size, before reading it.
-@Suite("keys by their bytes, files by their size: regctl", .serialized, .timeLimit(.minutes(3)))
+@Suite("keys by their bytes, files by their size: regctl", .serialized, .timeLimit(.minutes(10)))
 struct KeysAndBoundsBinaryTests {
   /// A body with `extra` members after the SDK's own, for device `device`.
   static func body(_ device: String, _ extra: String) -> String {

@@ -5,7 +5,7 @@ import Testing
 /// `regctl mcp` driven over stdio as an assistant's client drives it (#30): initialize,
 /// tools/list, each tool against a real `regctl serve`, and hostile arguments, which are tool
 /// errors, never a crash.
-@Suite("regctl mcp, over stdio", .serialized, .timeLimit(.minutes(2)))
+@Suite("regctl mcp, over stdio", .serialized, .timeLimit(.minutes(10)))
 struct MCPBinaryTests {
   /// One request, and its answer (read before the next request goes: answers may come in any
   /// order, so only one is outstanding at a time).

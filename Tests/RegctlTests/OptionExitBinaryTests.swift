@@ -6,7 +6,7 @@ import Testing
 /// and a command offers only the options it can use.
 @Suite(
   "regctl's options: 64 for a wrong one, only the ones a command uses", .serialized,
-  .timeLimit(.minutes(3)))
+  .timeLimit(.minutes(10)))
 struct OptionExitBinaryTests {
   static let emptyCapture = #"{"log":{"version":"1.2","entries":[]}}"#
 

@@ -33,7 +33,7 @@ final class JUnitCounter: NSObject, XMLParserDelegate {
   }
 }
 
-@Suite("regctl qa, as a tester runs it", .serialized, .timeLimit(.minutes(2)))
+@Suite("regctl qa, as a tester runs it", .serialized, .timeLimit(.minutes(10)))
 struct QABinaryTests {
   func start(_ arguments: [String]) async throws -> (InteractiveProcess, Int) {
     let process = try InteractiveProcess(

@@ -10,7 +10,7 @@ import Testing
 /// `regctl qa` as a tester and a lead meet it: a line as each registration arrives, Ctrl-C
 /// leaving a report with the steps not reached, a one-line verdict with --report, and gates
 /// that say what is wrong with a bad value.
-@Suite("regctl qa's output and its report after Ctrl-C", .serialized, .timeLimit(.minutes(2)))
+@Suite("regctl qa's output and its report after Ctrl-C", .serialized, .timeLimit(.minutes(10)))
 struct QARunOutputTests {
   @Test("each registration is a line as it arrives; Ctrl-C writes the report so far, exit 130")
   func interrupted() async throws {
@@ -31,7 +31,7 @@ struct QARunOutputTests {
     let arrived = try await process.readLine { $0.contains("QA-ANDROID") } ?? ""
     #expect(arrived.contains("503  first registration"), "\(arrived)")
     #expect(try await process.readLine { $0.contains("its SDK may register next at") } != nil)
-    kill(process.processIdentifier, SIGINT)
+    process.signal(SIGINT)
     let summary = try await process.readLine { $0.hasPrefix("QA retry-ladder:") } ?? ""
     #expect(summary.contains("stopped") && summary.contains("report in \(markdown)"), "\(summary)")
     #expect(summary.contains("step 3 interrupted: expect: the retries keep"), "\(summary)")
@@ -65,7 +65,7 @@ struct QARunOutputTests {
     let process = try InteractiveProcess(
       try regctlURL(), ["qa", "first-registration", "--yes", "--port", "0", "--report", markdown])
     #expect(try await process.readLine { $0.hasPrefix("step 2/") } != nil)
-    kill(process.processIdentifier, SIGINT)
+    process.signal(SIGINT)
     #expect(try await process.finish() == 130)
     let report = try String(contentsOfFile: markdown, encoding: .utf8)
     #expect(
@@ -89,7 +89,7 @@ struct QARunOutputTests {
       token: "wrong-token-000000000000")
     let answer = try await rawExchange(port: port, Array(request.utf8))
     #expect(answer.hasPrefix("HTTP/1.1 401"))
-    kill(process.processIdentifier, SIGINT)
+    process.signal(SIGINT)
     #expect(try await process.finish() == 130)
     let report = try String(contentsOfFile: markdown, encoding: .utf8)
     #expect(

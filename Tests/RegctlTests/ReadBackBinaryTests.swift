@@ -5,7 +5,7 @@ import Testing
 /// "Did it arrive?" through the real binary (#46): `regctl serve` relaying to the stand-in
 /// tenant (its device route files a registration as processing does, S5 included) and reading
 /// back through its address search a second after each 2xx (`--read-back-after 1`).
-@Suite("the read-back through regctl serve and the stand-in tenant", .timeLimit(.minutes(2)))
+@Suite("the read-back through regctl serve and the stand-in tenant", .timeLimit(.minutes(10)))
 struct ReadBackBinaryTests {
   static func registration(device: String, attributes: [String: String]) -> [UInt8] {
     let body = sdkBody(device: device, app: "app", key: "user-1", attributes: attributes)
@@ -116,7 +116,7 @@ struct ReadBackBinaryTests {
 /// `regctl qa` with `expect: arrived` through the stand-in tenant (#46): the step passes on
 /// the tenant's read-back, the report carries it as evidence; the plan is refused at start
 /// when the tenant cannot be asked.
-@Suite("regctl qa: expect arrived, through the stand-in tenant", .timeLimit(.minutes(5)))
+@Suite("regctl qa: expect arrived, through the stand-in tenant", .timeLimit(.minutes(10)))
 struct QAArrivedBinaryTests {
   static func plan() throws -> String {
     let path = FileManager.default.temporaryDirectory
@@ -183,7 +183,7 @@ struct QAArrivedBinaryTests {
 
 /// A receiver with `--tenant` refuses a typed table (#46): it would stand in for the tenant's
 /// silently, and lose the S5 causes the tenant's table gives.
-@Suite("PUT /api/demographics on a receiver with --tenant", .timeLimit(.minutes(3)))
+@Suite("PUT /api/demographics on a receiver with --tenant", .timeLimit(.minutes(10)))
 struct TenantTableKeptTests {
   @Test("409 with where to change it; the tenant's table stays in use")
   func refused() async throws {

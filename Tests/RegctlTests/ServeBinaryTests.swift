@@ -16,8 +16,16 @@ struct ServeProcess {
     let process = try InteractiveProcess(
       try regctlURL(), ["serve"] + app + ["--port", "0"] + extra,
       environment: app.isEmpty ? [:] : ["REGSCOPE_ACCESS_TOKEN": Self.token])
-    let line = try await process.readLine { $0.hasPrefix("listening on ") } ?? ""
-    return ServeProcess(process: process, port: Int(line.split(separator: ":").last ?? "") ?? 0)
+    guard let line = try await process.readLine(where: { $0.hasPrefix("listening on ") }),
+      let port = Int(line.split(separator: ":").last ?? "")
+    else { throw NotListening(account: process.account) }
+    return ServeProcess(process: process, port: port)
+  }
+
+  /// `regctl serve` ended, or said something else, before it said where it listens.
+  struct NotListening: Error, CustomStringConvertible {
+    let account: String
+    var description: String { "regctl serve never said where it listens: \(account)" }
   }
 
   var openDescriptors: Int {
@@ -50,7 +58,7 @@ struct ServeProcess {
   }
 }
 
-@Suite("regctl serve, as a client on loopback sees it", .serialized, .timeLimit(.minutes(2)))
+@Suite("regctl serve, as a client on loopback sees it", .serialized, .timeLimit(.minutes(10)))
 struct ServeBinaryTests {
   @Test("a port already in use: said in words, with what to do")
   func portInUse() async throws {

@@ -5,7 +5,7 @@ import Testing
 
 /// What `regctl serve` says as a real app talks to it: the demo app it accepts, each refusal
 /// naming its device, each violation and warning with its fix, and never a flood.
-@Suite("regctl serve's output, as its user reads it", .serialized, .timeLimit(.minutes(2)))
+@Suite("regctl serve's output, as its user reads it", .serialized, .timeLimit(.minutes(10)))
 struct ServeOutputTests {
   static let demoAppID = "0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b"
   static let demoToken = "demo-access-token-012345"
@@ -67,7 +67,7 @@ struct ServeOutputTests {
     let fromEnvironment = try await runProcess(
       try regctlURL(),
       [command] + plan + ["--listen", "0.0.0.0", "--port", "0", "--app-id", Self.demoAppID] + state,
-      environment: ["REGSCOPE_ACCESS_TOKEN": Self.demoToken], timeLimit: 30)
+      environment: ["REGSCOPE_ACCESS_TOKEN": Self.demoToken])
     #expect(fromEnvironment.status != 0 && !fromEnvironment.timedOut)
     #expect(
       fromEnvironment.stderr.contains("the demo app's token (from the token given) is public"),
@@ -75,7 +75,7 @@ struct ServeOutputTests {
     let fromConfig = try await runProcess(
       try regctlURL(),
       [command] + plan + ["--listen", "10.1.2.3", "--port", "0", "--config", config] + state,
-      unset: ["REGSCOPE_ACCESS_TOKEN"], timeLimit: 30)
+      unset: ["REGSCOPE_ACCESS_TOKEN"])
     #expect(fromConfig.status != 0 && !fromConfig.timedOut)
     #expect(fromConfig.stderr.contains("is public"), "\(fromConfig.stderr)")
     #expect(!fromConfig.stderr.contains(Self.demoToken) || command == "qa")
@@ -114,7 +114,7 @@ struct ServeOutputTests {
   }
 }
 
-@Suite("regctl serve's files", .serialized, .timeLimit(.minutes(3)))
+@Suite("regctl serve's files", .serialized, .timeLimit(.minutes(10)))
 struct ServeFilesTests {
   @Test("--har naming the --db store, or a file another serve is writing, is refused")
   func refusedFiles() async throws {
@@ -129,7 +129,7 @@ struct ServeFilesTests {
     let first = try await ServeProcess.start(["--har", folder + "/one.har"])
     let second = try await runProcess(
       try regctlURL(), ["serve", "--port", "0", "--har", folder + "/one.har"],
-      environment: ["REGSCOPE_ACCESS_TOKEN": ServeProcess.token], timeLimit: 20)
+      environment: ["REGSCOPE_ACCESS_TOKEN": ServeProcess.token])
     #expect(second.status != 0)
     #expect(second.stderr.contains("another RegScope is writing it"), "\(second.stderr)")
     try await first.stop()

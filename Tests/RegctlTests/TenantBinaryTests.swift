@@ -4,7 +4,7 @@ import Testing
 
 /// `regctl tenant check` and `regctl serve --tenant` against the stand-in tenant, through the
 /// real binary.
-@Suite("regctl and a tenant, through the stand-in", .timeLimit(.minutes(2)))
+@Suite("regctl and a tenant, through the stand-in", .timeLimit(.minutes(10)))
 struct TenantBinaryTests {
   func check(_ tenant: StandInTenant, file: String? = nil, _ extra: [String] = []) async throws
     -> ProcessOutput

@@ -5,7 +5,7 @@ import Testing
 
 /// `regctl tenant check` (and a receiver's start) against a tenant that answers oddly or
 /// hostilely (#52, items 8 to 11), through the real binary and the stand-in tenant.
-@Suite("regctl and a tenant that answers oddly, through the stand-in", .timeLimit(.minutes(3)))
+@Suite("regctl and a tenant that answers oddly, through the stand-in", .timeLimit(.minutes(10)))
 struct TenantHostileBinaryTests {
   func check(_ tenant: StandInTenant, file: String? = nil, _ extra: [String] = []) async throws
     -> ProcessOutput

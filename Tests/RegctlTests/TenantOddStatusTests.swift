@@ -6,7 +6,7 @@ import Testing
 /// trapped AsyncHTTPClient's state machine (exit 132): `regctl tenant check` died, and so did
 /// a running `regctl serve --tenant --upstream` on its first read-back. Every call to the
 /// tenant now goes through the relay's client, which refuses such an answer and says so.
-@Suite("a tenant answering an odd status line", .timeLimit(.minutes(2)))
+@Suite("a tenant answering an odd status line", .timeLimit(.minutes(10)))
 struct TenantOddStatusTests {
   /// A --tenant file whose auth and REST base are `port` on loopback.
   static func file(port: Int) throws -> String {

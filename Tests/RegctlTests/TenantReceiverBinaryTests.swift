@@ -5,7 +5,7 @@ import Testing
 /// `--tenant` on the receivers (serve, qa) and the judge, through the real binary against the
 /// stand-in tenant: the demographics used, refreshed on an API call, an attribute the tenant
 /// lacks said on the registration with its fix, the secret never shown.
-@Suite("receivers and the judge with --tenant, through the stand-in", .timeLimit(.minutes(2)))
+@Suite("receivers and the judge with --tenant, through the stand-in", .timeLimit(.minutes(10)))
 struct TenantReceiverBinaryTests {
   /// A registration carrying `attributes`, as the Android SDK sends it.
   static func registration(device: String, attributes: [String: String]) -> [UInt8] {

@@ -5,7 +5,7 @@ import Testing
 /// Subscriber tokens are masked in every output (docs/captures.md, #51): the live API's device
 /// views as a judged capture, and a capture RegScope wrote (whose tokens are masks already) is
 /// judged with those masks as they are, never masked again.
-@Suite("subscriber tokens, masked once, everywhere", .serialized, .timeLimit(.minutes(2)))
+@Suite("subscriber tokens, masked once, everywhere", .serialized, .timeLimit(.minutes(10)))
 struct TokenMaskBinaryTests {
   /// The token a 2xx handed out (its `X-Subscriber-Token` header).
   static func issuedToken(_ answer: String) -> String? {

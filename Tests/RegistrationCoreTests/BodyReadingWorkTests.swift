@@ -9,7 +9,7 @@ import Testing
 /// entry 95 s. Counted, not timed: the text the reading makes (`StrictJSON.Reading.textMade`)
 /// is held to the body's size, and grows 4 times when the body does, at sizes where the
 /// quadratic reading made gigabytes of paths.
-@Suite("#52 reading a body is work in proportion to it", .timeLimit(.minutes(3)))
+@Suite("#52 reading a body is work in proportion to it", .timeLimit(.minutes(10)))
 struct BodyReadingWorkTests {
   /// The shapes that made the reading quadratic, `size` bytes or a little more.
   enum Shape: String, CaseIterable {

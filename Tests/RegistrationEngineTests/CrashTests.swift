@@ -2,13 +2,13 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("R1.4 durability under kill -9", .timeLimit(.minutes(3)))
+@Suite("R1.4 durability under kill -9", .timeLimit(.minutes(10)))
 struct CrashTests {
   /// The soak of the README (`swift run crash-probe soak --rounds 1000`), short: 24 rounds.
   @Test("every acknowledged edit survives SIGKILL at random moments and is delivered later")
   func killNineRounds() async throws {
     let output = try await runProcess(
-      builtProduct("crash-probe"), ["soak", "--rounds", "24"], timeLimit: 120)
+      builtProduct("crash-probe"), ["soak", "--rounds", "24"])
     let text = output.stdout
     #expect(output.status == 0, "\(text)\n\(output.stderr)")
     let summary = try #require(

@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 
 /// Golden requests: what a server on loopback receives from each profile, header by header.
-@Suite("SDK profiles on the wire", .serialized, .timeLimit(.minutes(3)))
+@Suite("SDK profiles on the wire", .serialized, .timeLimit(.minutes(10)))
 struct ProfileWireTests {
   static let appID = "0e7b5a1d-9c3f-4b2e-8a6d-5f1c2e3d4a5b"
   static let token = "wire-test-access-token-1"  // 24 characters: the SDKs' own check
@@ -202,7 +202,7 @@ struct RequestUUIDTests {
 }
 
 /// Each major read sends what its binary sends (SDK-FACTS, "Across SDK majors").
-@Suite("SDK versions on the wire", .serialized, .timeLimit(.minutes(3)))
+@Suite("SDK versions on the wire", .serialized, .timeLimit(.minutes(10)))
 struct VersionedProfileWireTests {
   @Test(
     "android@8.2.1: mixed-case headers, no uuid; 8.2.2 lower case; 9.0.0 with uuid",

@@ -4,7 +4,7 @@ import Testing
 
 /// A crash must never leave the user's terminal in the Swift runtime's interactive backtrace
 /// prompt: regscope starts itself again with SWIFT_BACKTRACE=interactive=no when it is unset.
-@Suite("regscope and the runtime's backtrace prompt", .timeLimit(.minutes(3)))
+@Suite("regscope and the runtime's backtrace prompt", .timeLimit(.minutes(10)))
 struct BacktracePromptTests {
   @Test("the running inspector has SWIFT_BACKTRACE=interactive=no in its environment")
   func noPrompt() async throws {

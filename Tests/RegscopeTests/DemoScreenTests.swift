@@ -5,7 +5,7 @@ import Testing
 
 /// Every built-in demo, played in the real regscope as a marketer would see it, four at once
 /// so the machine is busy: each ends with every check passed, no cross and no raw number.
-@Suite("built-in demos in a real terminal (tmux)", .serialized, .timeLimit(.minutes(5)))
+@Suite("built-in demos in a real terminal (tmux)", .serialized, .timeLimit(.minutes(10)))
 struct DemoScreenTests {
   @Test("every built-in demo plays to its end with every check passed, several at once")
   func everyDemo() async throws {

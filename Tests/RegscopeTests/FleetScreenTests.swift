@@ -4,7 +4,7 @@ import Testing
 
 /// `regscope --fleet` in a real terminal: the Fleet view from the start, and a fleet still
 /// computing that quitting does not wait for.
-@Suite("the Fleet view in a real terminal (tmux)", .serialized, .timeLimit(.minutes(3)))
+@Suite("the Fleet view in a real terminal (tmux)", .serialized, .timeLimit(.minutes(10)))
 struct FleetScreenTests {
   @Test("--fleet opens on the Fleet view once the fleet is computed; q quits cleanly")
   func opensOnFleet() async throws {

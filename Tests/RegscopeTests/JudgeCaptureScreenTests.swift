@@ -3,7 +3,7 @@ import TestSupport
 import Testing
 
 /// `regscope --judge FILE`: a capture in the receiver's layout, read-only, in a real terminal.
-@Suite("regscope on a capture (tmux)", .serialized, .timeLimit(.minutes(2)))
+@Suite("regscope on a capture (tmux)", .serialized, .timeLimit(.minutes(10)))
 struct JudgeCaptureScreenTests {
   /// Two Android devices, each entry a HAR 1.2 entry as a browser exports it.
   static func capture() -> String {
@@ -64,7 +64,7 @@ struct JudgeCaptureScreenTests {
   @Test("a capture that cannot be read: the error, exit 2, the terminal untouched")
   func unreadable() async throws {
     let output = try await runProcess(
-      try regscopeURL(), ["--judge", "/nonexistent/capture.har"], timeLimit: 20)
+      try regscopeURL(), ["--judge", "/nonexistent/capture.har"])
     #expect(output.status == 2)
     #expect(
       output.stderr.contains("/nonexistent/capture.har") && output.stderr.contains("cannot be read")

@@ -4,7 +4,7 @@ import Testing
 
 /// `regscope --open FILE` (#54): a debug bundle that `regctl bundle` made, reopened in a real
 /// terminal, read-only and offline.
-@Suite("regscope on a debug bundle (tmux)", .serialized, .timeLimit(.minutes(2)))
+@Suite("regscope on a debug bundle (tmux)", .serialized, .timeLimit(.minutes(10)))
 struct OpenBundleScreenTests {
   /// A capture of one Android device that sends a reserved attribute (R2.5) and one the
   /// demographics table lacks (S5).
@@ -105,7 +105,7 @@ struct OpenBundleScreenTests {
       "not-\(UUID().uuidString).zip"
     ).path
     try "not a zip".write(toFile: path, atomically: true, encoding: .utf8)
-    let output = try await runProcess(try regscopeURL(), ["--open", path], timeLimit: 20)
+    let output = try await runProcess(try regscopeURL(), ["--open", path])
     #expect(output.status == 2)
     #expect(output.stderr.contains("is not a zip file"), "\(output.stderr)")
   }

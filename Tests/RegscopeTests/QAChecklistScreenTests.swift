@@ -5,7 +5,7 @@ import Testing
 /// `regscope --receive --qa PLAN`: the plan as a checklist beside the timeline, in a real
 /// terminal: the ask waits for Enter, each expectation is ticked as the app's registrations
 /// decide it, and a step's evidence opens with `[`.
-@Suite("regscope running a QA plan (tmux)", .serialized, .timeLimit(.minutes(2)))
+@Suite("regscope running a QA plan (tmux)", .serialized, .timeLimit(.minutes(10)))
 struct QAChecklistScreenTests {
   @Test("ask, Enter, the app registers, every step ticked, the report written")
   func checklist() async throws {

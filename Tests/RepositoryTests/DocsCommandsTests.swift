@@ -78,7 +78,7 @@ func shownCommands() throws -> [ShownCommand] {
   return shown
 }
 
-@Suite("the docs' commands", .timeLimit(.minutes(2)))
+@Suite("the docs' commands", .timeLimit(.minutes(10)))
 struct DocsCommandsTests {
   @Test("the docs show the tools' commands (the reader finds them, and this test has work)")
   func commandsAreFound() throws {

@@ -16,7 +16,7 @@ func builds(of product: String, in script: String) -> [(line: String, release: B
 
 /// The instruction gate counts what users run: the release build, not the debug build whose
 /// costs (no inlining, no specialising) once drove rewrites that bought users nothing (#44).
-@Suite("the instruction gate", .timeLimit(.minutes(3)))
+@Suite("the instruction gate", .timeLimit(.minutes(10)))
 struct GateBuildTests {
   @Test("Benchmarks/gate.sh builds the bench it counts in release, and only so")
   func gateOnRelease() throws {

@@ -5,7 +5,7 @@ import Testing
 /// `regscope --help` and `regctl --help` read as their manual pages do (scripts/manual-page.sh
 /// makes the same EXAMPLES and EXIT STATUS paragraphs the page's sections): what the tool is,
 /// its usage, its options, examples that run, and what each exit status means.
-@Suite("the tools' help, as their manual pages", .timeLimit(.minutes(2)))
+@Suite("the tools' help, as their manual pages", .timeLimit(.minutes(10)))
 struct HelpPagesTests {
   @Test("the help has the page's sections, and the exit statuses every command uses")
   func sections() async throws {

@@ -24,7 +24,7 @@ func modelChanges(in lines: [Substring]) -> [(line: Int, text: String)] {
   return found
 }
 
-@Suite("the inspector's model changes only in update", .timeLimit(.minutes(3)))
+@Suite("the inspector's model changes only in update", .timeLimit(.minutes(10)))
 struct ModelChangesTests {
   /// The model the loop starts from (`App.init`).
   static let initial = "model = InspectorModel("

@@ -1,9 +1,10 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// The repository's root holds the package, its docs and its tools, nothing left over from a
 /// benchmark or a profiler (a perf.data or a wrk run once sat there, committed by mistake).
-@Suite("the repository's root", .timeLimit(.minutes(3)))
+@Suite("the repository's root", .timeLimit(.minutes(10)))
 struct RootFilesTests {
   static let expected: Set<String> = [
     ".ci", ".git", ".gitignore", ".github", ".swift-format", "Benchmarks", "Package.swift",
@@ -11,34 +12,24 @@ struct RootFilesTests {
   ]
 
   /// What git tracks at the root: a new clone's view, whatever a developer's folder holds.
-  static func tracked() throws -> Set<String> {
-    let git = Process()
-    git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    git.arguments = ["git", "-C", repository.path, "ls-files"]
-    let out = Pipe()
-    git.standardOutput = out
-    try git.run()
-    let data = out.fileHandleForReading.readDataToEndOfFile()
-    git.waitUntilExit()
+  static func tracked() async throws -> Set<String> {
+    let git = try await runTool("git", ["-C", repository.path, "ls-files"])
+    #expect(git.status == 0, "\(git.stderr)")
     return Set(
-      String(decoding: data, as: UTF8.self).split(separator: "\n").compactMap {
+      git.stdout.split(separator: "\n").compactMap {
         $0.split(separator: "/").first.map(String.init)
       })
   }
 
   @Test("no stray file at the root: only the package, its docs, tests and tools")
-  func noStrayFiles() throws {
-    let stray = try Self.tracked().subtracting(Self.expected)
+  func noStrayFiles() async throws {
+    let stray = try await Self.tracked().subtracting(Self.expected)
     #expect(stray.isEmpty, "stray files at the root: \(stray.sorted())")
   }
 
   @Test(".gitignore keeps profiler and benchmark output out", arguments: ["perf.data", "bwrk.txt"])
-  func ignored(name: String) throws {
-    let git = Process()
-    git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    git.arguments = ["git", "-C", repository.path, "check-ignore", "-q", name]
-    try git.run()
-    git.waitUntilExit()
-    #expect(git.terminationStatus == 0, "\(name) is not ignored")
+  func ignored(name: String) async throws {
+    let git = try await runTool("git", ["-C", repository.path, "check-ignore", "-q", name])
+    #expect(git.status == 0, "\(name) is not ignored")
   }
 }

@@ -45,7 +45,7 @@ func longBodies(in file: [Substring], limit: Int) -> [(line: Int, length: Int)] 
   return found
 }
 
-@Suite("the shape of the sources", .timeLimit(.minutes(3)))
+@Suite("the shape of the sources", .timeLimit(.minutes(10)))
 struct SourceShapeTests {
   @Test("no function in Sources is over 80 lines")
   func shortFunctions() throws {

@@ -11,7 +11,7 @@ func unownedTasks(in lines: [Substring]) -> [(line: Int, text: String)] {
   }
 }
 
-@Suite("the inspector's tasks are owned by its session work", .timeLimit(.minutes(3)))
+@Suite("the inspector's tasks are owned by its session work", .timeLimit(.minutes(10)))
 struct UnownedTasksTests {
   @Test("no Task.detached in the inspector (Sources/regscope, Sources/InspectorUI)")
   func noDetachedTasks() throws {

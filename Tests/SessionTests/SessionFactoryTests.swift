@@ -9,7 +9,7 @@ import SessionValues
 import Testing
 
 /// One factory builds every job; each job answers for itself.
-@Suite("the session factory and its jobs", .timeLimit(.minutes(3)))
+@Suite("the session factory and its jobs", .timeLimit(.minutes(10)))
 struct SessionFactoryTests {
   static func receiverSetup() throws -> ReceiverSetup {
     ReceiverSetup(

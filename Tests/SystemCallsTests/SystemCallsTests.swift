@@ -2,7 +2,7 @@ import Foundation
 import SystemCalls
 import Testing
 
-@Suite("the C library, through one file", .timeLimit(.minutes(3)))
+@Suite("the C library, through one file", .timeLimit(.minutes(10)))
 struct SystemCallsTests {
   @Test("a private file is created 0600; an impossible path says why")
   func privateFile() throws {

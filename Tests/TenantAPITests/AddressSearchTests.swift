@@ -7,10 +7,11 @@ import Testing
 /// The Contacts API's address search by contact key (docs/tenant.md), against the stand-in:
 /// the request as written there, the answer's `addresses[]` read, `valueSets` read in every
 /// shape it names and nil (not read) in any other, a 429 said with its wait.
-@Suite("the tenant's address search", .timeLimit(.minutes(3)))
+@Suite("the tenant's address search", .timeLimit(.minutes(10)))
 struct AddressSearchTests {
   static func client(_ tenant: StandInTenant) throws -> TenantClient {
-    TenantClient(try TenantFile.load(path: try tenant.file()).credentials, deadline: 60)
+    TenantClient(
+      try TenantFile.load(path: try tenant.file()).credentials, deadline: Double(HangGuard.seconds))
   }
 
   @Test(

@@ -15,7 +15,7 @@ final class Recorded<Value: Sendable>: Sendable {
   var all: [Value] { values.withLock { $0 } }
 }
 
-@Suite("the tenant's demographics, refreshed", .timeLimit(.minutes(3)))
+@Suite("the tenant's demographics, refreshed", .timeLimit(.minutes(10)))
 struct DemographicsRefreshTests {
   /// A refresh on a virtual clock, each outcome and each table applied collected.
   final class Harness: Sendable {
@@ -28,7 +28,7 @@ struct DemographicsRefreshTests {
     init(_ behaviour: StandInTenant.Behaviour = .good) async throws {
       tenant = try StandInTenant(behaviour)
       let loaded = try TenantFile.load(path: try tenant.file())
-      let client = TenantClient(loaded.credentials, deadline: 60)
+      let client = TenantClient(loaded.credentials, deadline: Double(HangGuard.seconds))
       let first = try await client.demographics()
       let (stream, told) = AsyncStream.makeStream(of: DemographicsRefresh.Outcome.self)
       outcomes = stream

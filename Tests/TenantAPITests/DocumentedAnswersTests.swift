@@ -51,7 +51,7 @@ struct DocumentedAnswersTests {
     let tenant = try StandInTenant()
     defer { tenant.stop() }
     let client = TenantClient(
-      try TenantFile.load(path: try tenant.file()).credentials, deadline: 60)
+      try TenantFile.load(path: try tenant.file()).credentials, deadline: Double(HangGuard.seconds))
     let demographics = try await client.demographics()
     #expect(demographics.setName == "MobilePush Demographics")
     #expect(await client.tokensRequested == 1)

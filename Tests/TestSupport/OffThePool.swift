@@ -1,5 +1,13 @@
 import Foundation
 
+/// How long a test waits for something that should come at once before it calls it a hang:
+/// a guard, never an assertion. Generous, because on two cores with every test running at
+/// once (and a second whole run beside it) a test can wait minutes for a thread of the pool;
+/// a wait that succeeds returns the moment it can, so only a real hang pays it.
+public enum HangGuard {
+  public static let seconds = 300
+}
+
 /// Runs blocking work (a child process, a socket, a poll) on a thread of its own.
 ///
 /// Swift Testing runs tests on the cooperative pool, which has one thread per core. A test that

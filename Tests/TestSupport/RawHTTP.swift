@@ -10,7 +10,7 @@ import Foundation
 /// Returns the bytes received until the server closed (an empty string if it could not connect).
 /// `halfClose` shuts the sending side once the request is sent, as `nc -N` does.
 public func rawExchange(
-  port: Int, _ request: [UInt8], timeout: Int = 60, halfClose: Bool = false
+  port: Int, _ request: [UInt8], timeout: Int = HangGuard.seconds, halfClose: Bool = false
 ) async throws -> String {
   try await offThePool {
     blockingExchange(port: port, request, timeout: timeout, halfClose: halfClose).answer
@@ -55,6 +55,19 @@ private func blockingExchange(
     answer += chunk[0..<count]
   }
   return (String(decoding: answer, as: UTF8.self), closed)
+}
+
+/// One raw request and its first whole answer (its head, and as much body as its
+/// Content-Length says), without waiting for the server to close: for a connection the server
+/// keeps open. Gives what arrived when the server closes or `timeout` seconds pass first.
+public func rawFirstAnswer(port: Int, _ request: [UInt8], timeout: Int = HangGuard.seconds)
+  async throws -> String
+{
+  try await offThePool {
+    guard let client = LoopbackClient(port: port) else { return "" }
+    client.send(String(decoding: request, as: UTF8.self))
+    return client.receiveAnswer(timeout: timeout)
+  }
 }
 
 /// A port nothing listens on now (bound to 0 by the kernel, then released).
@@ -113,7 +126,8 @@ public final class LoopbackClient: Sendable {
 
   /// What the server sends until it closes the connection, or until nothing more has come for
   /// `timeout` seconds (blocking: call it off the pool). `closed`: the server closed it.
-  public func receiveUntilClosed(timeout: Int = 60) -> (answer: String, closed: Bool) {
+  public func receiveUntilClosed(timeout: Int = HangGuard.seconds) -> (answer: String, closed: Bool)
+  {
     var answer: [UInt8] = []
     var chunk = [UInt8](repeating: 0, count: 4096)
     var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -123,6 +137,32 @@ public final class LoopbackClient: Sendable {
       answer += chunk.prefix(count)
     }
     return (String(decoding: answer, as: UTF8.self), false)
+  }
+
+  /// One whole answer (head, and the body its Content-Length gives), or what arrived before
+  /// the server closed or nothing more came for `timeout` seconds (blocking: off the pool).
+  public func receiveAnswer(timeout: Int = HangGuard.seconds) -> String {
+    var answer: [UInt8] = []
+    var chunk = [UInt8](repeating: 0, count: 4096)
+    var waiting = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+    while !Self.isWhole(answer), poll(&waiting, 1, Int32(timeout * 1000)) > 0 {
+      let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+      if count <= 0 { break }
+      answer += chunk.prefix(count)
+    }
+    return String(decoding: answer, as: UTF8.self)
+  }
+
+  /// Whether `bytes` hold a head and the body its Content-Length announces.
+  static func isWhole(_ bytes: [UInt8]) -> Bool {
+    let text = String(decoding: bytes, as: UTF8.self)
+    guard let end = text.range(of: "\r\n\r\n") else { return false }
+    let length =
+      text[..<end.lowerBound].split(separator: "\r\n").first {
+        $0.lowercased().hasPrefix("content-length:")
+      }.flatMap { Int($0.drop { $0 != ":" }.dropFirst().trimmingCharacters(in: .whitespaces)) }
+      ?? 0
+    return text[end.upperBound...].utf8.count >= length
   }
 
   deinit { close(descriptor) }

@@ -11,11 +11,11 @@ import Testing
 /// the app's registration went to the stand-in's device route as a relay sends it: the
 /// device's push address found under its key and its values read, a registration processing
 /// rejects (S5) not there, values in an unknown shape not read, a 429 passed on with its wait.
-@Suite("the read-back's lookup against the stand-in tenant", .timeLimit(.minutes(3)))
+@Suite("the read-back's lookup against the stand-in tenant", .timeLimit(.minutes(10)))
 struct ReadBackLookupTests {
   static func table(_ tenant: StandInTenant) async throws -> TenantTable {
     let loaded = try TenantFile.load(path: try tenant.file())
-    let client = TenantClient(loaded.credentials, deadline: 60)
+    let client = TenantClient(loaded.credentials, deadline: Double(HangGuard.seconds))
     return TenantTable(
       client: client, demographics: try await client.demographics(), warnings: [])
   }
