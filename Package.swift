@@ -21,7 +21,6 @@ let package = Package(
     .package(
       url: "https://github.com/hummingbird-project/hummingbird", .upToNextMinor(from: "2.28.1")),
     .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-    .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
     .package(url: "https://github.com/apple/swift-collections", from: "1.6.0"),
     .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
     .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
@@ -77,6 +76,7 @@ let package = Package(
     .target(
       name: "OutboundHTTP",
       dependencies: [
+        "SystemCalls",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOPosix", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
@@ -136,17 +136,15 @@ let package = Package(
       name: "FleetTests", dependencies: ["Fleet", "RegistrationCore", "Scenarios", "Session"],
       swiftSettings: strictSwift6),
     // What a session needs to reach a real network: the engine's HTTP transport (on
-    // AsyncHTTPClient) and the server's HTTP front. Kept apart so the inspector's UI and a
-    // scenario in virtual time link no NIO.
+    // OutboundHTTP, the one client for every outside party) and the server's HTTP front.
+    // Kept apart so the inspector's UI and a scenario in virtual time link no NIO.
     .target(
       name: "SessionHTTP",
       dependencies: [
         "Session", "SessionValues", "RegistrationCore", "RegistrationEngine", "EngagementCore",
-        "EngagementServer", "EngagementHTTP", "HAR", "SystemCalls", "DebugBundle",
-        .product(name: "AsyncHTTPClient", package: "async-http-client"),
+        "EngagementServer", "EngagementHTTP", "HAR", "DebugBundle", "OutboundHTTP",
         .product(name: "NIOCore", package: "swift-nio"),
         .product(name: "NIOHTTP1", package: "swift-nio"),
-        .product(name: "NIOPosix", package: "swift-nio"),
       ],
       swiftSettings: strictSwift6
     ),
@@ -275,7 +273,10 @@ let package = Package(
       swiftSettings: strictSwift6),
     .testTarget(
       name: "SessionHTTPTests",
-      dependencies: ["SessionHTTP", "Session", "RegistrationEngine", "RegistrationCore"],
+      dependencies: [
+        "SessionHTTP", "Session", "RegistrationEngine", "RegistrationCore", "OutboundHTTP",
+        "TestSupport",
+      ],
       swiftSettings: strictSwift6),
     .testTarget(
       name: "HARTests",

@@ -3,9 +3,10 @@ import NIOCore
 import NIOHTTP1
 import NIOPosix
 import NIOSSL
+import SystemCalls
 
-/// One exchange with a third party (the tenant, its token service, a receiver MCP asks) on a
-/// connection of its own: the request, then the whole answer, within one deadline, bounded in
+/// One exchange with a third party (the tenant, its token service, a receiver MCP asks, the
+/// server a simulated device registers with) on a connection of its own: the request, then the whole answer, within one deadline, bounded in
 /// bytes. Every outbound call of RegScope goes through it. Written on SwiftNIO's HTTP/1.1 codec
 /// rather than on AsyncHTTPClient, whose connection state machine traps when a server answers
 /// a status below 100 (a hostile tenant must not take a receiver down), and whose deadline
@@ -98,6 +99,35 @@ public enum OutboundHTTP {
     }
   }
 
+  /// What an answer longer than `largest` is: refused whole (a third party's answer RegScope
+  /// reads), or cut to its first `largest` bytes (what an app keeps of its server's answer).
+  public enum Overflow: Sendable {
+    case refuse
+    case keepFirst
+  }
+
+  /// A connection's failure in a few words a person can act on (never a type's dump).
+  public static func words(_ error: any Error) -> String {
+    switch error {
+    case let error as NIOConnectionError:
+      if let first = error.connectionErrors.first { return words(first.error) }
+      if error.dnsAError != nil || error.dnsAAAAError != nil {
+        return "the host name does not resolve"
+      }
+      return "could not connect"
+    case ChannelError.connectTimeout(let limit):
+      return "could not connect within \(limit.nanoseconds / 1_000_000_000) s"
+    case let error as IOError: return SystemCalls.describeNetworkError(error.errnoCode)
+    case is ChannelError: return "the connection was dropped"
+    default:
+      let text = "\(error)"
+      let visible = String(
+        String.UnicodeScalarView(
+          text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
+      return visible.count > 200 ? String(visible.prefix(200)) + "…" : visible
+    }
+  }
+
   private static let tlsContext: NIOSSLContext? = try? NIOSSLContext(
     configuration: .makeClientConfiguration())
 
@@ -107,7 +137,7 @@ public enum OutboundHTTP {
   /// said: it may be a credential.
   public static func exchange(
     _ target: Target, head: HTTPRequestHead, body: ByteBuffer, deadline: Duration,
-    largest: Int, appClosed: EventLoopFuture<Void>? = nil
+    largest: Int, overflow: Overflow = .refuse, appClosed: EventLoopFuture<Void>? = nil
   ) async throws -> Answer {
     if let bad = head.headers.first(where: { field in
       field.value.unicodeScalars.contains { $0.value < 0x20 && $0 != "\t" || $0.value == 0x7F }
@@ -135,7 +165,8 @@ public enum OutboundHTTP {
             try sync.addHandler(NIOSSLClientHandler(context: context, serverHostname: name))
           }
           try sync.addHTTPClientHandlers(leftOverBytesStrategy: .dropBytes)
-          try sync.addHandler(AnswerCollector(promise: promise, largest: largest))
+          try sync.addHandler(
+            AnswerCollector(promise: promise, largest: largest, overflow: overflow))
         }
       }
     // Everything from here runs on the connection's event loop: the request is written the
@@ -151,7 +182,7 @@ public enum OutboundHTTP {
       switch result {
       case .failure(let error):
         // A promise is always completed, even when no connection was made for it.
-        promise.fail(Failure.unreachable("\(error)"))
+        promise.fail(Failure.unreachable(words(error)))
       case .success(let channel):
         channel.write(HTTPClientRequestPart.head(head), promise: nil)
         channel.write(HTTPClientRequestPart.body(.byteBuffer(body)), promise: nil)
@@ -180,12 +211,16 @@ private final class AnswerCollector: ChannelInboundHandler, RemovableChannelHand
 
   private let promise: EventLoopPromise<OutboundHTTP.Answer>
   private let largest: Int
+  private let overflow: OutboundHTTP.Overflow
   private var head: HTTPResponseHead?
   private var body = ByteBuffer()
 
-  init(promise: EventLoopPromise<OutboundHTTP.Answer>, largest: Int) {
+  init(
+    promise: EventLoopPromise<OutboundHTTP.Answer>, largest: Int, overflow: OutboundHTTP.Overflow
+  ) {
     self.promise = promise
     self.largest = largest
+    self.overflow = overflow
   }
 
   func channelRead(context: ChannelHandlerContext, data: NIOAny) {
@@ -200,6 +235,13 @@ private final class AnswerCollector: ChannelInboundHandler, RemovableChannelHand
       self.head = head
     case .body(var part):
       guard body.readableBytes + part.readableBytes <= largest else {
+        if overflow == .keepFirst {
+          // The rest is read and dropped: the answer still counts once it has ended.
+          if var kept = part.readSlice(length: largest - body.readableBytes) {
+            body.writeBuffer(&kept)
+          }
+          return
+        }
         promise.fail(OutboundHTTP.Failure.tooLarge(largest))
         context.close(promise: nil)
         return
@@ -218,7 +260,8 @@ private final class AnswerCollector: ChannelInboundHandler, RemovableChannelHand
   func errorCaught(context: ChannelHandlerContext, error: any Error) {
     promise.fail(
       error is HTTPParserError
-        ? OutboundHTTP.Failure.notHTTP("\(error)") : OutboundHTTP.Failure.unreachable("\(error)"))
+        ? OutboundHTTP.Failure.notHTTP("\(error)")
+        : OutboundHTTP.Failure.unreachable(OutboundHTTP.words(error)))
     context.close(promise: nil)
   }
 

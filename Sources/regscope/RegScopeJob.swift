@@ -165,7 +165,9 @@ extension RegScope {
         : "app \(app.settings.appID)"
     let relay = receiver.upstream.map { ", relayed to " + HTTPNetwork.relayShown($0) } ?? ""
     let demographics = table.map {
-      " · the tenant's \($0.demographics.setName) (\($0.demographics.attributes.count))"
+      // The set's name is the tenant's text: escaped and clipped, as every line quotes it.
+      " · the tenant's \(TerminalText.clipped($0.demographics.setName, limit: 40))"
+        + " (\($0.demographics.attributes.count))"
     }
     return OpenedJob(
       // Where to point the app first: a narrow header cuts the end, not the address (the

@@ -80,7 +80,8 @@ final class WakeQueue: Sendable {
   }
 }
 
-/// Signals the UI handles itself: resize, and a polite request to stop.
+/// Signals the UI handles itself: resize, and a polite request to stop. Started once the
+/// terminal is, it reads the size once at once.
 enum SignalWatch {
   static func start(_ wake: @escaping @Sendable (Wake) -> Void) -> [any DispatchSourceSignal] {
     var sources: [any DispatchSourceSignal] = []
@@ -94,6 +95,10 @@ enum SignalWatch {
       source.resume()
       sources.append(source)
     }
+    // A window resized while the terminal started (before SIGWINCH was ours) sent a signal
+    // nobody took: the size is read again once, as after a SIGWINCH (found by a test that
+    // resizes at once, on a busy machine: regscope kept drawing for the old width).
+    wake(.resize)
     return sources
   }
 }

@@ -186,13 +186,15 @@ struct RegctlBinaryTests {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent(
       "regctl-dump-\(UUID().uuidString)"
     ).path
-    // Launched and registered, and a tag left pending: inside the 60 s throttle, Android
-    // answers the tag's send itself. The tag is typed at once, not after the first send is
-    // read back: the shell runs in real time, and a test held a minute by a busy machine
-    // would type it past the throttle.
+    // Launched and registered, then a tag left pending: inside the 60 s throttle, Android
+    // answers the tag's send itself. The shell's clock runs a thousand times slower than
+    // real time and `jump` moves it to the tag's send: a test held a minute by a busy machine
+    // types it well inside the throttle still.
     let shell = try InteractiveProcess(
-      try regctlURL(), ["shell", "--state", folder, "--json", "--sdk", "android"])
-    shell.send("tag add sports\n")
+      try regctlURL(),
+      ["shell", "--state", folder, "--json", "--sdk", "android", "--speed", "0.001"])
+    _ = try await shell.readLine { $0.contains(#""type":"sent""#) }
+    shell.send("tag add sports\njump\n")
     let refused = try await shell.readLine {
       $0.contains(#""type":"failed""#) && $0.contains(#""local":true"#)
     }

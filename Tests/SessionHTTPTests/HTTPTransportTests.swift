@@ -1,38 +1,97 @@
 import Foundation
+import OutboundHTTP
 import RegistrationCore
 import RegistrationEngine
+import TestSupport
 import Testing
 
 @testable import SessionHTTP
 
-@Suite("HTTP transport")
+@Suite("HTTP transport", .timeLimit(.minutes(10)))
 struct HTTPTransportTests {
-  @Test("R4.1 no connection is a transport failure, retried like any other")
-  func connectionRefused() async throws {
-    // Port 9 (discard) is closed on loopback here; nothing listens on it.
+  /// A registration of SDK 8.1.0 for the server at `server`.
+  static func request(to server: String) throws -> RegistrationRequest {
     let configuration = try RegistrationConfigurationBuilder()
       .setApplicationId("995k5k1j-162l-4n5m-j4lo-jl5mmnk14n47")
-      .setAccessToken("test-access-token-0123456789").setMarketingCloudServerUrl(
-        "http://127.0.0.1:9"
-      )
+      .setAccessToken("test-access-token-0123456789").setMarketingCloudServerUrl(server)
       .build()
     var send = InFlightSend(
       id: 1, attempt: 1, reason: .initial, payload: RegistrationPayload(), body: Array("{}".utf8),
       startedAt: .zero, coveredSeq: 0, clearedKeys: [])
     send.payload.sdkVersion = "8.1.0"
-    let request = RegistrationRequest(send: send, configuration: configuration)
-    let result = await HTTPTransport().send(request)
-    guard case .transportFailed(let message) = result else {
-      Issue.record("expected a transport failure, got \(result)")
-      return
-    }
-    #expect(!message.isEmpty)
+    return RegistrationRequest(send: send, configuration: configuration)
   }
 
-  @Test("network errors read as a person reads them")
-  func errorWords() {
-    #expect(HTTPTransport.describe(errno: 111) == "connection refused")
-    #expect(HTTPTransport.describe(errno: 110) == "timed out")
-    #expect(HTTPTransport.describe(errno: 9999).hasPrefix("network error 9999"))
+  @Test("R4.1 no connection is a transport failure in words, retried like any other")
+  func connectionRefused() async throws {
+    // Port 9 (discard) is closed on loopback here; nothing listens on it.
+    let result = await HTTPTransport().send(try Self.request(to: "http://127.0.0.1:9"))
+    #expect(result == .transportFailed("connection refused"), "\(result)")
+  }
+
+  /// #52: a server answering a status below 100 trapped AsyncHTTPClient (exit 132), so a
+  /// device pointed at it took regscope down. Through OutboundHTTP it is a failed send.
+  @Test(
+    "R4.1 a server answering status 099 or 000 is a failed send in words, not a trap",
+    arguments: ["099 Odd", "000 Nothing"])
+  func statusBelow100(status: String) async throws {
+    let server = try CaptureServer { _ in .answer(status) }
+    defer { server.stop() }
+    let result = await HTTPTransport().send(
+      try Self.request(to: "http://127.0.0.1:\(server.port)"))
+    guard case .transportFailed(let words) = result else {
+      Issue.record("expected a failed send, got \(result)")
+      return
+    }
+    #expect(words.contains("which is not an HTTP answer an app can take"), "\(words)")
+    #expect(server.requests.count == 1)
+  }
+
+  @Test("an answer past 1 MiB keeps its status and its first MiB; the rest is dropped")
+  func longAnswer() async throws {
+    let body = String(repeating: "x", count: 3 << 20)
+    let server = try CaptureServer { _ in .answer("201 Created", body: body) }
+    defer { server.stop() }
+    let result = await HTTPTransport().send(
+      try Self.request(to: "http://127.0.0.1:\(server.port)"))
+    guard case .answered(let status, _, let kept, _) = result else {
+      Issue.record("expected an answer, got \(result)")
+      return
+    }
+    #expect(status == 201)
+    #expect(kept?.utf8.count == HTTPTransport.largestAnswer)
+  }
+
+  @Test("the request goes out as the SDK's: its path, headers and body, one connection")
+  func requestAsSent() async throws {
+    let server = try CaptureServer(status: 201)
+    defer { server.stop() }
+    let request = try Self.request(to: "http://127.0.0.1:\(server.port)/base/")
+    let result = await HTTPTransport().send(request)
+    guard case .answered(201, _, _, _) = result else {
+      Issue.record("expected a 201, got \(result)")
+      return
+    }
+    let seen = try #require(server.requests.first)
+    #expect(seen.method == "POST")
+    #expect(seen.path == request.url.path)
+    #expect(seen.body == request.body)
+    #expect(seen.header("Connection") == "close")
+    #expect(seen.header("Host") == "127.0.0.1:\(server.port)")
+    for header in request.headers {
+      #expect(seen.header(header.name) == header.value, "\(header.name)")
+    }
+  }
+
+  @Test("each failure read as a person reads it")
+  func failureWords() {
+    #expect(HTTPTransport.describe(.deadline, timeout: 30) == "timed out after 30 s")
+    #expect(HTTPTransport.describe(.closedEarly, timeout: 30) == "the connection was dropped")
+    #expect(
+      HTTPTransport.describe(.unreachable("connection refused"), timeout: 1) == "connection refused"
+    )
+    #expect(
+      HTTPTransport.describe(.invalidStatus(99), timeout: 1).hasPrefix(
+        "the server answered status 99"))
   }
 }
