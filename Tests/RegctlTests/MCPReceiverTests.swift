@@ -31,7 +31,7 @@ struct MCPReceiverTests {
     let head = Array(
       "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: 600\r\n\r\n".utf8)
     let receiver = try CaptureServer { _ in
-      .dribble(head: head, pieces: Array(repeating: Array(" ".utf8), count: 600), every: 0.05)
+      .dribble(head: head, pieces: Array(repeating: Array(" ".utf8), count: 600), every: 0.5)
     }
     defer { receiver.stop() }
     let mcp = try await Self.started([
@@ -40,8 +40,9 @@ struct MCPReceiverTests {
     let clock = ContinuousClock()
     let asked = clock.now
     let late = try await MCPBinaryTests.call(mcp, 2, "explain_device", ["deviceID": "D"])
-    // The whole answer takes 30 s to come; the tool answers at the deadline.
-    #expect(clock.now - asked < .seconds(10), "\(clock.now - asked)")
+    // The whole answer takes 300 s to come; the tool answers at the deadline, which a busy
+    // machine (two whole test runs at once) may tell this test of a while later.
+    #expect(clock.now - asked < .seconds(120), "\(clock.now - asked)")
     #expect(late.isError && late.text.contains("within 1 s"), "\(late.text)")
     #expect(try await offThePool { receiver.waitForCutAnswers(1, seconds: 10) })
     #expect(try await mcp.finish() == 0)
