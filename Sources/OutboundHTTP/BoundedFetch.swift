@@ -97,32 +97,13 @@ public struct BoundedFetch: Sendable {
       case .tooLarge: return .failure(.tooLarge)
       case .unsendableHeader(let name): return .failure(.unsendableHeader(name))
       case .invalidStatus, .notHTTP, .closedEarly: return .failure(.notHTTP("\(failure)"))
-      case .unreachable(let reason): return .failure(.unreachable(describe(reason)))
+      case .unreachable(let reason): return .failure(.unreachable(reason))
       case .appGone: return .failure(.unreachable("the request was abandoned"))
       }
     } catch is CancellationError {
       return .failure(.unreachable("the request was cancelled"))
     } catch {
-      return .failure(.unreachable(describe("\(error)")))
+      return .failure(.unreachable(OutboundHTTP.words(error)))
     }
-  }
-
-  /// The connection's error in a few words, without control characters.
-  static func describe(_ text: String) -> String {
-    if text.contains("connectTimeout") || text.contains("timed out") {
-      return "the connection timed out"
-    }
-    if text.contains("Connection refused") || text.contains("connectionRefused") {
-      return "connection refused"
-    }
-    if text.contains("NXDOMAIN") || text.contains("lookup") || text.contains("getaddrinfo")
-      || text.contains("resolve")
-    {
-      return "the host name does not resolve"
-    }
-    let visible = String(
-      String.UnicodeScalarView(
-        text.unicodeScalars.map { $0.value < 0x20 || $0.value == 0x7F ? "?" : $0 }))
-    return visible.count > 200 ? String(visible.prefix(200)) + "…" : visible
   }
 }

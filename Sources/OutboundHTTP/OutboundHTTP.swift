@@ -33,12 +33,23 @@ public enum OutboundHTTP {
         scheme == "http" || scheme == "https", let host = parts.host, !host.isEmpty
       else { return nil }
       let tls = scheme == "https"
+      // Foundation reads a port it cannot hold (`:99999999999999999999`) as none: the
+      // default port would then be asked instead of the one written.
+      if Self.writesPort(url), !(1...65535).contains(parts.port ?? 0) { return nil }
       var path = parts.percentEncodedPath
       while path.hasSuffix("/") { path.removeLast() }
       self.init(host: host, port: parts.port ?? (tls ? 443 : 80), tls: tls, basePath: path)
     }
 
     /// The Host header's value: the port only when it is not the scheme's own.
+    /// Whether the URL's authority writes a port after its host (IPv6 hosts in brackets).
+    static func writesPort(_ url: String) -> Bool {
+      guard let start = url.range(of: "://")?.upperBound else { return false }
+      let authority = url[start...].prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+      let hostAndPort = authority.split(separator: "@", omittingEmptySubsequences: false).last ?? ""
+      return !hostAndPort.hasSuffix("]") && hostAndPort.contains(":")
+    }
+
     public var hostHeader: String {
       let bare = host.contains(":") ? "[\(host)]" : host
       return port == (tls ? 443 : 80) ? bare : "\(bare):\(port)"

@@ -42,20 +42,11 @@ struct Tmux {
     // The test process's threads block most signals, and a spawned child inherits the mask:
     // the tmux server and the regscope in its pane then never took kill-server's SIGHUP, and
     // every run left its terminals behind. The child starts with no signal blocked.
-    var attributes = posix_spawnattr_t()
-    posix_spawnattr_init(&attributes)
-    defer { posix_spawnattr_destroy(&attributes) }
-    var unblocked = sigset_t()
-    sigemptyset(&unblocked)
-    posix_spawnattr_setsigmask(&attributes, &unblocked)
-    var defaults = sigset_t()
-    sigemptyset(&defaults)
-    for signal in [SIGHUP, SIGINT, SIGTERM, SIGPIPE, SIGCHLD] { sigaddset(&defaults, signal) }
-    posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var attributes = ChildAttributes()
+    defer { attributes.destroy() }
     var pid: pid_t = 0
     let spawned = launchingAlone {
-      posix_spawnp(&pid, "tmux", &actions, &attributes, argv, environment)
+      posix_spawnp(&pid, "tmux", &actions, &attributes.value, argv, environment)
     }
     guard spawned == 0 else { throw CocoaError(.executableNotLoadable) }
     var status: Int32 = 0

@@ -83,6 +83,18 @@ struct HTTPTransportTests {
     }
   }
 
+  /// Foundation reads `:99999999999999999999` as no port at all: the send went to port 80.
+  @Test("a port that cannot be one is a URL not valid, never the default port asked instead")
+  func unreadablePort() async throws {
+    for port in ["99999999999999999999", "65536", "0"] {
+      #expect(OutboundHTTP.Target(url: "http://127.0.0.1:\(port)/") == nil, "\(port)")
+      let result = await HTTPTransport().send(try Self.request(to: "http://127.0.0.1:\(port)"))
+      #expect(result == .transportFailed("the server URL is not valid"), "\(port): \(result)")
+    }
+    #expect(OutboundHTTP.Target(url: "http://[::1]:8080/")?.port == 8080)
+    #expect(OutboundHTTP.Target(url: "https://user@mc.example.com/")?.port == 443)
+  }
+
   @Test("each failure read as a person reads it")
   func failureWords() {
     #expect(HTTPTransport.describe(.deadline, timeout: 30) == "timed out after 30 s")

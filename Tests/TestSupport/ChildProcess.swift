@@ -228,10 +228,10 @@ public final class ChildWatchdog: Sendable {
 /// What a child starts with: no signal blocked and the usual ones at their defaults. The test
 /// runner's threads block most signals and a spawned child inherits the mask: a child would
 /// never see the SIGTERM or SIGINT a test sends it.
-struct ChildAttributes {
-  var value = posix_spawnattr_t()
+public struct ChildAttributes {
+  public var value = posix_spawnattr_t()
 
-  init() {
+  public init() {
     posix_spawnattr_init(&value)
     var unblocked = sigset_t()
     sigemptyset(&unblocked)
@@ -243,7 +243,7 @@ struct ChildAttributes {
     posix_spawnattr_setflags(&value, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
   }
 
-  mutating func destroy() { posix_spawnattr_destroy(&value) }
+  public mutating func destroy() { posix_spawnattr_destroy(&value) }
 }
 
 /// glibc's posix_spawn_file_actions_addclosefrom_np (2.34+), which Swift's Glibc module does
