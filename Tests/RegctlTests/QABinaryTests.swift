@@ -108,20 +108,22 @@ struct QABinaryTests {
     "token-returned: an app silent after its 201 passes (nothing could carry the token); one that sends again without it fails"
   )
   func tokenReturned() async throws {
-    let plan = try temporaryFile(
-      "token.yaml",
-      """
-      name: token
-      steps:
-        - expect: registration
-          timeout: 1m
-        - ask: Add the tag qa-token in the app.
-          timeout: 1m
-        - expect: token-returned
-          timeout: 1s
-      """)
     for resends in [false, true] {
-      let markdown = plan + (resends ? ".resends.md" : ".silent.md")
+      // A resend without the token fails the step at once, so its plan waits long: on a
+      // loaded machine the test may read "step 3/" well after a short step would have ended.
+      let plan = try temporaryFile(
+        resends ? "token-resends.yaml" : "token-silent.yaml",
+        """
+        name: token
+        steps:
+          - expect: registration
+            timeout: 10m
+          - ask: Add the tag qa-token in the app.
+            timeout: 10m
+          - expect: token-returned
+            timeout: \(resends ? "10m" : "1s")
+        """)
+      let markdown = plan + ".md"
       let (process, port) = try await start([plan, "--yes", "--report", markdown])
       let request = ServeBinaryTests.androidRegistration(
         device: "QA-1", app: "app", token: ServeProcess.token)

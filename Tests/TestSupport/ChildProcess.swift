@@ -46,8 +46,8 @@ public func runProcess(
     let status = child.wait(beforeReaping: watchdog.cancel)
     // Once the child has ended, its output is in the pipes. A grandchild that inherited a
     // pipe could hold it open far longer; what the child wrote is read by then.
-    let stdout = stdoutReader.wait(seconds: 5)
-    let stderr = stderrReader.wait(seconds: 5)
+    let stdout = stdoutReader.wait(seconds: 30)
+    let stderr = stderrReader.wait(seconds: 30)
     return ProcessOutput(
       status: status, stdout: String(decoding: stdout, as: UTF8.self),
       stderr: String(decoding: stderr, as: UTF8.self), timedOut: watchdog.fired)
