@@ -60,8 +60,15 @@ struct Serve: AsyncParsableCommand {
   func run() async throws {
     var app = try receiverApp()
     let quiet = self.quiet
-    let table = try await tenant.start(readBackAfter: readBack.readBackAfter) {
-      if !quiet || $0.hasPrefix("warning:") { Output.line($0) }
+    let table: TenantTable?
+    do {
+      table = try await tenant.start(readBackAfter: readBack.readBackAfter) {
+        if !quiet || $0.hasPrefix("warning:") { Output.line($0) }
+      }
+    } catch {
+      // A tenant that cannot be read is no wrong option: exit 2, as qa and regscope do.
+      Output.error("regctl serve: \(error)")
+      throw ExitCode(2)
     }
     table?.apply(to: &app.settings)
     let settings = app.settings

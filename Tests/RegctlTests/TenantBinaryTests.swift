@@ -187,8 +187,13 @@ struct TenantBinaryTests {
     let both = try await runProcess(
       try regctlURL(),
       ["serve", "--port", "0", "--tenant", file, "--defined-attributes", "FirstName"])
-    #expect(both.status != 0)
+    #expect(both.status == 64, "\(both.status)")
     #expect(
       both.stderr.contains("give --tenant or --defined-attributes, not both"), "\(both.stderr)")
+    // A tenant file that cannot be read is no wrong option: exit 2, as qa and regscope say it.
+    try Data(#"{"client_id": "x",, }"#.utf8).write(to: URL(fileURLWithPath: file))
+    let broken = try await runProcess(try regctlURL(), ["serve", "--port", "0", "--tenant", file])
+    #expect(broken.status == 2, "\(broken.status): \(broken.stderr)")
+    #expect(broken.stderr.contains("regctl serve: ") && broken.stderr.contains("not valid JSON"))
   }
 }
