@@ -280,9 +280,8 @@ struct WatchOverHTTPTests {
 
   @Test("a tenant that cannot be reached: 502 with a JSON reason, and the attempt is on record")
   func unreachable() async throws {
-    let closed = try await Rig()
-    let port = closed.port
-    await closed.stop()
+    let refusing = try #require(RefusingPort())
+    let port = refusing.port
     let relay = try await Rig(upstream: "http://127.0.0.1:\(port)")
     let (status, _, answer) = try await relay.raw(
       "POST", "/device/v1/registration", headers: Rig.android,
@@ -291,5 +290,6 @@ struct WatchOverHTTPTests {
     #expect(answer.contains("upstreamUnreachable") && answer.contains("127.0.0.1:\(port)"))
     #expect(await relay.server.watchedDevice("LOST")?.registrations.last?.status == 502)
     await relay.stop()
+    withExtendedLifetime(refusing) {}
   }
 }

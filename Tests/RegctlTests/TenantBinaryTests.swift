@@ -139,7 +139,8 @@ struct TenantBinaryTests {
     let wrong = try await check(tenant, file: try tenant.file(authPath: "/elsewhere"))
     #expect(wrong.status == 2)
     #expect(wrong.stderr.contains("answered 404: \"auth_base_uri\""), "\(wrong.stderr)")
-    let port = try #require(freeLoopbackPort())
+    let refusing = try #require(RefusingPort())
+    let port = refusing.port
     let file = try tenant.file()
     let text = try String(contentsOfFile: file, encoding: .utf8)
       .replacingOccurrences(of: ":\(tenant.port)/", with: ":\(port)/")
@@ -148,6 +149,7 @@ struct TenantBinaryTests {
     #expect(unreachable.status == 2)
     #expect(
       unreachable.stderr.contains("cannot reach http://127.0.0.1:\(port)"), "\(unreachable.stderr)")
+    withExtendedLifetime(refusing) {}
   }
 
   @Test("the file: malformed JSON said with where, a missing field named, others' read said")

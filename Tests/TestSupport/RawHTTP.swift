@@ -70,11 +70,34 @@ public func rawFirstAnswer(port: Int, _ request: [UInt8], timeout: Int = HangGua
   }
 }
 
-/// A port nothing listens on now (bound to 0 by the kernel, then released).
+/// A port nothing listens on now (bound to 0 by the kernel, then released), for a server a
+/// test starts on it next.
 public func freeLoopbackPort() -> Int? {
+  guard let (descriptor, port) = boundLoopbackSocket() else { return nil }
+  close(descriptor)
+  return port
+}
+
+/// A loopback port that refuses every connection for as long as this lives: bound, never
+/// listening, so no other test or test run can take it. A port merely released could be a
+/// server's by the time it is asked (two test runs at once once answered 503 there).
+public final class RefusingPort: Sendable {
+  public let port: Int
+  private let descriptor: Int32
+
+  public init?() {
+    guard let (descriptor, port) = boundLoopbackSocket() else { return nil }
+    self.descriptor = descriptor
+    self.port = port
+  }
+
+  deinit { close(descriptor) }
+}
+
+/// A TCP socket bound to 127.0.0.1 on a port the kernel picks, and that port.
+private func boundLoopbackSocket() -> (Int32, Int)? {
   let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
   guard descriptor >= 0 else { return nil }
-  defer { close(descriptor) }
   var address = sockaddr_in()
   address.sin_family = sa_family_t(AF_INET)
   address.sin_addr.s_addr = inet_addr("127.0.0.1")
@@ -85,7 +108,11 @@ public func freeLoopbackPort() -> Int? {
       bind(descriptor, $0, length) == 0 && getsockname(descriptor, $0, &length) == 0
     }
   }
-  return bound ? Int(UInt16(bigEndian: address.sin_port)) : nil
+  guard bound else {
+    close(descriptor)
+    return nil
+  }
+  return (descriptor, Int(UInt16(bigEndian: address.sin_port)))
 }
 
 /// A blocking loopback client for tests that must look at the socket between sending and
