@@ -168,7 +168,12 @@ public enum QAReportText {
     let first = report.results.first { $0.verdict != .pass }
     return
       "QA \(report.plan.name): \(verdict(report)), \(passedCount) of \(report.plan.steps.count) steps passed"
-      + (first.map { "; step \($0.step.number) \($0.verdict.rawValue): \($0.step.summary)" } ?? "")
+      + (first.map { result in
+        // An ask is a sentence: its full stop does not stand before the "; ".
+        let summary = result.step.summary
+        let said = summary.hasSuffix(".") ? String(summary.dropLast()) : summary
+        return "; step \(result.step.number) \(result.verdict.rawValue): \(said)"
+      } ?? "")
       + (written.isEmpty ? "" : "; report in " + written.joined(separator: ", "))
   }
 

@@ -175,6 +175,16 @@ struct QAEvidenceTests {
     #expect(xml.contains("<skipped"))
   }
 
+  @Test("the one-line verdict: an ask's full stop does not stand before the '; '")
+  func summaryLine() throws {
+    let line = QAReportText.summaryLine(
+      try Self.report([.interrupted, .notRun, .notRun]), written: ["r.md"])
+    #expect(
+      line
+        == "QA first-registration: stopped, 0 of 3 steps passed; step 1 interrupted: ask: Install and open the app (a fresh install registers at once), and leave it open; report in r.md",
+      "\(line)")
+  }
+
   @Test("a device id is a code span without padding when it needs none")
   func deviceCodeSpan() {
     #expect(QAReportText.code("QA-IPHONE-1") == "`QA-IPHONE-1`")
