@@ -33,14 +33,23 @@ public struct Upstream: Sendable {
     self.base = base
   }
 
-  /// Why `text` cannot be the tenant's base URL, or nil when it can.
+  /// Why `text` cannot be the tenant's base URL, or nil when it can. Plain http only to this
+  /// machine, the host read exactly as written (`LoopbackHost`, as a tenant file's URIs are):
+  /// every relayed request carries the app's access token.
   public static func problem(with text: String) -> String? {
     guard let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(),
-      scheme == "http" || scheme == "https", let host = parts.host, !host.isEmpty
+      scheme == "http" || scheme == "https", let host = parts.percentEncodedHost, !host.isEmpty
     else { return "expected an http or https URL with a host" }
     if parts.query != nil || parts.fragment != nil {
       return
         "a base URL has no query (?...) or fragment (#...): the app's path and query are added to it"
+    }
+    if host.contains("%") {
+      return "a host is written as it is, never percent-encoded"
+    }
+    if scheme == "http" && !LoopbackHost.contains(host) {
+      return
+        "must be https://: plain http only to this machine (127.0.0.1, localhost, [::1]); the app's access token would cross the network in clear"
     }
     return nil
   }

@@ -22,7 +22,7 @@ public struct ReceiverArguments: ParsableArguments {
     help: ArgumentHelp(
       "Relay every device request to this tenant (https://...) and its answers back.",
       discussion:
-        "Injected faults still answer first. Each registration and the tenant's answer join the device's timeline; a tenant that cannot be reached is a 502 with the reason."
+        "Injected faults still answer first. Each registration and the tenant's answer join the device's timeline; a tenant that cannot be reached is a 502 with the reason. Plain http only to this machine (127.0.0.1, localhost, [::1]): each request carries the app's access token."
     ))
   public var upstream: String?
 

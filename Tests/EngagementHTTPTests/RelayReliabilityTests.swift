@@ -161,5 +161,14 @@ struct RelayReliabilityTests {
     #expect(Upstream("https://tenant.example/?x=1") == nil)
     #expect(Upstream.problem(with: "https://tenant.example/?x=1")?.contains("no query") == true)
     #expect(Upstream.problem(with: "ftp://x") != nil)
+    // https anywhere; plain http to this machine only, its host as written.
+    for allowed in [
+      "https://mc1.device.marketingcloudapis.com", "http://127.0.0.1:8080", "http://localhost:1",
+      "http://[::1]:8080/base",
+    ] {
+      #expect(Upstream.problem(with: allowed) == nil, "\(allowed)")
+    }
+    #expect(Upstream.problem(with: "https://127.0.0.1%20.evil.example/") != nil)
+    #expect(Upstream.problem(with: "http://192.168.1.5:8080")?.contains("https://") == true)
   }
 }

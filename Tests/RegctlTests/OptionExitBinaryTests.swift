@@ -72,4 +72,23 @@ struct OptionExitBinaryTests {
     let bad = try await regctl(["serve", "--app-id", "app", "--read-back-after", "0"])
     #expect(bad.status == 64 && bad.stderr.contains("--read-back-after must be from 1"))
   }
+
+  @Test(
+    "--upstream: plain http only to this machine, as written; the app's token never leaves in clear (#52)"
+  )
+  func upstreamInClear() async throws {
+    for upstream in [
+      "http://127.0.0.1%20.evil.example/", "http://evil.example/", "http://127.1:9/",
+      "http://0x7f000001/", "http://127.0.0.1.evil.example/",
+    ] {
+      let serve = try await runProcess(
+        try regctlURL(), ["serve", "--app-id", "app", "--port", "0", "--upstream", upstream],
+        environment: ["REGSCOPE_ACCESS_TOKEN": ServeProcess.token])
+      #expect(serve.status == 64, "\(upstream): \(serve.status) \(serve.stderr)")
+      #expect(
+        serve.stderr.contains("plain http only to this machine")
+          || serve.stderr.contains("never percent-encoded"), "\(upstream): \(serve.stderr)")
+      #expect(!serve.stdout.contains("listening on"), "\(upstream)")
+    }
+  }
 }
