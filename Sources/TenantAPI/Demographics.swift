@@ -91,20 +91,30 @@ extension TenantClient {
   static let mostObjectsAPage = 100_000
 
   /// Every attribute set's definition, page by page (`$page`, `$pageSize`) until the answer's
-  /// `count` is reached or a page comes back short.
-  public func attributeSetDefinitions() async throws(TenantFailure) -> [AttributeSetDefinition] {
+  /// `count` is reached or a page comes back short; with what was left unread when the pages
+  /// ran past `mostPages` (what was not read is said, never taken for absent).
+  public func attributeSetDefinitions() async throws(TenantFailure)
+    -> (sets: [AttributeSetDefinition], notRead: String?)
+  {
     var all: [AttributeSetDefinition] = []
     let until = exchangeEnds()
     for page in 1...Self.mostPages {
       let path = "/contacts/v1/attributeSetDefinitions?$page=\(page)&$pageSize=\(Self.pageSize)"
       let what = "GET /contacts/v1/attributeSetDefinitions (page \(page))"
       let body = try await get(path, what: what, until: until)
-      let objects = body.lazy.filter { $0 == UInt8(ascii: "{") }.count
-      guard objects <= Self.mostObjectsAPage else {
+      let shape = AnswerShape(body)
+      guard shape.objects <= Self.mostObjectsAPage else {
         throw .malformed(
           what: what,
           reason:
-            "the page holds \(NumberText.grouped(objects)) JSON objects, more than \(Self.pageSize) attribute sets could (at most \(NumberText.grouped(Self.mostObjectsAPage)) read)"
+            "the page holds \(NumberText.grouped(shape.objects)) JSON objects, more than \(Self.pageSize) attribute sets could (at most \(NumberText.grouped(Self.mostObjectsAPage)) read)"
+        )
+      }
+      guard shape.values <= AnswerShape.mostValues else {
+        throw .malformed(
+          what: what,
+          reason:
+            "the page holds about \(NumberText.grouped(shape.values)) JSON values, more than \(Self.pageSize) attribute sets could (at most \(NumberText.grouped(AnswerShape.mostValues)) read)"
         )
       }
       let decoded: AttributeSetPage
@@ -121,15 +131,27 @@ extension TenantClient {
       }
       let ended =
         decoded.count.map { all.count >= $0 } ?? (decoded.items.count < Self.pageSize)
-      if decoded.items.isEmpty || ended { break }
+      if decoded.items.isEmpty || ended { return (all, nil) }
+      if page == Self.mostPages {
+        let counted = decoded.count.map { " of the \(NumberText.grouped($0)) it counts" } ?? ""
+        return (
+          all,
+          "the attribute sets past page \(Self.mostPages) (\(NumberText.grouped(all.count)) read\(counted))"
+        )
+      }
     }
-    return all
+    return (all, nil)
   }
 
   /// The MobilePush Demographics set's attribute names, or why not.
   public func demographics() async throws(TenantFailure) -> TenantDemographics {
-    let sets = try await attributeSetDefinitions()
+    let (sets, notRead) = try await attributeSetDefinitions()
     guard let set = sets.first(where: \.isMobilePushDemographics) else {
+      if let notRead {
+        throw .notAllRead(
+          what: "GET /contacts/v1/attributeSetDefinitions",
+          looked: "the MobilePush Demographics set", notRead: notRead)
+      }
       throw .noDemographicsSet(seen: sets.map(\.shown))
     }
     let names = (set.attributes ?? []).compactMap(\.shown).filter { !$0.isEmpty }

@@ -26,6 +26,9 @@ public enum TenantFailure: Error, Sendable, CustomStringConvertible {
   case malformed(what: String, reason: String)
   /// The tenant answered, and has no MobilePush Demographics attribute set.
   case noDemographicsSet(seen: [String])
+  /// `looked` was not among what was read, and `notRead` was not: whether the tenant holds it
+  /// is not known (never said as absent).
+  case notAllRead(what: String, looked: String, notRead: String)
   /// The token answer's `access_token` holds a control character (`control`, escaped, at
   /// character `at`): it cannot go in a header, and is never sent. `masked` as every token is.
   case unusableToken(what: String, masked: String, control: String, at: Int)
@@ -66,6 +69,8 @@ public enum TenantFailure: Error, Sendable, CustomStringConvertible {
       "\(Self.said(what)) answered \(status)\(Self.detail(message))"
     case .malformed(let what, let reason):
       "\(Self.said(what)): the answer is not what the documentation describes (\(TerminalText.escaped(reason)))"
+    case .notAllRead(let what, let looked, let notRead):
+      "\(Self.said(what)): \(looked) is not among the sets read, and \(TerminalText.escaped(notRead)) were not read: whether the tenant has it is not known (a tenant holds a few dozen sets; one that counts far more answers oddly)"
     case .noDemographicsSet(let seen):
       "the tenant has no \"MobilePush Demographics\" attribute set (it has \(seen.count): \(seen.prefix(12).map { TerminalText.clipped($0) }.joined(separator: ", "))\(seen.count > 12 ? ", …" : "")): MobilePush is not provisioned in this business unit, or account_id names another"
     case .unusableToken(let what, let masked, let control, let at):

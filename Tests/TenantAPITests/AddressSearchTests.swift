@@ -72,6 +72,17 @@ struct AddressSearchTests {
       read.addresses.first?.addressTypeID == nil, "a type past any Int is no type, not a trap")
   }
 
+  @Test("a search page of millions of values is refused before it is decoded, saying why")
+  func valuesCounted() throws {
+    let zeros = Array(repeating: "0", count: 2_100_000).joined(separator: ",")
+    #expect {
+      _ = try TenantClient.addresses(
+        from: Array(#"{"addresses":[\#(zeros)]}"#.utf8), what: "POST search")
+    } throws: { error in
+      "\(error)".contains("the page holds about 2,100,002 JSON values (at most 2,000,000 read)")
+    }
+  }
+
   @Test("pages followed ($page, $pageSize) until the device's address is read; past ten, not read")
   func pages() async throws {
     let tenant = try StandInTenant(.pagedSearch(pageSize: 3, filler: 7))

@@ -57,4 +57,42 @@ struct ExchangeDeadlineTests {
       #expect("\(error)".contains("the page holds 500,001 JSON objects"), "\(error)")
     }
   }
+
+  @Test(
+    "a page of 2,500,000 zeros is refused before it is decoded: values counted, not only objects")
+  func zeros() async throws {
+    let tenant = try StandInTenant(.definitionsOfZeros(2_500_000))
+    defer { tenant.stop() }
+    let client = try Self.client(tenant, time: VirtualTime(), exchange: 60)
+    do throws(TenantFailure) {
+      _ = try await client.demographics()
+      Issue.record("a page of millions of values was decoded")
+    } catch {
+      #expect("\(error)".contains("the page holds about 2,500,005 JSON values"), "\(error)")
+    }
+  }
+
+  @Test(
+    "pages past the 200th are not read, and a set not among the read is not known, never absent")
+  func pagesNotRead() async throws {
+    let tenant = try StandInTenant(.endlessOtherSets)
+    defer { tenant.stop() }
+    let client = try Self.client(tenant, time: VirtualTime(), exchange: 60)
+    do throws(TenantFailure) {
+      _ = try await client.demographics()
+      Issue.record("an endless tenant answered")
+    } catch {
+      guard case .notAllRead = error else {
+        Issue.record("said as something else: \(error)")
+        return
+      }
+      #expect(!error.isTenantProblem, "not checked (exit 2), not \"the tenant has none\" (exit 1)")
+      #expect(
+        "\(error)".contains(
+          "the attribute sets past page 200 (400 read of the 1,000,000 it counts) were not read"),
+        "\(error)")
+      #expect("\(error)".contains("whether the tenant has it is not known"), "\(error)")
+    }
+    #expect(tenant.restCalls.count == 200)
+  }
 }

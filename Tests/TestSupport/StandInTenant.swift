@@ -56,6 +56,11 @@ public final class StandInTenant: Sendable {
     case endlessDefinitions(retryAfter: String)
     /// A definitions page of this many empty items (`{}`), as a hostile tenant might.
     case definitionsOfEmptyItems(Int)
+    /// A definitions page whose items are this many zeros: values, not objects.
+    case definitionsOfZeros(Int)
+    /// Definitions whose pages never end and never hold MobilePush Demographics (two other
+    /// sets a page, `count` a million): what was not read is not absent.
+    case endlessOtherSets
     /// Address searches answer this many addresses a page (`pageNumber`, `pageSize`, `count`),
     /// the page asked by `$page`; the device's own last.
     case pagedSearch(pageSize: Int, filler: Int)
@@ -211,6 +216,15 @@ public final class StandInTenant: Sendable {
     case .definitionsOfEmptyItems(let count):
       let items = Array(repeating: "{}", count: count).joined(separator: ",")
       return .answer("200 OK", body: #"{"page":1,"pageSize":50,"count":1,"items":[\#(items)]}"#)
+    case .definitionsOfZeros(let count):
+      let items = Array(repeating: "0", count: count).joined(separator: ",")
+      return .answer("200 OK", body: #"{"page":1,"pageSize":50,"count":1,"items":[\#(items)]}"#)
+    case .endlessOtherSets:
+      let number = Int(query(request.path, "$page") ?? "1") ?? 1
+      return .answer(
+        "200 OK",
+        body: page(1, all: sets(.noDemographics, []), count: "1000000")
+          .replacingOccurrences(of: #""page":1,"#, with: #""page":\#(number),"#))
     case .definitionsCount(let count):
       let number = Int(query(request.path, "$page") ?? "1") ?? 1
       return .answer(

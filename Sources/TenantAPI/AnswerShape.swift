@@ -1,0 +1,43 @@
+/// How much a tenant's answer holds, counted in one pass over its bytes before a decoder
+/// builds it: a decoder holds some fifty bytes for each value, so an answer of 16 MiB of
+/// `0,0,0,...` (eight million values) would take half a gigabyte to be found wrong.
+struct AnswerShape: Equatable {
+  /// Every value (each object, array, member value and element), counted as the commas and
+  /// openings outside strings: an upper bound (an empty `{}` counts two).
+  var values = 0
+  var objects = 0
+
+  init(_ body: [UInt8]) {
+    var inString = false
+    var escaped = false
+    var commas = 0
+    var openings = 0
+    for byte in body {
+      if inString {
+        if escaped {
+          escaped = false
+        } else if byte == UInt8(ascii: "\\") {
+          escaped = true
+        } else if byte == UInt8(ascii: "\"") {
+          inString = false
+        }
+        continue
+      }
+      switch byte {
+      case UInt8(ascii: "\""): inString = true
+      case UInt8(ascii: ","): commas += 1
+      case UInt8(ascii: "{"):
+        objects += 1
+        openings += 1
+      case UInt8(ascii: "["): openings += 1
+      default: break
+      }
+    }
+    values = body.isEmpty ? 0 : commas + openings + 1
+  }
+
+  /// Values a page of the tenant's answers may hold: 50 attribute sets of a thousand
+  /// attributes with a dozen fields each, three times over; a page of addresses far more
+  /// than the Contacts API pages.
+  static let mostValues = 2_000_000
+}
