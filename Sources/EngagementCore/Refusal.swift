@@ -35,7 +35,7 @@ public struct Refusal: Hashable, Sendable {
     case (.unauthorized, .anyApp), (.unknownApp, .anyApp):
       "this receiver adopted the first app that registered (--any-app); is a second app or an old build posting? Restart it to adopt another"
     case (.unauthorized, _):
-      "give the app this receiver's access token (printed when it started), or start RegScope with the app's own (--app-id ID --access-token-file FILE, or --config YOUR_FILE), or with --any-app"
+      "give the app the access token this receiver started with (its start line shows it, masked when it is your own), or start RegScope with the app's own (--app-id ID --access-token-file FILE, or --config YOUR_FILE), or with --any-app"
     case (.unknownApp, _):
       "start RegScope with this app's id and token (--app-id ID --access-token-file FILE, or --config YOUR_FILE), or with --any-app"
     case (.invalidBody, _), (.missingField, _):

@@ -202,7 +202,10 @@ struct FieldStoryTests {
     #expect(
       sentences.first?.hasPrefix("The server refused this device's registration once (S1, 401)")
         == true, "\(sentences)")
-    #expect(sentences.first?.contains("Fix: give the app this receiver's access token") == true)
+    #expect(
+      sentences.first?.contains(
+        "Fix: give the app the access token this receiver started with (its start line shows it, masked when it is your own)"
+      ) == true)
   }
 
   @Test("R8.3 a contact key changed: the old contact orphaned, named in the key's story")
