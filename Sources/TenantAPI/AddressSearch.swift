@@ -188,14 +188,7 @@ extension TenantClient {
   }
 
   static func addressPage(from body: [UInt8], what: String) throws(TenantFailure) -> AddressPage {
-    let values = AnswerShape(body).values
-    guard values <= AnswerShape.mostValues else {
-      throw .malformed(
-        what: what,
-        reason:
-          "the page holds about \(NumberText.grouped(values)) JSON values (at most \(NumberText.grouped(AnswerShape.mostValues)) read)"
-      )
-    }
+    _ = try AnswerShape.read(body, what: what)
     guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else {
       throw .malformed(what: what, reason: "not a JSON object")
     }

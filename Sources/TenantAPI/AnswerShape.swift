@@ -1,3 +1,5 @@
+import RegistrationCore
+
 /// How much a tenant's answer holds, counted in one pass over its bytes before a decoder
 /// builds it: a decoder holds some fifty bytes for each value, so an answer of 16 MiB of
 /// `0,0,0,...` (eight million values) would take half a gigabyte to be found wrong.
@@ -40,4 +42,20 @@ struct AnswerShape: Equatable {
   /// attributes with a dozen fields each, three times over; a page of addresses far more
   /// than the Contacts API pages.
   static let mostValues = 2_000_000
+
+  /// `body`'s shape, or a refusal when it holds more values than a page may (`holding`: what
+  /// the page could hold, said after the count).
+  static func read(_ body: [UInt8], what: String, holding: String = "") throws(TenantFailure)
+    -> AnswerShape
+  {
+    let shape = AnswerShape(body)
+    guard shape.values <= mostValues else {
+      throw .malformed(
+        what: what,
+        reason:
+          "the page holds about \(NumberText.grouped(shape.values)) JSON values\(holding) (at most \(NumberText.grouped(mostValues)) read)"
+      )
+    }
+    return shape
+  }
 }

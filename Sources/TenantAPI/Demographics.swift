@@ -102,19 +102,13 @@ extension TenantClient {
       let path = "/contacts/v1/attributeSetDefinitions?$page=\(page)&$pageSize=\(Self.pageSize)"
       let what = "GET /contacts/v1/attributeSetDefinitions (page \(page))"
       let body = try await get(path, what: what, until: until)
-      let shape = AnswerShape(body)
+      let shape = try AnswerShape.read(
+        body, what: what, holding: ", more than \(Self.pageSize) attribute sets could")
       guard shape.objects <= Self.mostObjectsAPage else {
         throw .malformed(
           what: what,
           reason:
             "the page holds \(NumberText.grouped(shape.objects)) JSON objects, more than \(Self.pageSize) attribute sets could (at most \(NumberText.grouped(Self.mostObjectsAPage)) read)"
-        )
-      }
-      guard shape.values <= AnswerShape.mostValues else {
-        throw .malformed(
-          what: what,
-          reason:
-            "the page holds about \(NumberText.grouped(shape.values)) JSON values, more than \(Self.pageSize) attribute sets could (at most \(NumberText.grouped(AnswerShape.mostValues)) read)"
         )
       }
       let decoded: AttributeSetPage
