@@ -10,23 +10,11 @@ struct AnswerShape: Equatable {
   var objects = 0
 
   init(_ body: [UInt8]) {
-    var inString = false
-    var escaped = false
+    var tracker = JSONStringTracker()
     var commas = 0
     var openings = 0
-    for byte in body {
-      if inString {
-        if escaped {
-          escaped = false
-        } else if byte == UInt8(ascii: "\\") {
-          escaped = true
-        } else if byte == UInt8(ascii: "\"") {
-          inString = false
-        }
-        continue
-      }
+    for byte in body where tracker.outside(byte) {
       switch byte {
-      case UInt8(ascii: "\""): inString = true
       case UInt8(ascii: ","): commas += 1
       case UInt8(ascii: "{"):
         objects += 1

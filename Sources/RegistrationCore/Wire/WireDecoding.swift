@@ -33,11 +33,10 @@ public enum WireDecoding {
     // Created at the first raw control character; until then nothing is copied.
     var output: [UInt8]?
     data.withUnsafeBytes { bytes in
-      var inString = false
-      var escaped = false
+      var tracker = JSONStringTracker()
       for offset in 0..<bytes.count {
         let byte = bytes[offset]
-        if inString && !escaped && byte < 0x20 {
+        if tracker.inString && !tracker.escaped && byte < 0x20 {
           if output == nil {
             output = Array(bytes[0..<offset])
             output?.reserveCapacity(bytes.count + 16)
@@ -48,17 +47,7 @@ public enum WireDecoding {
           ])
           continue
         }
-        if inString {
-          if escaped {
-            escaped = false
-          } else if byte == UInt8(ascii: "\\") {
-            escaped = true
-          } else if byte == UInt8(ascii: "\"") {
-            inString = false
-          }
-        } else if byte == UInt8(ascii: "\"") {
-          inString = true
-        }
+        _ = tracker.outside(byte)
         output?.append(byte)
       }
     }
