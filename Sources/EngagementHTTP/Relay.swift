@@ -34,8 +34,8 @@ public struct Upstream: Sendable {
   }
 
   /// Why `text` cannot be the tenant's base URL, or nil when it can. Plain http only to this
-  /// machine, the host read exactly as written (`LoopbackHost`, as a tenant file's URIs are):
-  /// every relayed request carries the app's access token.
+  /// machine, the host read exactly as written (`LoopbackHost`, as a tenant file's URIs are:
+  /// percent-encoded, it is refused): every relayed request carries the app's access token.
   public static func problem(with text: String) -> String? {
     guard let parts = URLComponents(string: text), let scheme = parts.scheme?.lowercased(),
       scheme == "http" || scheme == "https", let host = parts.percentEncodedHost, !host.isEmpty
@@ -43,9 +43,6 @@ public struct Upstream: Sendable {
     if parts.query != nil || parts.fragment != nil {
       return
         "a base URL has no query (?...) or fragment (#...): the app's path and query are added to it"
-    }
-    if host.contains("%") {
-      return "a host is written as it is, never percent-encoded"
     }
     if scheme == "http" && !LoopbackHost.contains(host) {
       return
@@ -107,8 +104,7 @@ public struct Upstream: Sendable {
     for field in request.headers where !Self.notRelayed.contains(field.name.canonicalName) {
       headers.add(name: field.name.rawName, value: field.value)
     }
-    let defaultPort = target.port == (target.tls ? 443 : 80)
-    headers.add(name: "Host", value: defaultPort ? target.host : "\(target.host):\(target.port)")
+    headers.add(name: "Host", value: target.hostHeader)
     headers.add(name: "Content-Length", value: String(body.readableBytes))
     headers.add(name: "Connection", value: "close")
     headers.add(name: "Via", value: "1.1 \(Self.viaName)")

@@ -20,8 +20,11 @@ public enum OutboundHTTP {
     /// The path every request's path is put under (`/base`), without a trailing slash.
     public var basePath: String
 
+    /// `host` as a URL writes it or bare: an IPv6 address's brackets (`[::1]`, as
+    /// `URLComponents` keeps them) are no part of the address a connection resolves.
     public init(host: String, port: Int, tls: Bool, basePath: String) {
-      self.host = host
+      self.host =
+        host.hasPrefix("[") && host.hasSuffix("]") ? String(host.dropFirst().dropLast()) : host
       self.port = port
       self.tls = tls
       self.basePath = basePath

@@ -164,11 +164,26 @@ struct RelayReliabilityTests {
     // https anywhere; plain http to this machine only, its host as written.
     for allowed in [
       "https://mc1.device.marketingcloudapis.com", "http://127.0.0.1:8080", "http://localhost:1",
-      "http://[::1]:8080/base",
+      "http://LOCALHOST:1", "http://[::1]:8080/base", "https://xn--bcher-kva.example/",
+      "https://host:8443/base/",
     ] {
       #expect(Upstream.problem(with: allowed) == nil, "\(allowed)")
     }
-    #expect(Upstream.problem(with: "https://127.0.0.1%20.evil.example/") != nil)
-    #expect(Upstream.problem(with: "http://192.168.1.5:8080")?.contains("https://") == true)
+    for refused in ["http://127.0.0.1%20.evil.example/", "http://192.168.1.5:8080"] {
+      #expect(
+        Upstream.problem(with: refused)?.contains("plain http only to this machine") == true,
+        "\(refused)")
+    }
+  }
+
+  @Test("an upstream at [::1]: the brackets are the URL's, not the address; relayed, 201")
+  func ipv6Upstream() async throws {
+    let tenant = try await Rig(host: "::1")
+    let relay = try await Rig(upstream: "http://[::1]:\(tenant.port)")
+    let (status, body) = try await Self.register(relay, "SIX")
+    #expect(status == 201, "\(body)")
+    #expect(await tenant.server.watchedDevice("SIX")?.registrationCount == 1)
+    await relay.stop()
+    await tenant.stop()
   }
 }

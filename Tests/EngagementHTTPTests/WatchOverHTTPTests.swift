@@ -24,7 +24,7 @@ struct WatchOverHTTPTests {
     let port: Int
 
     init(
-      upstream: String? = nil, relayDeadline: Duration? = nil,
+      upstream: String? = nil, host: String = "127.0.0.1", relayDeadline: Duration? = nil,
       limits: ConnectionLimits = ConnectionLimits(),
       capture: (@Sendable (CapturedExchange) -> Void)? = nil
     ) async throws {
@@ -32,7 +32,7 @@ struct WatchOverHTTPTests {
         settings: ServerSettings(appID: watchAppID, accessToken: watchToken, processingDelay: 300),
         store: ServerStore.inMemory(), clock: clock)
       front = try HTTPNetwork.front(
-        for: server, options: ReceiverOptions(port: 0, upstream: upstream)
+        for: server, options: ReceiverOptions(port: 0, upstream: upstream, host: host)
       ) { options in
         options.limits = limits
         options.capture = capture

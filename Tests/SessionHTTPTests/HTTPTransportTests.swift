@@ -92,6 +92,9 @@ struct HTTPTransportTests {
       #expect(result == .transportFailed("the server URL is not valid"), "\(port): \(result)")
     }
     #expect(OutboundHTTP.Target(url: "http://[::1]:8080/")?.port == 8080)
+    // The brackets are the URL's: the address a connection resolves is bare.
+    let six = OutboundHTTP.Target(url: "http://[::1]:8080/base")
+    #expect(six?.host == "::1" && six?.hostHeader == "[::1]:8080", "\(String(describing: six))")
     #expect(OutboundHTTP.Target(url: "https://user@mc.example.com/")?.port == 443)
   }
 
