@@ -36,6 +36,11 @@ struct AnswerShape: Equatable {
   static func read(_ body: [UInt8], what: String, holding: String = "") throws(TenantFailure)
     -> AnswerShape
   {
+    // The decoders take UTF-16 and UTF-32 too, where a byte of 0x22 need not be a quote: the
+    // count would not hold. The tenant answers UTF-8, which never holds a NUL byte.
+    if body.starts(with: [0xFE, 0xFF]) || body.starts(with: [0xFF, 0xFE]) || body.contains(0) {
+      throw .malformed(what: what, reason: "the answer is not UTF-8 text")
+    }
     let shape = AnswerShape(body)
     guard shape.values <= mostValues else {
       throw .malformed(

@@ -127,10 +127,11 @@ extension TenantClient {
         decoded.count.map { all.count >= $0 } ?? (decoded.items.count < Self.pageSize)
       if decoded.items.isEmpty || ended { return (all, nil) }
       if page == Self.mostPages {
-        let counted = decoded.count.map { " of the \(NumberText.grouped($0)) it counts" } ?? ""
+        let counted =
+          decoded.count.map { " of the \(NumberText.grouped($0)) the tenant counts" } ?? ""
         return (
           all,
-          "the attribute sets past page \(Self.mostPages) (\(NumberText.grouped(all.count)) read\(counted))"
+          "RegScope read \(NumberText.grouped(all.count)) attribute sets (\(Self.mostPages) pages)\(counted) and no further"
         )
       }
     }

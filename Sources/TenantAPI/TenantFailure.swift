@@ -70,7 +70,7 @@ public enum TenantFailure: Error, Sendable, CustomStringConvertible {
     case .malformed(let what, let reason):
       "\(Self.said(what)): the answer is not what the documentation describes (\(TerminalText.escaped(reason)))"
     case .notAllRead(let what, let looked, let notRead):
-      "\(Self.said(what)): \(looked) is not among the sets read, and \(TerminalText.escaped(notRead)) were not read: whether the tenant has it is not known (a tenant holds a few dozen sets; one that counts far more answers oddly)"
+      "\(Self.said(what)): \(TerminalText.escaped(notRead)), without finding \(looked): whether the tenant has it is not known (a tenant holds a few dozen sets; one that counts far more answers oddly, or the --tenant file names another business unit)"
     case .noDemographicsSet(let seen):
       "the tenant has no \"MobilePush Demographics\" attribute set (it has \(seen.count): \(seen.prefix(12).map { TerminalText.clipped($0) }.joined(separator: ", "))\(seen.count > 12 ? ", …" : "")): MobilePush is not provisioned in this business unit, or account_id names another"
     case .unusableToken(let what, let masked, let control, let at):

@@ -89,7 +89,8 @@ struct ExchangeDeadlineTests {
       #expect(!error.isTenantProblem, "not checked (exit 2), not \"the tenant has none\" (exit 1)")
       #expect(
         "\(error)".contains(
-          "the attribute sets past page 200 (400 read of the 1,000,000 it counts) were not read"),
+          "RegScope read 400 attribute sets (200 pages) of the 1,000,000 the tenant counts and no further, without finding the MobilePush Demographics set"
+        ),
         "\(error)")
       #expect("\(error)".contains("whether the tenant has it is not known"), "\(error)")
     }
