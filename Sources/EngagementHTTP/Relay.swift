@@ -46,7 +46,7 @@ public struct Upstream: Sendable {
     }
     if scheme == "http" && !LoopbackHost.contains(host) {
       return
-        "must be https://: plain http only to this machine (127.0.0.1, localhost, [::1]); the app's access token would cross the network in clear"
+        "must be https://: plain http only to this machine, written as 127.0.0.1, localhost or [::1] (no other spelling); the app's access token would cross the network in clear"
     }
     return nil
   }
@@ -156,37 +156,41 @@ struct RelayFailure: Error {
   }
 
   var response: Response {
-    let tenant = TerminalText.escaped(upstream)
-    let (code, message): (String, String) =
-      switch kind {
-      case .unreachable:
-        (
-          "upstreamUnreachable",
-          "the tenant at \(tenant) did not answer: \(TerminalText.escaped(reason))"
-        )
-      case .invalidAnswer:
-        (
-          "upstreamInvalid",
-          "the tenant at \(tenant) gave no answer an app can take: \(TerminalText.escaped(reason))"
-        )
-      case .deadline:
-        (
-          "upstreamTimeout",
-          "the tenant at \(tenant) gave \(reason); the relay closed the connection"
-        )
-      case .loop:
-        (
-          "loopDetected",
-          "this request already passed through this relay (Via): the upstream \(tenant) leads back to it"
-        )
-      case .full:
-        (
-          "relayFull",
-          "RegScope's relay is full (\(Upstream.relayedAtOnce) requests at once); this device's request did not reach the tenant"
-        )
-      }
+    let (code, message) = said
     return EngagementRoutes.json(
       status, EngagementServerCore.errorBody(code, message, field: nil))
+  }
+
+  /// The error's code and message, as the app gets them and the terminal says them.
+  var said: (code: String, message: String) {
+    let tenant = TerminalText.escaped(upstream)
+    return switch kind {
+    case .unreachable:
+      (
+        "upstreamUnreachable",
+        "the tenant at \(tenant) did not answer: \(TerminalText.escaped(reason))"
+      )
+    case .invalidAnswer:
+      (
+        "upstreamInvalid",
+        "the tenant at \(tenant) gave no answer an app can take: \(TerminalText.escaped(reason))"
+      )
+    case .deadline:
+      (
+        "upstreamTimeout",
+        "the tenant at \(tenant) gave \(reason); the relay closed the connection"
+      )
+    case .loop:
+      (
+        "loopDetected",
+        "this request already passed through this relay (Via): the upstream \(tenant) leads back to it"
+      )
+    case .full:
+      (
+        "relayFull",
+        "RegScope's relay is full (\(Upstream.relayedAtOnce) requests at once); this device's request did not reach the tenant"
+      )
+    }
   }
 }
 

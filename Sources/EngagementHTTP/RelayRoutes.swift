@@ -77,13 +77,16 @@ struct RelayRoutes {
         body: bytes, facts: DeviceRoutes.facts(request), receivedAt: receivedAt,
         status: answer.status,
         retryAfter: answer.header("Retry-After").flatMap { RetryAfter.parse($0, now: tenantNow) },
-        issuedToken: answer.header("X-Subscriber-Token"))
+        issuedToken: answer.header("X-Subscriber-Token"),
+        refusal: RetryPolicy.isSuccess(status: answer.status)
+          ? nil : "the tenant answered \(answer.status), relayed to the app as it came")
       return answer.response
     case .failure(let failure):
       await server.recordRelayed(
         body: bytes, facts: DeviceRoutes.facts(request), receivedAt: receivedAt,
         status: failure.status,
-        retryAfter: nil, issuedToken: nil, local: true)
+        retryAfter: nil, issuedToken: nil, local: true,
+        refusal: "RegScope's relay answered it (\(failure.said.code)): \(failure.said.message)")
       return failure.response
     }
   }

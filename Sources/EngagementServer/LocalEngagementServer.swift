@@ -78,10 +78,13 @@ public actor LocalEngagementServer {
 
   /// Relay mode: the tenant's answer to a registration, recorded against the device with
   /// the subscriber token the tenant handed out. A registration the tenant accepted is
-  /// mirrored here too (when it passes this server's own checks), so the local views show it.
+  /// mirrored here too (when it passes this server's own checks), so the local views show it;
+  /// one it did not (`refusal`: who answered what) is said as a refusal, as this server's
+  /// own are, so a relay that fails is never silent.
   public func recordRelayed(
     body: [UInt8], facts: RequestFacts, receivedAt now: Instant, status: Int?,
-    retryAfter: RetryAfter.Value?, issuedToken: String?, local: Bool = false
+    retryAfter: RetryAfter.Value?, issuedToken: String?, local: Bool = false,
+    refusal: String? = nil
   ) {
     let validation = EngagementServerCore.validate(
       authorization: "Bearer \(core.settings.accessToken)", body: body, settings: core.settings)
@@ -92,6 +95,10 @@ public actor LocalEngagementServer {
       let (_, changes) = core.receive(validation, now: now)
       commit(changes, at: now)
       self.changes.send(.schedule)
+    }
+    if let refusal {
+      changes.send(
+        .event(.refused(status: status ?? 0, reason: refusal, deviceID: deviceID), at: now))
     }
 
     _ = watch.record(

@@ -125,7 +125,10 @@ extension TenantClient {
       }
       let ended =
         decoded.count.map { all.count >= $0 } ?? (decoded.items.count < Self.pageSize)
-      if decoded.items.isEmpty || ended { return (all, nil) }
+      // The set is what a caller reads: pages past it would spend the tenant's API quota.
+      if decoded.items.isEmpty || ended || all.contains(where: \.isMobilePushDemographics) {
+        return (all, nil)
+      }
       if page == Self.mostPages {
         let counted =
           decoded.count.map { " of the \(NumberText.grouped($0)) the tenant counts" } ?? ""

@@ -96,4 +96,15 @@ struct ExchangeDeadlineTests {
     }
     #expect(tenant.restCalls.count == 200)
   }
+
+  @Test("the pages stop at the one holding MobilePush Demographics, whatever count says")
+  func stopsAtTheSet() async throws {
+    // Two sets a page: the set is the third, on page 2; the tenant counts a million.
+    let tenant = try StandInTenant(.definitionsCount("1000000"))
+    defer { tenant.stop() }
+    let client = try Self.client(tenant, time: VirtualTime(), exchange: 60)
+    let found = try await client.demographics()
+    #expect(found.setName == "MobilePush Demographics")
+    #expect(tenant.restCalls.count == 2, "\(tenant.restCalls)")
+  }
 }
