@@ -156,9 +156,11 @@ public enum KeyTable {
       [(.character("g"), .top), (.character("G"), .bottom)], hint: nil,
       help: "Devices: the first or last; other panes: top or bottom", screens: [.receiver]),
     KeyBinding(keys: [.character("T")], action: .cycleTheme, hint: nil, help: "Next colour theme"),
+    // A simulation: on a receiver's screen it would stand under "receiving on ... relayed
+    // to ..." as if it were the apps' traffic.
     KeyBinding(
       keys: [.character("F")], action: .fleet, hint: nil,
-      help: "Fleet view: the strategies on many devices"),
+      help: "Fleet view: the strategies on many simulated devices", screens: [.device, .fleet]),
     KeyBinding(
       keys: [.character("W")], action: .fieldsToggle, hint: nil,
       help: "Fields: why each of the chosen device's fields did or did not arrive (or back)",

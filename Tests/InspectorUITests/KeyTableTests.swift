@@ -40,6 +40,13 @@ struct KeyTableTests {
     }
   }
 
+  @Test("F, the simulated fleet, is not offered where real apps' registrations are received")
+  func fleetNotOnReceiver() {
+    #expect(KeyTable.action(for: .character("F"), in: .normal, on: .device) == .fleet)
+    #expect(KeyTable.action(for: .character("F"), in: .normal, on: .fleet) == .fleet)
+    #expect(KeyTable.action(for: .character("F"), in: .normal, on: .receiver) == nil)
+  }
+
   @Test("Ctrl-C is in the key table: quit, listed where q is")
   func controlC() {
     for screen in [InspectorModel.Screen.device, .receiver, .fleet] {
