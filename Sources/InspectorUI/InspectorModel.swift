@@ -36,6 +36,8 @@ public struct InspectorModel: Sendable {
   /// Counts every change but the clock's: equal revisions differ at most in `now`.
   public internal(set) var revision = 0
   public var mode: Mode = .normal
+  /// The help's first row shown, when its keys do not all fit.
+  public var helpScroll = 0
   /// What the session pushed last, kept as it came (one case per job): what the panes read.
   public internal(set) var snapshot: SessionSnapshot?
   public var device: EngineSnapshot? { snapshot?.device }

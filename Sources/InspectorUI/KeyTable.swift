@@ -24,7 +24,12 @@ public enum KeyTable {
       [
         KeyBinding(
           keys: [.escape, .character("?"), .character("q")], action: .back, hint: "close",
-          help: "Close the help")
+          help: "Close the help"),
+        KeyBinding(
+          [
+            (.up, .scrollUp), (.down, .scrollDown), (.character("k"), .scrollUp),
+            (.character("j"), .scrollDown), (.pageUp, .pageUp), (.pageDown, .pageDown),
+          ], hint: nil, help: "Scroll the keys when they do not all fit"),
       ]
     case .attributeEditor:
       [

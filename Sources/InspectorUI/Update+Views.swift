@@ -60,3 +60,20 @@ extension Inspector {
     return []
   }
 }
+
+extension Inspector {
+  /// In the help: close it, or scroll its keys when they do not all fit.
+  static func helpKey(_ key: Key, _ model: inout InspectorModel) {
+    let page = max(1, model.height - 5)
+    let last = max(0, helpRows(model).rows.count - (model.height - 4))
+    switch KeyTable.action(for: key, in: .help) {
+    case .back: model.mode = .normal
+    case .scrollUp: model.helpScroll -= 1
+    case .scrollDown: model.helpScroll += 1
+    case .pageUp: model.helpScroll -= page
+    case .pageDown: model.helpScroll += page
+    default: return
+    }
+    model.helpScroll = min(max(0, model.helpScroll), last)
+  }
+}

@@ -169,7 +169,7 @@ public enum Inspector {
     switch model.mode {
     case .normal: return normal(key, &model)
     case .help:
-      if KeyTable.action(for: key, in: .help) == .back { model.mode = .normal }
+      helpKey(key, &model)
       return []
     case .commandLine(var line): return commandLine(key, &line, &model)
     case .filter(var line):
@@ -216,7 +216,9 @@ public enum Inspector {
     }
     switch action {
     case .quit: return [.quit]
-    case .help: model.mode = .help
+    case .help:
+      model.mode = .help
+      model.helpScroll = 0
     case .commandLine:
       model.mode = .commandLine(LineEditor())
       model.historyIndex = nil

@@ -224,6 +224,18 @@ extension Inspector {
   }
 
   static func help(_ model: InspectorModel, _ canvas: inout Canvas) {
+    let (rows, width, columns) = helpRows(model)
+    let rect = dialog(
+      model, width: width, height: rows.count + 2,
+      title: rows.count > model.height - 4 ? "Keys (j k scroll, Esc closes)" : "Keys (Esc closes)",
+      &canvas, margin: columns == 1 ? 2 : 1)
+    // A short screen scrolls the keys, saying where it is on the bottom border.
+    ReceiverPanes.scrolled(rows, in: rect, &canvas, start: model.helpScroll, unit: "lines")
+  }
+
+  /// The help's rows as drawn (the columns side by side, then the commands), the dialog's
+  /// width and how many columns: what the view draws and what the keys scroll over.
+  static func helpRows(_ model: InspectorModel) -> (rows: [Line], width: Int, columns: Int) {
     let bindings = KeyTable.help(on: model.screen, abilities: model.abilities)
     let abilities = model.abilities
     let commands =
@@ -240,28 +252,26 @@ extension Inspector {
     var width = min(model.width - 4, 80)
     var split = [helpLines(bindings, keyWidth: keyWidth, width: width - 3).flatMap { $0 }]
     var footer = commands.map { TextWidth.wrap($0, width: width - 3) } ?? []
-    func rows(_ columns: [[Line]], _ footer: [String]) -> Int {
+    func count(_ columns: [[Line]], _ footer: [String]) -> Int {
       (columns.map(\.count).max() ?? 0) + (footer.isEmpty ? 0 : footer.count + 1)
     }
-    if rows(split, footer) > model.height - 4 {
+    if count(split, footer) > model.height - 4 {
       width = model.width - 2
       split = halves(helpLines(bindings, keyWidth: keyWidth, width: (width - 2) / 2 - 1))
       footer = commands.map { TextWidth.wrap($0, width: width - 3) } ?? []
     }
-    let rect = dialog(
-      model, width: width, height: rows(split, footer) + 2, title: "Keys (Esc closes)",
-      &canvas, margin: split.count == 1 ? 2 : 1)
-    let inner = rect.inner
-    let columnWidth = inner.width / split.count
-    for (column, lines) in split.enumerated() {
-      let cell = Rect(
-        x: inner.x + column * columnWidth, y: inner.y, width: columnWidth - 1, height: inner.height)
-      for (row, line) in lines.enumerated() { canvas.line(cell, row, line) }
+    let columnWidth = (width - 2) / split.count
+    var rows: [Line] = (0..<(split.map(\.count).max() ?? 0)).map { row in
+      split.enumerated().flatMap { column, lines -> Line in
+        let line = row < lines.count ? lines[row] : []
+        guard column < split.count - 1 else { return line }
+        let used = TextWidth.of(line.map(\.0).joined())
+        return line + [(String(repeating: " ", count: max(0, columnWidth - used)), .normal)]
+      }
     }
-    let footerRow = (split.map(\.count).max() ?? 0) + 1
-    for (index, text) in footer.enumerated() {
-      canvas.line(inner, footerRow + index, [(" " + text, .dim)])
-    }
+    if !footer.isEmpty { rows.append([]) }
+    rows += footer.map { [(" " + $0, .dim)] }
+    return (rows, width, split.count)
   }
 
   /// Two columns of the bindings' lines, as even as they come without splitting a binding.
