@@ -92,7 +92,12 @@ public actor LocalEngagementServer {
       !deviceID.isEmpty
     else { return }
     if let status, RetryPolicy.isSuccess(status: status) {
-      let (_, changes) = core.receive(validation, now: now)
+      var (_, changes) = core.receive(validation, now: now)
+      // The app got the tenant's status (a 200 or 202 too), not this server's 201: said so.
+      changes.events = changes.events.map { event in
+        guard case .received(let id, let device, _, let processAt) = event else { return event }
+        return .received(registrationID: id, deviceID: device, status: status, processAt: processAt)
+      }
       commit(changes, at: now)
       self.changes.send(.schedule)
     }

@@ -36,4 +36,17 @@ struct RelayOutputBinaryTests {
     try await lost.stop()
     withExtendedLifetime(nowhere) {}
   }
+
+  @Test("a tenant's 200: the line says the status the app got, not this server's own 201")
+  func tenantStatusSaid() async throws {
+    let tenant = try CaptureServer { _ in .answer("200 OK", body: #"{"received":true}"#) }
+    defer { tenant.stop() }
+    let serve = try await ServeProcess.start(["--upstream", "http://127.0.0.1:\(tenant.port)"])
+    let answer = try await rawExchange(
+      port: serve.port, ReadBackBinaryTests.registration(device: "PIXEL-200", attributes: [:]))
+    #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
+    let said = try await serve.process.readLine { $0.contains("to PIXEL-200") } ?? ""
+    #expect(said.contains("answered 200 to PIXEL-200"), "\(said)")
+    try await serve.stop()
+  }
 }
