@@ -104,7 +104,7 @@ struct Serve: AsyncParsableCommand {
         app.described + ", " + app.processing + ", data \(session.server.storeLocation)")
       if let upstream = receiver.upstream {
         Output.line(
-          "relaying device requests to \(HTTPNetwork.relayShown(upstream)); faults injected here answer first"
+          "relaying device requests to \(HTTPNetwork.relayShown(upstream)) as they came (the app's token is the tenant's to check, not this receiver's); faults injected here answer first"
         )
         if let table { Output.line(table.readBackDescribed) }
       }

@@ -42,6 +42,10 @@ struct RelayOutputBinaryTests {
     let tenant = try CaptureServer { _ in .answer("200 OK", body: #"{"received":true}"#) }
     defer { tenant.stop() }
     let serve = try await ServeProcess.start(["--upstream", "http://127.0.0.1:\(tenant.port)"])
+    let relaying = try await serve.process.readLine { $0.hasPrefix("relaying") } ?? ""
+    #expect(
+      relaying.contains("the app's token is the tenant's to check, not this receiver's"),
+      "\(relaying)")
     let answer = try await rawExchange(
       port: serve.port, ReadBackBinaryTests.registration(device: "PIXEL-200", attributes: [:]))
     #expect(answer.hasPrefix("HTTP/1.1 200"), "\(answer)")
