@@ -222,6 +222,14 @@ enum ReceiverPanes {
       let count = device.severityCounts[severity] ?? 0
       if count > 0 { return ("\(count) \(severity.rawValue)\(count == 1 ? "" : "s")", role) }
     }
+    // An app that keeps the rules is not "ok" while its newest send was not taken (the tenant
+    // refused it through a relay, a fault answered it): the retry is still to come.
+    if let last = device.registrations.last, !last.refused,
+      !(200..<300).contains(last.status ?? 0)
+    {
+      let by = last.local ? " (relay)" : ""
+      return (last.status.map { "last \($0)\(by)" } ?? "last: no answer", .warning)
+    }
     let notes = device.severityCounts[.note] ?? 0
     return notes > 0 ? ("\(notes) note\(notes == 1 ? "" : "s")", .dim) : ("ok", .success)
   }
