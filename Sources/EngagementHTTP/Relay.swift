@@ -18,6 +18,9 @@ public struct Upstream: Sendable {
   /// The whole exchange, from the app's request to the tenant's last byte, ends by then: a
   /// tenant that dribbles its answer gets the app a 504, not a hang.
   public var deadline: Duration = .seconds(30)
+  /// Where the base URL points, read once (its port as `OutboundHTTP.Target` reads every
+  /// outbound URL's).
+  let target: OutboundHTTP.Target
 
   /// Nil when `text` is not an http(s) URL with a host, no query and no fragment
   /// (`problem(with:)` says which).
@@ -30,7 +33,9 @@ public struct Upstream: Sendable {
     parts.password = nil
     var base = parts.string ?? text
     while base.hasSuffix("/") { base.removeLast() }
+    guard let target = OutboundHTTP.Target(url: base) else { return nil }
     self.base = base
+    self.target = target
   }
 
   /// Why `text` cannot be the tenant's base URL, or nil when it can. Plain http only to this
@@ -43,6 +48,11 @@ public struct Upstream: Sendable {
     if parts.query != nil || parts.fragment != nil {
       return
         "a base URL has no query (?...) or fragment (#...): the app's path and query are added to it"
+    }
+    // Foundation reads `:99999999999999999999` as no port at all: the one reading of a
+    // port refuses it, where port 80 would have been asked silently.
+    if OutboundHTTP.Target(url: text) == nil {
+      return "its port is not a whole number from 1 to 65535"
     }
     if scheme == "http" && !LoopbackHost.contains(host) {
       return
@@ -74,16 +84,6 @@ public struct Upstream: Sendable {
   }()
   private static let inFlight = Mutex(0)
 
-  /// Where the base URL points.
-  var target: OutboundHTTP.Target {
-    let parts = URLComponents(string: base)
-    let tls = parts?.scheme?.lowercased() == "https"
-    var path = parts?.path ?? ""
-    while path.hasSuffix("/") { path.removeLast() }
-    return OutboundHTTP.Target(
-      host: parts?.host ?? "", port: parts?.port ?? (tls ? 443 : 80), tls: tls, basePath: path)
-  }
-
   /// The tenant's answer, or why there is none.
   func forward(_ request: Request, body: ByteBuffer, appClosed: EventLoopFuture<Void>? = nil)
     async -> Result<Answer, RelayFailure>
@@ -99,7 +99,6 @@ public struct Upstream: Sendable {
     if request.headers[values: .via].contains(where: { $0.contains(Self.viaName) }) {
       return .failure(RelayFailure(kind: .loop, reason: "", upstream: base))
     }
-    let target = self.target
     var headers = HTTPHeaders()
     for field in request.headers where !Self.notRelayed.contains(field.name.canonicalName) {
       headers.add(name: field.name.rawName, value: field.value)

@@ -169,6 +169,13 @@ struct RelayReliabilityTests {
     ] {
       #expect(Upstream.problem(with: allowed) == nil, "\(allowed)")
     }
+    // A port no connection can use is refused, never read as none (port 80 asked silently).
+    for port in ["99999999999999999999", "65536", "0"] {
+      #expect(
+        Upstream.problem(with: "http://127.0.0.1:\(port)")?.contains("from 1 to 65535") == true,
+        "\(port)")
+      #expect(Upstream("https://mc.example.com:\(port)/") == nil, "\(port)")
+    }
     for refused in ["http://127.0.0.1%20.evil.example/", "http://192.168.1.5:8080"] {
       #expect(
         Upstream.problem(with: refused)?.contains("plain http only to this machine") == true,
