@@ -67,25 +67,16 @@ public struct BoundedFetch: Sendable {
 
   /// The real network: `OutboundHTTP.exchange`, one connection an exchange.
   public static let network: Transport = { request, deadline, largest in
-    guard let target = OutboundHTTP.Target(url: request.url) else {
+    guard
+      let (target, head) = OutboundHTTP.request(
+        request.method, url: request.url, headers: request.headers,
+        bodyCount: request.body?.count ?? 0)
+    else {
       return .failure(.unreachable("not an http or https URL"))
     }
-    let parts = URLComponents(string: request.url)
-    let query = parts?.percentEncodedQuery.map { "?" + $0 } ?? ""
-    let path = String(
-      request.url.dropFirst((parts?.scheme?.count ?? 0) + 3).drop { $0 != "/" }
-        .prefix { $0 != "?" })
-    var headers = request.headers
-    headers.replaceOrAdd(name: "Host", value: target.hostHeader)
-    headers.replaceOrAdd(name: "Content-Length", value: String(request.body?.count ?? 0))
-    headers.replaceOrAdd(name: "Connection", value: "close")
-    let head = HTTPRequestHead(
-      version: .http1_1, method: request.method, uri: (path.isEmpty ? "/" : path) + query,
-      headers: headers)
     do {
       let answer = try await OutboundHTTP.exchange(
-        OutboundHTTP.Target(host: target.host, port: target.port, tls: target.tls, basePath: ""),
-        head: head, body: ByteBuffer(bytes: request.body ?? []), deadline: deadline,
+        target, head: head, body: ByteBuffer(bytes: request.body ?? []), deadline: deadline,
         largest: largest)
       var fields = HTTPHeaders()
       for (name, value) in answer.headers { fields.add(name: name, value: value) }

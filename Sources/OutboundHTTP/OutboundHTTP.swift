@@ -6,12 +6,13 @@ import NIOSSL
 import SystemCalls
 
 /// One exchange with a third party (the tenant, its token service, a receiver MCP asks, the
-/// server a simulated device registers with) on a connection of its own: the request, then the whole answer, within one deadline, bounded in
-/// bytes. Every outbound call of RegScope goes through it. Written on SwiftNIO's HTTP/1.1 codec
-/// rather than on AsyncHTTPClient, whose connection state machine traps when a server answers
-/// a status below 100 (a hostile tenant must not take a receiver down), and whose deadline
-/// stops at the answer's head. A connection per exchange means no pool to starve: a slow
-/// answer holds only its own connection. Redirects are never followed.
+/// server a simulated device registers with) on a connection of its own: the request, then
+/// the whole answer, within one deadline, bounded in bytes. Every outbound call of RegScope
+/// goes through it. Written on SwiftNIO's HTTP/1.1 codec rather than on AsyncHTTPClient, whose
+/// connection state machine traps when a server answers a status below 100 (a hostile tenant
+/// must not take a receiver down), and whose deadline stops at the answer's head. A
+/// connection per exchange means no pool to starve: a slow answer holds only its own
+/// connection. Redirects are never followed.
 public enum OutboundHTTP {
   public struct Target: Sendable, Equatable {
     public var host: String
@@ -44,7 +45,6 @@ public enum OutboundHTTP {
       self.init(host: host, port: parts.port ?? (tls ? 443 : 80), tls: tls, basePath: path)
     }
 
-    /// The Host header's value: the port only when it is not the scheme's own.
     /// Whether the URL's authority writes a port after its host (IPv6 hosts in brackets).
     static func writesPort(_ url: String) -> Bool {
       guard let start = url.range(of: "://")?.upperBound else { return false }
@@ -53,6 +53,7 @@ public enum OutboundHTTP {
       return !hostAndPort.hasSuffix("]") && hostAndPort.contains(":")
     }
 
+    /// The Host header's value: the port only when it is not the scheme's own.
     public var hostHeader: String {
       let bare = host.contains(":") ? "[\(host)]" : host
       return port == (tls ? 443 : 80) ? bare : "\(bare):\(port)"

@@ -63,25 +63,18 @@ public struct HTTPTransport: RegistrationTransport {
   private func exchange(
     _ method: HTTPMethod, _ url: URL, _ headers: [HTTPHeader], body: [UInt8], timeout: Double
   ) async -> Result<OutboundHTTP.Answer, Failed> {
-    guard let target = OutboundHTTP.Target(url: url.absoluteString),
-      let parts = URLComponents(url: url, resolvingAgainstBaseURL: false)
-    else { return .failure(Failed(words: "the server URL is not valid")) }
     var fields = HTTPHeaders()
     for header in headers { fields.add(name: header.name, value: header.value) }
-    fields.replaceOrAdd(name: "Host", value: target.hostHeader)
-    fields.replaceOrAdd(name: "Content-Length", value: String(body.count))
-    fields.replaceOrAdd(name: "Connection", value: "close")
-    let path = parts.percentEncodedPath.isEmpty ? "/" : parts.percentEncodedPath
-    let head = HTTPRequestHead(
-      version: .http1_1, method: method,
-      uri: path + (parts.percentEncodedQuery.map { "?" + $0 } ?? ""), headers: fields)
+    guard
+      let (target, head) = OutboundHTTP.request(
+        method, url: url.absoluteString, headers: fields, bodyCount: body.count)
+    else { return .failure(Failed(words: "the server URL is not valid")) }
     // The configuration caps the time-out at ten minutes, so this cannot overflow.
     let deadline = Duration.milliseconds(Int64((timeout * 1000).rounded()))
     do {
       return .success(
         try await OutboundHTTP.exchange(
-          OutboundHTTP.Target(host: target.host, port: target.port, tls: target.tls, basePath: ""),
-          head: head, body: ByteBuffer(bytes: body), deadline: deadline,
+          target, head: head, body: ByteBuffer(bytes: body), deadline: deadline,
           largest: Self.largestAnswer, overflow: .keepFirst))
     } catch let failure as OutboundHTTP.Failure {
       return .failure(Failed(words: Self.describe(failure, timeout: timeout)))
